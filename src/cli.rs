@@ -1,0 +1,197 @@
+//! The headless command line: `symscope symbolicate`.
+
+use crate::formats::{self, detect};
+use crate::model::{Blob, FileKind, NoProgress};
+use crate::symbolicate::{self, Options, Outcome, SymbolSet, report};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Symscope: a symbol and trace explorer.
+#[derive(Debug, Parser)]
+#[command(name = "symscope", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; with none, Symscope will open its window (not built yet: prints usage).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Symbolicate a stack trace or crash log against symbol files.
+    Symbolicate(SymbolicateArgs),
+}
+
+/// Output format of `symbolicate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// The trace as written, each frame resolved beneath it.
+    Text,
+    /// The JSON document of `shared/docs/cli-json.md`.
+    Json,
+}
+
+/// Arguments of `symbolicate`.
+#[derive(Debug, clap::Args)]
+pub struct SymbolicateArgs {
+    /// A symbol file, or a directory searched recursively (repeatable).
+    #[arg(short = 's', long = "symbols", value_name = "PATH")]
+    pub symbols: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Base of the columns in the log (default: the detected format's).
+    #[arg(long, value_name = "0|1", value_parser = clap::value_parser!(u32).range(0..=1))]
+    pub column_base: Option<u32>,
+    /// The log file, or `-` for standard input.
+    #[arg(value_name = "LOG")]
+    pub log: PathBuf,
+}
+
+/// An error that stops the command, with its exit code.
+#[derive(Debug)]
+pub struct Failure {
+    /// 2: unusable input; 1: internal error.
+    pub code: u8,
+    /// The message (names the file and the problem).
+    pub message: String,
+}
+
+fn unusable(message: String) -> Failure {
+    Failure { code: 2, message }
+}
+
+/// Runs the CLI with parsed arguments and returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        None => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            cmd.print_help().ok();
+            println!("\n(The desktop window is not built yet; use `symscope symbolicate`.)");
+            ExitCode::SUCCESS
+        }
+        Some(Command::Symbolicate(args)) => {
+            let mut stdout = std::io::stdout().lock();
+            match symbolicate_command(&args, &mut stdout) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(f) => {
+                    eprintln!("symscope: {}", f.message);
+                    ExitCode::from(f.code)
+                }
+            }
+        }
+    }
+}
+
+/// `symscope symbolicate`, writing its output to `out`.
+pub fn symbolicate_command(args: &SymbolicateArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    let start = Instant::now();
+    let (log_name, log_bytes) = read_log(&args.log)?;
+    if memchr::memchr(0, &log_bytes[..log_bytes.len().min(64 * 1024)]).is_some() {
+        return Err(unusable(format!("{log_name}: binary file, not a text log or stack trace")));
+    }
+    let mut symbols = SymbolSet::new();
+    let mut warnings = Vec::new();
+    for path in &args.symbols {
+        load_symbols(path, &mut symbols, &mut warnings)?;
+    }
+    let trace = formats::parse_log(&log_bytes);
+    if trace.stacks.is_empty() {
+        warnings.push(format!("{log_name}: the log is empty"));
+    } else if trace.stacks.iter().all(|s| s.frames.is_empty()) {
+        warnings.push(format!("{log_name}: no stack frames found"));
+    }
+    let options = Options {
+        column_base: args.column_base,
+    };
+    let mut result = match symbolicate::symbolicate(&trace, &symbols, options, &mut NoProgress) {
+        Outcome::Done(r) | Outcome::Cancelled(r) => r,
+    };
+    warnings.append(&mut result.warnings);
+    result.warnings = warnings;
+    let total_ms = start.elapsed().as_secs_f64() * 1e3;
+    let written = match args.format {
+        OutputFormat::Json => {
+            let doc = report::json(&trace, &result, total_ms);
+            serde_json::to_writer_pretty(&mut *out, &doc)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+        }
+        OutputFormat::Text => out.write_all(report::text(&trace, &result).as_bytes()),
+    };
+    match written {
+        Ok(()) => Ok(()),
+        // A closed pipe (`| head`) is not an error of ours.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure {
+            code: 1,
+            message: format!("writing output: {e}"),
+        }),
+    }
+}
+
+fn read_log(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| unusable(format!("standard input: {e}")))?;
+        return Ok(("standard input".to_owned(), buf));
+    }
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| unusable(format!("{name}: {e}")))?;
+    Ok((name, bytes))
+}
+
+/// Loads a symbol file (errors are fatal) or walks a directory (errors become warnings).
+fn load_symbols(path: &Path, symbols: &mut SymbolSet, warnings: &mut Vec<String>) -> Result<(), Failure> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| unusable(format!("{name}: {e}")))?;
+    if meta.is_dir() {
+        let mut files = Vec::new();
+        walk(path, &mut files, warnings);
+        files.sort();
+        for file in files {
+            let display = file.display().to_string();
+            match std::fs::read(&file) {
+                Err(e) => warnings.push(format!("{display}: skipped: {e}")),
+                Ok(bytes) => {
+                    let kind = detect::peek(&bytes);
+                    if matches!(kind, FileKind::SourceMap | FileKind::JavaScript)
+                        && let Err(e) = symbols.add(&display, Blob::from(bytes))
+                    {
+                        warnings.push(format!("skipped {e}"));
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+    let bytes = std::fs::read(path).map_err(|e| unusable(format!("{name}: {e}")))?;
+    symbols
+        .add(&name, Blob::from(bytes))
+        .map(|_| ())
+        .map_err(|e| unusable(e.to_string()))
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, warnings: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            warnings.push(format!("{}: skipped: {e}", dir.display()));
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let Ok(ft) = entry.file_type() else { continue };
+        let path = entry.path();
+        if ft.is_dir() {
+            walk(&path, out, warnings);
+        } else if ft.is_file() || (ft.is_symlink() && path.is_file()) {
+            out.push(path);
+        }
+    }
+}

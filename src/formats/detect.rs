@@ -1,0 +1,99 @@
+//! File-kind detection from the first bytes of a file (`peek`), as symbolic's `peek` does.
+
+use crate::model::FileKind;
+
+/// How many bytes [`peek`] looks at.
+pub const PEEK_LEN: usize = 64 * 1024;
+
+/// The Hermes bytecode file magic (little-endian `u64` at offset 0).
+const HERMES_MAGIC: [u8; 8] = 0x1F19_03C1_03BC_1FC6u64.to_le_bytes();
+
+/// Detects what a file is from its first bytes (pass at least [`PEEK_LEN`] when available).
+pub fn peek(bytes: &[u8]) -> FileKind {
+    let head = &bytes[..bytes.len().min(PEEK_LEN)];
+    if head.starts_with(&HERMES_MAGIC) {
+        return FileKind::HermesBytecode;
+    }
+    if memchr::memchr(0, head).is_some() {
+        return FileKind::Unknown;
+    }
+    let text = head.strip_prefix(&[0xEF, 0xBB, 0xBF][..]).unwrap_or(head);
+    let text = match text.strip_prefix(b")]}'") {
+        Some(rest) => rest,
+        None => text,
+    };
+    let trimmed = trim_ascii_start(text);
+    if trimmed.first() == Some(&b'{') {
+        let keys: [&[u8]; 4] = [b"\"mappings\"", b"\"sections\"", b"\"sourcesContent\"", b"\"sources\""];
+        if keys.iter().any(|k| memchr::memmem::find(head, k).is_some()) {
+            return FileKind::SourceMap;
+        }
+        return FileKind::Unknown;
+    }
+    if std::str::from_utf8(head).is_err() && std::str::from_utf8(&head[..head.len().saturating_sub(3)]).is_err() {
+        return FileKind::Unknown;
+    }
+    if looks_like_log(text) {
+        return FileKind::Log;
+    }
+    if looks_like_javascript(trimmed) || has_source_mapping_comment(bytes) {
+        return FileKind::JavaScript;
+    }
+    FileKind::Log
+}
+
+fn trim_ascii_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}
+
+/// Whether the first lines contain stack frames.
+fn looks_like_log(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&text[..text.len().min(16 * 1024)]);
+    let trace = super::js::parse(&text);
+    let frames = trace.stacks.iter().flat_map(|s| &s.frames).filter(|f| f.input.is_some()).count();
+    frames >= 1 && trace.format != crate::model::LogFormat::Unknown
+}
+
+fn looks_like_javascript(t: &[u8]) -> bool {
+    let starts: [&[u8]; 14] = [
+        b"!function",
+        b"(function",
+        b"(()=>",
+        b"(() =>",
+        b"\"use strict\"",
+        b"'use strict'",
+        b"var ",
+        b"let ",
+        b"const ",
+        b"import ",
+        b"export ",
+        b"/*",
+        b"//",
+        b"function",
+    ];
+    starts.iter().any(|s| t.starts_with(s))
+}
+
+/// Whether the file ends with a `//# sourceMappingURL=` or `//# debugId=` comment.
+pub fn has_source_mapping_comment(bytes: &[u8]) -> bool {
+    let tail = &bytes[bytes.len().saturating_sub(4096)..];
+    memchr::memmem::find(tail, b"sourceMappingURL=").is_some() || memchr::memmem::find(tail, b"debugId=").is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        assert_eq!(peek(br#"{"version":3,"sources":[],"names":[],"mappings":""}"#), FileKind::SourceMap);
+        assert_eq!(peek(b")]}'\n{\"mappings\":\"\"}"), FileKind::SourceMap);
+        assert_eq!(peek(br#"{"name": "package"}"#), FileKind::Unknown);
+        assert_eq!(peek(b"TypeError: x\n    at f (a.js:1:2)\n"), FileKind::Log);
+        assert_eq!(peek(b"!function(){}();\n//# sourceMappingURL=a.js.map"), FileKind::JavaScript);
+        assert_eq!(peek(b"\x7fELF\x02\x01\x01\0\0\0"), FileKind::Unknown);
+        assert_eq!(peek(&HERMES_MAGIC), FileKind::HermesBytecode);
+        assert_eq!(peek(b""), FileKind::Log);
+    }
+}

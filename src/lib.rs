@@ -1,0 +1,12 @@
+//! Symscope: a symbol and trace explorer.
+//!
+//! Layers, each using only those before it: [`model`] (plain data), [`formats`] (log parsers,
+//! file-kind detection), [`symbols`] (symbol-file readers), [`symbolicate`] (matching and
+//! resolving), [`jobs`] (background work). The pure layers start no threads.
+
+pub mod cli;
+pub mod formats;
+pub mod jobs;
+pub mod model;
+pub mod symbolicate;
+pub mod symbols;

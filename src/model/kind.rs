@@ -1,0 +1,78 @@
+//! What a file is, and which engine or tool wrote a log.
+
+use std::fmt;
+
+/// The format of a crash log or stack trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LogFormat {
+    /// V8 (Chrome, Node, Edge): `at f (url:l:c)`.
+    V8,
+    /// SpiderMonkey (Firefox): `f@url:l:c`.
+    Spidermonkey,
+    /// JavaScriptCore (Safari): `f@url:l:c`, `global code@…`.
+    Jsc,
+    /// Hermes running JS source: `at f (file:l:c)`, `at f (native)`.
+    Hermes,
+    /// Hermes running bytecode: `at f (address at file.hbc:1:OFFSET)`.
+    HermesBytecode,
+    /// Nothing recognisable: every line is kept as `unparsed`.
+    Unknown,
+}
+
+impl LogFormat {
+    /// The name used in the CLI's JSON (`format`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::V8 => "v8",
+            Self::Spidermonkey => "spidermonkey",
+            Self::Jsc => "jsc",
+            Self::Hermes => "hermes",
+            Self::HermesBytecode => "hermes-bytecode",
+            Self::Unknown => "unknown",
+        }
+    }
+
+    /// The base of columns as the engine prints them (bytecode offsets are 0-based).
+    pub fn default_column_base(self) -> u32 {
+        match self {
+            Self::HermesBytecode => 0,
+            _ => 1,
+        }
+    }
+}
+
+impl fmt::Display for LogFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a dropped or named file is, detected from its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// A JavaScript source map (regular or index map).
+    SourceMap,
+    /// A JavaScript file (a bundle), possibly with `//# sourceMappingURL=`.
+    JavaScript,
+    /// A Hermes bytecode file (`.hbc`).
+    HermesBytecode,
+    /// A stack trace or crash log (text).
+    Log,
+    /// Binary or unrecognised content.
+    Unknown,
+}
+
+impl FileKind {
+    /// A short human name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SourceMap => "source map",
+            Self::JavaScript => "JavaScript",
+            Self::HermesBytecode => "Hermes bytecode",
+            Self::Log => "log",
+            Self::Unknown => "unknown",
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The result of symbolication: each frame's status and original locations.
+
+use super::LogFormat;
+
+/// Why a frame is or is not resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameStatus {
+    /// Mapped to at least one original location.
+    Resolved,
+    /// No symbol file matched the frame.
+    NoSymbols,
+    /// A symbol file matched but has no mapping at the frame's position.
+    NotCovered,
+    /// The line was kept but not understood.
+    Unparsed,
+    /// Deliberately not looked up (native or built-in frames).
+    Skipped,
+}
+
+impl FrameStatus {
+    /// The name used in the CLI's JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Resolved => "resolved",
+            Self::NoSymbols => "no_symbols",
+            Self::NotCovered => "not_covered",
+            Self::Unparsed => "unparsed",
+            Self::Skipped => "skipped",
+        }
+    }
+}
+
+/// Where a resolved frame's function name came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NameSource {
+    /// Metro's function map (`x_facebook_sources`), as metro-symbolicate shows it.
+    FunctionMap,
+    /// The name of the caller frame's call-site token (the Sentry heuristic).
+    CallerToken,
+    /// The callee of the caller frame's call expression, read from the original source text
+    /// (`this.expandByObject(` → `expandByObject`), where the token has no name.
+    CallerSource,
+    /// The name of the token at the frame's own position.
+    Token,
+}
+
+/// One original location of a frame.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResolvedLocation {
+    /// Original function name, if known.
+    pub function: Option<String>,
+    /// Where `function` came from.
+    pub name_source: Option<NameSource>,
+    /// The `names` entry at the looked-up position (the identifier there).
+    pub token_name: Option<String>,
+    /// Source path (`sourceRoot` applied).
+    pub file: Option<String>,
+    /// Index of the source in its map (for source context).
+    pub source_index: Option<u32>,
+    /// 1-based original line.
+    pub line: Option<u32>,
+    /// 1-based original column (a source map's 0-based column + 1).
+    pub column: Option<u32>,
+    /// This entry was inlined into the next one.
+    pub inlined: bool,
+    /// The source is on the map's ignore list.
+    pub ignored: bool,
+}
+
+/// One frame after symbolication.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolicatedFrame {
+    /// The status.
+    pub status: FrameStatus,
+    /// File name of the symbol file used.
+    pub symbol_file: Option<String>,
+    /// The looked-up generated position (0-based line and column), when one was looked up.
+    pub generated: Option<(u32, u32)>,
+    /// Original locations, innermost first; empty unless resolved.
+    pub resolved: Vec<ResolvedLocation>,
+    /// Other possible chains, best first (ProGuard/R8).
+    pub alternatives: Vec<Vec<ResolvedLocation>>,
+    /// Why the frame is not resolved, in words a person can act on.
+    pub note: Option<String>,
+}
+
+/// One stack after symbolication.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolicatedStack {
+    /// The error header (or thread name).
+    pub title: String,
+    /// Whether this is the crashing stack (the first exception for JS).
+    pub crashed: bool,
+    /// Frames, in log order, parallel to the trace's frames.
+    pub frames: Vec<SymbolicatedFrame>,
+}
+
+/// A timed phase of work.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    /// What was done (`index three.min.js.map`).
+    pub name: String,
+    /// Milliseconds.
+    pub ms: f64,
+}
+
+/// A whole symbolicated log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolicatedTrace {
+    /// The log's format.
+    pub format: LogFormat,
+    /// Stacks, parallel to the trace's.
+    pub stacks: Vec<SymbolicatedStack>,
+    /// Skipped symbol files, ambiguous matches and other things a person should know.
+    pub warnings: Vec<String>,
+    /// Timed phases.
+    pub timings: Vec<Timing>,
+}

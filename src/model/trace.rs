@@ -1,0 +1,54 @@
+//! A parsed log: stacks of frames, each frame keeping its raw line.
+
+use super::LogFormat;
+
+/// A parsed crash log or stack trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The detected (or forced) format.
+    pub format: LogFormat,
+    /// One stack per exception, in log order.
+    pub stacks: Vec<Stack>,
+}
+
+/// One exception (JS) with its frames, innermost first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stack {
+    /// The error header: type and message, several lines joined with `\n` when the message
+    /// spans lines. Empty when the log has frames with no header.
+    pub title: String,
+    /// 1-based line of the header in the log (0 when there is none).
+    pub title_line: usize,
+    /// Frames in log order.
+    pub frames: Vec<Frame>,
+}
+
+/// One frame line of a log.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Frame {
+    /// The line exactly as in the log (without the line break).
+    pub raw: String,
+    /// 1-based line number in the log.
+    pub line_no: usize,
+    /// What the parser read; `None` when the line was not understood (`unparsed`).
+    pub input: Option<FrameInput>,
+}
+
+/// The parts of a frame line the parser understood.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameInput {
+    /// Function name as printed (`De.expandByObject`, `new <anonymous>`, `Function.of [as map]`).
+    pub function: Option<String>,
+    /// File or URL as printed.
+    pub file: Option<String>,
+    /// Line as printed.
+    pub line: Option<u32>,
+    /// Column as printed (a bytecode offset for Hermes bytecode).
+    pub column: Option<u32>,
+    /// Native address (native logs).
+    pub address: Option<u64>,
+    /// Native module or image name.
+    pub module: Option<String>,
+    /// The frame has no position by nature (`native`, `[native code]`, `<anonymous>`, eval code).
+    pub builtin: bool,
+}

@@ -1,0 +1,269 @@
+//! The set of symbol files a log is resolved against, and how a frame's file finds its map.
+
+use crate::formats::detect::peek;
+use crate::model::{Blob, FileKind};
+use crate::symbols::sourcemap::{self, SourceMap};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A loaded source map with the name it is known by.
+#[derive(Debug)]
+pub struct MapFile {
+    /// File name (`three.min.js.map`).
+    pub name: String,
+    /// Path as given by the user (for messages).
+    pub path: String,
+    /// The parsed map.
+    pub map: Arc<SourceMap>,
+    /// Basenames of the map's sources (to recognise maps of generated files, like hermesc's).
+    source_basenames: Vec<String>,
+    /// Milliseconds spent parsing and indexing.
+    pub parse_ms: f64,
+}
+
+/// A generated JavaScript file (bundle) and the map it declares.
+#[derive(Clone, Debug)]
+pub struct BundleFile {
+    /// File name (`three.min.js`).
+    pub name: String,
+    /// The `//# sourceMappingURL=` value, if any.
+    pub source_mapping_url: Option<String>,
+    /// The `//# debugId=` value, if any.
+    pub debug_id: Option<String>,
+}
+
+/// Why a symbol file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file is a source map that does not parse.
+    #[error("{path}: {source}")]
+    BadSourceMap {
+        /// The file.
+        path: String,
+        /// The reader's error.
+        source: sourcemap::Error,
+    },
+    /// The file is not a kind of symbol file Symscope reads.
+    #[error("{path}: not a symbol file (detected: {kind})")]
+    NotSymbols {
+        /// The file.
+        path: String,
+        /// What it looks like.
+        kind: &'static str,
+    },
+}
+
+/// Symbol files for one symbolication: source maps and the bundles that name them.
+#[derive(Debug, Default)]
+pub struct SymbolSet {
+    /// Source maps.
+    pub maps: Vec<MapFile>,
+    /// Bundles (their `sourceMappingURL` / `debugId` comments).
+    pub bundles: Vec<BundleFile>,
+}
+
+/// How a frame's file was matched to a map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolver {
+    /// Look up in one map.
+    Map(usize),
+    /// Look up in the first map (hermesc's), then the result in the second (Metro's).
+    Chain(usize, usize),
+}
+
+/// A match for one frame file, with any warning about how it was chosen.
+#[derive(Clone, Debug)]
+pub struct Match {
+    /// The map(s) to use.
+    pub resolver: Resolver,
+    /// Why this choice is uncertain, if it is.
+    pub warning: Option<String>,
+}
+
+/// The last path component of a file name or URL, without query or fragment.
+pub fn basename(file: &str) -> &str {
+    let file = file.split(['?', '#']).next().unwrap_or(file);
+    let file = file.trim_end_matches('/');
+    file.rsplit(['/', '\\']).next().unwrap_or(file)
+}
+
+fn js_stem(name: &str) -> Option<&str> {
+    [".js", ".mjs", ".cjs", ".jsbundle"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+}
+
+impl SymbolSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file by its bytes, detecting its kind. Returns the detected kind.
+    ///
+    /// Source maps are parsed and indexed now; bundles are scanned for their comments.
+    pub fn add(&mut self, path: &str, blob: Blob) -> Result<FileKind, LoadError> {
+        let kind = peek(blob.as_slice());
+        match kind {
+            FileKind::SourceMap => {
+                let start = Instant::now();
+                let map = SourceMap::parse(blob).map_err(|source| LoadError::BadSourceMap {
+                    path: path.to_owned(),
+                    source,
+                })?;
+                let parse_ms = start.elapsed().as_secs_f64() * 1e3;
+                self.add_map(path, map, parse_ms);
+            }
+            FileKind::JavaScript => self.bundles.push(scan_bundle(path, blob.as_slice())),
+            FileKind::HermesBytecode => {}
+            FileKind::Log | FileKind::Unknown => {
+                return Err(LoadError::NotSymbols {
+                    path: path.to_owned(),
+                    kind: kind.as_str(),
+                });
+            }
+        }
+        Ok(kind)
+    }
+
+    /// Adds an already parsed map.
+    pub fn add_map(&mut self, path: &str, map: SourceMap, parse_ms: f64) {
+        let source_basenames = map.source_names().iter().map(|s| basename(s).to_owned()).collect();
+        self.maps.push(MapFile {
+            name: basename(path).to_owned(),
+            path: path.to_owned(),
+            map: Arc::new(map),
+            source_basenames,
+            parse_ms,
+        });
+    }
+
+    /// Whether map `i` is a map of a generated file rather than of original sources: all its
+    /// sources are bundles known here (hermesc's map, whose only source is Metro's bundle).
+    fn is_intermediate(&self, i: usize) -> bool {
+        let Some(m) = self.maps.get(i) else {
+            return false;
+        };
+        !m.source_basenames.is_empty() && m.source_basenames.iter().all(|s| self.names_generated_file(s))
+    }
+
+    /// Whether `name` is a generated file that one of our maps (or bundles) describes.
+    fn names_generated_file(&self, name: &str) -> bool {
+        self.bundles.iter().any(|b| b.name == name) || self.map_candidates_by_name(name).next().is_some()
+    }
+
+    fn map_candidates_by_name<'a>(&'a self, file: &'a str) -> impl Iterator<Item = usize> + 'a {
+        self.maps.iter().enumerate().filter_map(move |(i, m)| {
+            let by_name = m.name == format!("{file}.map")
+                || js_stem(file).is_some_and(|stem| m.name == format!("{stem}.map"))
+                || (m.name.starts_with(&format!("{file}.")) && m.name.ends_with(".map"));
+            let by_field = m.map.file().is_some_and(|f| basename(f) == file);
+            (by_name || by_field).then_some(i)
+        })
+    }
+
+    /// Finds the map for a frame's file name or URL.
+    pub fn find(&self, frame_file: &str) -> Option<Match> {
+        let file = basename(frame_file);
+        if file.is_empty() {
+            return None;
+        }
+        // 1. The bundle is here and names its map by debug ID or sourceMappingURL.
+        if let Some(bundle) = self.bundles.iter().find(|b| b.name == file) {
+            if let Some(id) = &bundle.debug_id
+                && let Some(i) = self.maps.iter().position(|m| {
+                    m.map
+                        .debug_id()
+                        .is_some_and(|d| d.eq_ignore_ascii_case(id))
+                })
+            {
+                return Some(self.reach_originals(i, None));
+            }
+            if let Some(url) = &bundle.source_mapping_url
+                && !url.starts_with("data:")
+                && let Some(i) = self.maps.iter().position(|m| m.name == basename(url))
+            {
+                return Some(self.reach_originals(i, None));
+            }
+        }
+        // 2. By file name and the map's `file` field.
+        let candidates: Vec<usize> = self.map_candidates_by_name(file).collect();
+        let (originals, intermediates): (Vec<usize>, Vec<usize>) =
+            candidates.iter().partition(|&&i| !self.is_intermediate(i));
+        if let Some(&first) = originals.first() {
+            let warning = (originals.len() > 1).then(|| {
+                let names: Vec<&str> = originals.iter().map(|&i| self.maps[i].name.as_str()).collect();
+                format!(
+                    "{file}: several source maps match ({}); using {}",
+                    names.join(", "),
+                    self.maps[first].name
+                )
+            });
+            return Some(Match {
+                resolver: Resolver::Map(first),
+                warning,
+            });
+        }
+        intermediates.first().map(|&i| self.reach_originals(i, None))
+    }
+
+    /// Map `i` as it is, or chained with the map of its generated source when it is an
+    /// intermediate map (hermesc's) and that map is here.
+    fn reach_originals(&self, i: usize, warning: Option<String>) -> Match {
+        if self.is_intermediate(i)
+            && let Some(src) = self.maps[i].source_basenames.first()
+            && let Some(inner) = self.map_candidates_by_name(src).find(|&j| j != i && !self.is_intermediate(j))
+        {
+            return Match {
+                resolver: Resolver::Chain(i, inner),
+                warning,
+            };
+        }
+        Match {
+            resolver: Resolver::Map(i),
+            warning,
+        }
+    }
+}
+
+/// Reads the `//# sourceMappingURL=` and `//# debugId=` comments at the end of a bundle.
+pub fn scan_bundle(path: &str, bytes: &[u8]) -> BundleFile {
+    let tail = &bytes[bytes.len().saturating_sub(4096)..];
+    let tail = String::from_utf8_lossy(tail);
+    let comment = |key: &str| {
+        tail.lines()
+            .rev()
+            .filter_map(|l| {
+                let l = l.trim();
+                let rest = l.strip_prefix("//# ").or_else(|| l.strip_prefix("//@ "))?;
+                rest.strip_prefix(key).map(|v| v.trim().to_owned())
+            })
+            .next()
+    };
+    BundleFile {
+        name: basename(path).to_owned(),
+        source_mapping_url: comment("sourceMappingURL="),
+        debug_id: comment("debugId="),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basenames() {
+        assert_eq!(basename("out/three.min.js"), "three.min.js");
+        assert_eq!(basename("https://cdn.x.com/a/main.js?v=3#x"), "main.js");
+        assert_eq!(basename("webpack://app/./src/x.js"), "x.js");
+        assert_eq!(basename("C:\\a\\b.js"), "b.js");
+    }
+
+    #[test]
+    fn bundle_comments() {
+        let b = scan_bundle("dist/a.js", b"x()\n//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=a.js.map\n");
+        assert_eq!(b.source_mapping_url.as_deref(), Some("a.js.map"));
+        assert_eq!(b.debug_id.as_deref(), Some("85314830-023f-4cf1-a267-535f4e37bb17"));
+        assert_eq!(b.name, "a.js");
+    }
+}

@@ -1,0 +1,3 @@
+//! Pure symbol-file readers and look-ups.
+
+pub mod sourcemap;

@@ -1,0 +1,24 @@
+//! JavaScript source maps: our own lazy decoder.
+//!
+//! A stack trace touches a handful of generated lines, so only those are decoded. Parsing
+//! keeps `sourcesContent`, `names` and `sources` as byte ranges into the file, indexes
+//! `mappings` in one pass ([`LineIndex`]), and a look-up decodes one block of one line.
+//! Columns are UTF-16 code units throughout, as in engines' traces and the spec.
+//!
+//! Differences from the `sourcemap` crate's `lookup_token` (our oracle in tests): that crate
+//! searches all tokens by `(line, column)`, so a column before a line's first segment returns
+//! the last segment of an earlier line; we return nothing, as `@jridgewell/trace-mapping`
+//! (and every browser) does. Wherever the crate answers on the same line, we answer the same.
+
+mod error;
+mod function_map;
+mod index;
+mod json;
+mod map;
+pub mod vlq;
+
+pub use error::{Error, ErrorKind, Result};
+pub use function_map::{FacebookSources, FunctionMap};
+pub use index::{Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, State, index_chunk, split_chunks};
+pub use json::StrRef;
+pub use map::{ChunkRunner, IndexMap, RegularMap, Section, Serial, SourceMap, Token, join_source_root};
