@@ -178,6 +178,7 @@ fn parse_at_frame(rest: &str) -> Option<Line> {
                 },
                 FrameInput {
                     function,
+                    file: Some(loc.to_owned()),
                     builtin: true,
                     ..FrameInput::default()
                 },
@@ -270,6 +271,7 @@ fn parse_at_sign_frame(t: &str) -> Option<Line> {
             },
             FrameInput {
                 function,
+                file: Some(loc.to_owned()),
                 builtin: true,
                 ..FrameInput::default()
             },

@@ -291,9 +291,9 @@ impl SourceMap {
 
     /// Looks up a generated position (0-based line and UTF-16 column).
     ///
-    /// Returns the segment with the greatest generated column ≤ `col` on that same line
-    /// (the first of several with that column), as `@jridgewell/trace-mapping`'s
-    /// `originalPositionFor` does. `Ok(None)` when the line has no such segment. Only an
+    /// Returns the segment with the greatest generated column ≤ `col` on that same line, as
+    /// `@jridgewell/trace-mapping`'s `originalPositionFor` does, ties included: on an exact
+    /// match the first of the segments with that column, otherwise the last before `col`. `Ok(None)` when the line has no such segment. Only an
     /// index map can fail here, when a section touched for the first time is broken.
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         match self {
@@ -642,19 +642,24 @@ impl RegularMap {
     }
 }
 
-/// The first segment among those with the greatest generated column ≤ `col`.
+/// The segment a look-up at `col` answers with, exactly as trace-mapping's
+/// `originalPositionFor` (greatest lower bound): on an exact column match, the first of the
+/// segments with that column; otherwise the last segment before `col`.
 fn greatest_lower_bound(segs: &[RawSegment], col: u32) -> Option<RawSegment> {
-    let idx = segs.partition_point(|s| s.gen_col <= col);
-    let mut i = idx.checked_sub(1)?;
-    let c = segs.get(i)?.gen_col;
-    while i > 0 && segs[i - 1].gen_col == c {
-        i -= 1;
+    let idx = segs.partition_point(|s| s.gen_col < col);
+    match segs.get(idx) {
+        Some(s) if s.gen_col == col => Some(*s),
+        _ => segs.get(idx.checked_sub(1)?).copied(),
     }
-    segs.get(i).copied()
 }
 
-/// Joins `sourceRoot` and a source as browsers do: left alone when empty or absolute.
+/// Joins `sourceRoot` and a source, then normalizes the path (`./` removed, `a/../`
+/// folded) as `@jridgewell/trace-mapping` and the `source-map` package do.
 pub fn join_source_root(root: Option<&str>, source: &str) -> String {
+    normalize_path(&join_raw(root, source))
+}
+
+fn join_raw(root: Option<&str>, source: &str) -> String {
     match root {
         Some(root) if !root.is_empty() && !source.contains("://") && !source.starts_with('/') => {
             if root.ends_with('/') {
@@ -664,5 +669,77 @@ pub fn join_source_root(root: Option<&str>, source: &str) -> String {
             }
         }
         _ => source.to_owned(),
+    }
+}
+
+/// Normalizes the path part of a path or URL: drops `.` segments and folds `x/..`; a leading
+/// `..` of a relative path stays. The scheme and host of a URL are left alone.
+pub fn normalize_path(input: &str) -> String {
+    let (prefix, path) = match input.find("://") {
+        Some(i) => {
+            let after = i + 3;
+            let host_end = input[after..].find('/').map_or(input.len(), |j| after + j);
+            input.split_at(host_end)
+        }
+        None => ("", input),
+    };
+    if !path.contains("./") && !path.ends_with("/.") && !path.ends_with("/..") && path != "." && path != ".." {
+        return input.to_owned();
+    }
+    let absolute = path.starts_with('/');
+    let trailing = path.ends_with('/') || path.ends_with("/.") || path.ends_with("/..");
+    let mut out: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => match out.last() {
+                Some(&last) if last != ".." => {
+                    out.pop();
+                }
+                _ if absolute => {}
+                _ => out.push(".."),
+            },
+            s => out.push(s),
+        }
+    }
+    let mut result = String::with_capacity(input.len());
+    result.push_str(prefix);
+    if absolute {
+        result.push('/');
+    }
+    result.push_str(&out.join("/"));
+    if trailing && !out.is_empty() {
+        result.push('/');
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_resolve_as_trace_mapping_does() {
+        // Line 0: col 0 → a.js 0:0; col 4 → a.js 1:0; col 4 → a.js 2:0; col 8 → a.js 3:0.
+        let map = br#"{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA,IACA,AACA,IACA"}"#;
+        let m = SourceMap::parse(map.to_vec()).unwrap();
+        let at = |c| m.lookup(0, c).unwrap().and_then(|t| t.src_line());
+        assert_eq!(at(4), Some(1), "exact match: the first of the tied segments");
+        assert_eq!(at(6), Some(2), "between columns: the last segment before");
+        assert_eq!(at(8), Some(3));
+        assert_eq!(m.lookup(1, 0).unwrap().map(|t| t.gen_col()), None, "no line 1");
+    }
+
+    #[test]
+    fn paths_are_normalized_like_trace_mapping() {
+        assert_eq!(normalize_path("webpack://pdf.js/./src/shared/util.js"), "webpack://pdf.js/src/shared/util.js");
+        assert_eq!(normalize_path("../node_modules/three/build/three.core.js"), "../node_modules/three/build/three.core.js");
+        assert_eq!(normalize_path("./a/b/../c.js"), "a/c.js");
+        assert_eq!(normalize_path("a/../../b.js"), "../b.js");
+        assert_eq!(normalize_path("/x/../../y.js"), "/y.js");
+        assert_eq!(normalize_path("https://h.com/a/./b/../c.js?x=1"), "https://h.com/a/c.js?x=1");
+        assert_eq!(join_source_root(Some("src"), "./a.js"), "src/a.js");
+        assert_eq!(join_source_root(Some("https://x.com/root/"), "b.js"), "https://x.com/root/b.js");
+        assert_eq!(join_source_root(Some(""), "webpack://p/./q.js"), "webpack://p/q.js");
     }
 }
