@@ -1,0 +1,233 @@
+//! The `symscope symbolicate` command as a user runs it: output shape (the contract in
+//! `shared/docs/cli-json.md`), exit codes and messages.
+
+use serde_json::Value;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js").join(rel)
+}
+
+fn symscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run symscope")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    k.sort_unstable();
+    k
+}
+
+#[test]
+fn json_follows_the_contract() {
+    let dir = fixture("three-esbuild");
+    let out = symscope(&[
+        "symbolicate",
+        "-s",
+        path(&dir),
+        "--format",
+        "json",
+        path(&dir.join("trace.txt")),
+    ]);
+    let doc = json_of(&out);
+    assert_eq!(keys(&doc), ["format", "schema", "stacks", "timings", "warnings"]);
+    assert_eq!(doc["schema"], 1);
+    assert_eq!(doc["format"], "v8");
+    assert!(doc["warnings"].is_array());
+    assert!(doc["timings"]["total_ms"].as_f64().unwrap() > 0.0);
+    let phases: Vec<&str> = doc["timings"]["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(phases.contains(&"index three.min.js.map"), "{phases:?}");
+
+    let stacks = doc["stacks"].as_array().unwrap();
+    assert_eq!(stacks.len(), 1);
+    let stack = &stacks[0];
+    assert_eq!(stack["title"], "TypeError: Cannot read properties of null (reading 'getAttribute')");
+    assert_eq!(stack["crashed"], true);
+    let frames = stack["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 11);
+    for (i, f) in frames.iter().enumerate() {
+        assert_eq!(f["index"], i);
+        assert_eq!(
+            keys(f),
+            ["alternatives", "index", "input", "note", "raw", "resolved", "status", "symbol_file"]
+        );
+        assert_eq!(keys(&f["input"]), ["address", "column", "file", "function", "line", "module"]);
+        let status = f["status"].as_str().unwrap();
+        assert!(["resolved", "no_symbols", "not_covered", "unparsed", "skipped"].contains(&status));
+        assert_eq!(f["resolved"].as_array().unwrap().is_empty(), status != "resolved");
+        assert_eq!(f["note"].is_null(), status == "resolved");
+    }
+    let f0 = &frames[0];
+    assert_eq!(f0["raw"], "    at De.expandByObject (out/three.min.js:1:98188)");
+    assert_eq!(f0["input"]["function"], "De.expandByObject");
+    assert_eq!(f0["input"]["file"], "out/three.min.js");
+    assert_eq!((f0["input"]["line"].as_u64(), f0["input"]["column"].as_u64()), (Some(1), Some(98188)));
+    assert!(f0["input"]["address"].is_null() && f0["input"]["module"].is_null());
+    assert_eq!(f0["status"], "resolved");
+    assert_eq!(f0["symbol_file"], "three.min.js.map");
+    let r = &f0["resolved"][0];
+    assert_eq!(r["file"], "../node_modules/three/build/three.core.js");
+    assert_eq!((r["line"].as_u64(), r["column"].as_u64()), (Some(16222), Some(39)));
+    assert_eq!(r["function"], "expandByObject");
+    assert_eq!(r["inlined"], false);
+    assert_eq!(r["ignored"], false);
+    let driver = &frames[4];
+    assert_eq!(driver["status"], "no_symbols");
+    assert!(driver["note"].as_str().unwrap().contains("three.cjs"));
+}
+
+#[test]
+fn hermes_bytecode_json_uses_zero_based_offsets_and_function_map_names() {
+    let dir = fixture("metro-hermes");
+    let out = symscope(&[
+        "symbolicate",
+        "-s",
+        path(&dir),
+        "--format",
+        "json",
+        path(&dir.join("trace-hermes-bytecode.txt")),
+    ]);
+    let doc = json_of(&out);
+    assert_eq!(doc["format"], "hermes-bytecode");
+    let f0 = &doc["stacks"][0]["frames"][0];
+    assert_eq!(f0["symbol_file"], "index.android.bundle.hbc.composed.map");
+    assert_eq!(f0["resolved"][0]["function"], "formatTotal");
+    assert_eq!(f0["resolved"][0]["name_source"], "function_map");
+    assert_eq!(f0["resolved"][0]["file"], "src/report.js");
+    assert_eq!((f0["resolved"][0]["line"].as_u64(), f0["resolved"][0]["column"].as_u64()), (Some(3), Some(22)));
+    let native = &doc["stacks"][0]["frames"][8];
+    assert_eq!(native["raw"], "    at apply (native)");
+    assert_eq!(native["status"], "skipped");
+}
+
+#[test]
+fn text_output_reads_like_the_trace() {
+    let dir = fixture("three-esbuild");
+    let out = symscope(&["symbolicate", "-s", path(&dir), path(&dir.join("trace.txt"))]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("TypeError: Cannot read properties of null (reading 'getAttribute')"));
+    assert_eq!(lines.next(), Some("    at De.expandByObject (out/three.min.js:1:98188)"));
+    assert_eq!(
+        lines.next(),
+        Some("        → expandByObject (../node_modules/three/build/three.core.js:16222:39)")
+    );
+    assert!(text.contains("note: no source map for drivers/three.cjs (1 frame)"));
+}
+
+#[test]
+fn log_from_standard_input() {
+    let dir = fixture("lodash-terser");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["symbolicate", "-s", path(&dir.join("lodash.min.js.map")), "--format", "json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let trace = std::fs::read(dir.join("trace.txt")).unwrap();
+    child.stdin.take().unwrap().write_all(&trace).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let doc = json_of(&out);
+    assert_eq!(doc["stacks"][0]["frames"][1]["status"], "resolved");
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("symscope-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn unusable_inputs_exit_2_naming_the_file() {
+    let dir = temp_dir("bad");
+    // A missing log.
+    let missing = dir.join("nope.txt");
+    let out = symscope(&["symbolicate", path(&missing)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope.txt"));
+
+    // A named symbol file that is a truncated source map.
+    let map = std::fs::read(fixture("three-esbuild/three.min.js.map")).unwrap();
+    let truncated = dir.join("three.min.js.map");
+    std::fs::write(&truncated, &map[..map.len() / 2]).unwrap();
+    let trace = fixture("three-esbuild/trace.txt");
+    let out = symscope(&["symbolicate", "-s", path(&truncated), path(&trace)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("three.min.js.map") && err.contains("JSON"), "{err}");
+
+    // A named symbol file that is not a symbol file at all.
+    let out = symscope(&["symbolicate", "-s", path(&trace), path(&trace)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a symbol file"));
+
+    // A binary file as the log.
+    let binary = dir.join("core.bin");
+    std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0, 0, 0]).unwrap();
+    let out = symscope(&["symbolicate", path(&binary)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("core.bin: binary file"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_broken_map_in_a_directory_is_a_warning() {
+    let dir = temp_dir("walk");
+    std::fs::copy(fixture("lodash-terser/lodash.min.js.map"), dir.join("lodash.min.js.map")).unwrap();
+    std::fs::write(dir.join("broken.js.map"), br#"{"version":3,"sources":["a"],"mappings":"AA!A"}"#).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a symbol file").unwrap();
+    let out = symscope(&[
+        "symbolicate",
+        "-s",
+        path(&dir),
+        "--format",
+        "json",
+        path(&fixture("lodash-terser/trace.txt")),
+    ]);
+    let doc = json_of(&out);
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let w = warnings[0].as_str().unwrap();
+    assert!(w.contains("broken.js.map") && w.contains("base64"), "{w}");
+    assert_eq!(doc["stacks"][0]["frames"][1]["status"], "resolved");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn empty_log_is_read_with_a_warning() {
+    let dir = temp_dir("empty");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let doc = json_of(&symscope(&["symbolicate", "--format", "json", path(&empty)]));
+    assert_eq!(doc["stacks"].as_array().unwrap().len(), 0);
+    assert!(doc["warnings"][0].as_str().unwrap().contains("empty"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn no_arguments_prints_usage() {
+    let out = symscope(&[]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("symbolicate"));
+}
