@@ -15,10 +15,10 @@ pub struct ParallelIndex;
 impl ChunkRunner for ParallelIndex {
     fn chunks_for(&self, len: usize) -> usize {
         let threads = rayon::current_num_threads().max(1);
-        (len / MIN_CHUNK).clamp(1, threads * 4)
+        (len / MIN_CHUNK).clamp(1, threads)
     }
 
-    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>) -> Vec<ChunkIndex> {
-        ranges.into_par_iter().map(|r| index_chunk(mappings, r)).collect()
+    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>, sources: usize, names: usize) -> Vec<ChunkIndex> {
+        ranges.into_par_iter().map(|r| index_chunk(mappings, r, sources, names)).collect()
     }
 }

@@ -13,7 +13,7 @@
 //! see [`split_chunks`], [`index_chunk`] and [`LineIndex::stitch`].
 
 use super::error::{Error, ErrorKind, Result};
-use super::vlq::{CLASS, COMMA, SEMI, unsign};
+use super::vlq::{BAD, CLASS, COMMA, ONE_DIGIT, SEMI, unsign};
 use std::ops::Range;
 
 /// Segments between two checkpoints inside one line.
@@ -115,6 +115,8 @@ pub struct Block {
 pub struct LineIndex {
     lines: Vec<LineEntry>,
     checkpoints: Vec<Checkpoint>,
+    /// `first_gen_col` of every checkpoint, packed for the look-up's binary search.
+    cp_cols: Vec<u32>,
     /// Sorted 0-based numbers of lines whose segments are out of generated-column order.
     unsorted: Vec<u32>,
     len: u32,
@@ -162,10 +164,11 @@ pub fn split_chunks(mappings: &[u8], n: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// Indexes one chunk of `mappings` (a range from [`split_chunks`], or the whole string).
+/// Indexes one chunk of `mappings` (a range from [`split_chunks`], or the whole string);
+/// `sources` and `names` are the map's counts, used to check a chunk that starts at byte 0.
 ///
 /// Pure and allocation-light: it allocates only the per-line and per-checkpoint entries.
-pub fn index_chunk(mappings: &[u8], range: Range<usize>) -> ChunkIndex {
+pub fn index_chunk(mappings: &[u8], range: Range<usize>, sources: usize, names: usize) -> ChunkIndex {
     let start = range.start;
     let end = range.end.min(mappings.len());
     let bytes = &mappings[start.min(end)..end];
@@ -180,39 +183,134 @@ pub fn index_chunk(mappings: &[u8], range: Range<usize>) -> ChunkIndex {
         segments: 0,
         error: None,
     };
-    if let Err(err) = index_chunk_into(bytes, start, &mut ix) {
+    let limits = (sources as u64, names as u64);
+    let result = if start == 0 {
+        index_chunk_into::<true>(bytes, start, limits, &mut ix)
+    } else {
+        index_chunk_into::<false>(bytes, start, limits, &mut ix)
+    };
+    if let Err(err) = result {
         ix.error = Some(err);
     }
     ix
 }
 
+/// Reads one VLQ term at `pos`, returning it and the position after it. A separator or the
+/// end where a term must start is `BadSegmentSize` (a segment of 2 or 3 fields); inside a
+/// term it is an unfinished term (`BadBase64`).
 #[inline(always)]
-fn state_of(acc: &[i64; 5]) -> State {
-    State {
-        source: acc[1] as i32,
-        src_line: acc[2] as i32,
-        src_col: acc[3] as i32,
-        name: acc[4] as i32,
+fn vlq_at(bytes: &[u8], pos: usize) -> Result<(i64, usize), ErrorKind> {
+    let Some(&b) = bytes.get(pos) else {
+        return Err(ErrorKind::BadSegmentSize);
+    };
+    let c = CLASS[b as usize];
+    if c < 32 {
+        return Ok((i64::from(ONE_DIGIT[b as usize]), pos + 1));
+    }
+    if c >= 64 {
+        return Err(if c == BAD { ErrorKind::BadBase64 } else { ErrorKind::BadSegmentSize });
+    }
+    vlq_long(bytes, pos, c)
+}
+
+/// The rest of a term of two or more digits (`c` is its first digit's class).
+#[inline(never)]
+fn vlq_long(bytes: &[u8], mut pos: usize, c: u8) -> Result<(i64, usize), ErrorKind> {
+    let mut value = u64::from(c & 31);
+    let mut shift = 5u32;
+    pos += 1;
+    loop {
+        let Some(&b) = bytes.get(pos) else {
+            return Err(ErrorKind::BadBase64);
+        };
+        let c = CLASS[b as usize];
+        if c >= 64 {
+            return Err(ErrorKind::BadBase64);
+        }
+        pos += 1;
+        value |= u64::from(c & 31) << shift;
+        if c & 32 == 0 {
+            break;
+        }
+        shift += 5;
+        if shift > 30 {
+            return Err(ErrorKind::VlqOverflow);
+        }
+    }
+    if value > u64::from(u32::MAX) {
+        return Err(ErrorKind::VlqOverflow);
+    }
+    Ok((unsign(value), pos))
+}
+
+#[inline(always)]
+fn is_separator(b: Option<&u8>) -> bool {
+    matches!(b, None | Some(b',' | b';'))
+}
+
+#[cold]
+fn index_error(kind: ErrorKind, base: usize, i: usize, line: u32) -> Error {
+    let mut e = Error::at(kind, base + i);
+    e.line = Some(line);
+    e
+}
+
+/// Widens the seen ranges to include the current values (kept out of the hot loop).
+#[cold]
+#[inline(never)]
+fn widen(min: &mut [i64; 4], max: &mut [i64; 4], values: [i64; 4], fields: u8) {
+    let n = if fields == 5 { 4 } else { 3 };
+    for k in 0..n {
+        min[k] = min[k].min(values[k]);
+        max[k] = max[k].max(values[k]);
     }
 }
 
-fn index_chunk_into(bytes: &[u8], base: usize, ix: &mut ChunkIndex) -> Result<()> {
-    // acc[0] is the generated column; acc[1..5] are the running accumulators (relative).
-    let mut acc = [0i64; 5];
-    let mut field = 0usize;
-    let mut value: u64 = 0;
-    let mut shift: u32 = 0;
+/// Limits of the absolute accumulators: `(sources, names)`.
+type Limits = (u64, u64);
+
+/// Indexes one chunk. With `ABSOLUTE` the chunk starts at byte 0, its values are absolute and
+/// are checked against `limits` directly; otherwise their ranges are recorded for `stitch`.
+fn index_chunk_into<const ABSOLUTE: bool>(bytes: &[u8], base: usize, limits: Limits, ix: &mut ChunkIndex) -> Result<()> {
+    // Running values, relative to the chunk start; the generated column is per line.
+    let mut gen_col = 0i64;
+    let mut acc = [0i64; 4];
+    let (mut min, mut max) = ([0i64; 4], [-1i64; 4]);
+    let mut seen = [false; 2];
     let mut line: u32 = 0;
     let mut prev_gen: i64 = i64::MIN;
     let mut in_block: u32 = 0;
     let mut line_unsorted = false;
+    let mut segments = 0u64;
     // A checkpoint waiting for its segment's generated column: (offset, prev gen col, state).
     let mut pending: Option<(u32, u32, State)> = None;
-    let err = |kind: ErrorKind, i: usize, line: u32| {
-        let mut e = Error::at(kind, base + i);
-        e.line = Some(line);
-        e
+    let mut pos = 0usize;
+    let n = bytes.len();
+    let state = |acc: &[i64; 4]| State {
+        source: acc[0] as i32,
+        src_line: acc[1] as i32,
+        src_col: acc[2] as i32,
+        name: acc[3] as i32,
     };
+    let close_line = |ix: &mut ChunkIndex, unsorted: bool, line: u32| {
+        if unsorted {
+            // Checkpoints assume sorted columns; an unsorted line is decoded whole.
+            let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
+            ix.checkpoints.truncate(first);
+            ix.unsorted.push(line);
+        }
+    };
+    macro_rules! term {
+        () => {
+            match vlq_at(bytes, pos) {
+                Ok((v, p)) => {
+                    pos = p;
+                    v
+                }
+                Err(k) => return Err(index_error(k, base, pos, line)),
+            }
+        };
+    }
 
     ix.lines.push(LineEntry {
         start: base as u32,
@@ -220,124 +318,167 @@ fn index_chunk_into(bytes: &[u8], base: usize, ix: &mut ChunkIndex) -> Result<()
         state: State::default(),
     });
 
-    for (i, &b) in bytes.iter().enumerate() {
-        let c = CLASS[b as usize];
-        if c < 32 {
-            // Last (or only) digit of a term.
-            let v = value | (u64::from(c) << shift);
-            if v > u64::from(u32::MAX) {
-                return Err(err(ErrorKind::VlqOverflow, i, line));
-            }
-            let Some(slot) = acc.get_mut(field) else {
-                return Err(err(ErrorKind::BadSegmentSize, i, line));
-            };
-            *slot += unsign(v);
-            if field == 0 {
-                let gen_col = acc[0];
-                if gen_col < 0 {
-                    return Err(err(ErrorKind::NegativeValue, i, line));
+    while pos < n {
+        let b = bytes[pos];
+        if b == b';' {
+            close_line(ix, line_unsorted, line);
+            pos += 1;
+            line += 1;
+            gen_col = 0;
+            prev_gen = i64::MIN;
+            in_block = 0;
+            line_unsorted = false;
+            pending = None;
+            ix.lines.push(LineEntry {
+                start: (base + pos) as u32,
+                first_cp: ix.checkpoints.len() as u32,
+                state: state(&acc),
+            });
+            continue;
+        }
+        if b == b',' {
+            // An empty segment: nothing to decode.
+            pos += 1;
+            continue;
+        }
+        let seg_start = pos;
+        // Fast path: a segment of four or five one-digit terms (most segments of real maps)
+        // is decoded from one 5-byte window with a single branch on the OR of its classes.
+        let mut d = [0i64; 5];
+        let fields: u8;
+        let window: Option<&[u8; 5]> = bytes.get(pos..pos + 5).and_then(|w| w.try_into().ok());
+        let fast = match window {
+            Some(w) if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize] | CLASS[w[3] as usize]) < 32 => {
+                let four = [w[0], w[1], w[2], w[3]].map(|b| i64::from(ONE_DIGIT[b as usize]));
+                if w[4] == b',' || w[4] == b';' {
+                    Some((4u8, four, 0i64))
+                } else if CLASS[w[4] as usize] < 32 && is_separator(bytes.get(pos + 5)) {
+                    Some((5, four, i64::from(ONE_DIGIT[w[4] as usize])))
+                } else {
+                    None
                 }
-                if let Some((offset, prev_col, state)) = pending.take() {
-                    // A checkpoint must start its run of equal columns, so that the first of
-                    // several segments with the same column is never behind it.
-                    if gen_col > i64::from(prev_col) {
-                        ix.checkpoints.push(Checkpoint {
-                            offset,
-                            prev_gen_col: prev_col,
-                            first_gen_col: gen_col as u32,
-                            state,
-                        });
-                        in_block = 0;
+            }
+            _ => None,
+        };
+        if let Some((f, four, fifth)) = fast {
+            d[..4].copy_from_slice(&four);
+            d[4] = fifth;
+            fields = f;
+            pos += usize::from(f);
+        } else {
+            d[0] = term!();
+            if is_separator(bytes.get(pos)) {
+                fields = 1;
+            } else {
+                d[1] = term!();
+                d[2] = term!();
+                d[3] = term!();
+                if is_separator(bytes.get(pos)) {
+                    fields = 4;
+                } else {
+                    d[4] = term!();
+                    fields = 5;
+                    if !is_separator(bytes.get(pos)) {
+                        return Err(index_error(ErrorKind::BadSegmentSize, base, pos, line));
                     }
                 }
-                if gen_col < prev_gen {
-                    line_unsorted = true;
+            }
+        }
+        gen_col += d[0];
+        if gen_col < 0 {
+            return Err(index_error(ErrorKind::NegativeValue, base, seg_start, line));
+        }
+        if pending.is_some()
+            && let Some((offset, prev_col, st)) = pending.take()
+            && gen_col > i64::from(prev_col)
+        {
+            // A checkpoint must start its run of equal columns, so that the first of several
+            // segments with the same column is never behind it.
+            ix.checkpoints.push(Checkpoint {
+                offset,
+                prev_gen_col: prev_col,
+                first_gen_col: gen_col as u32,
+                state: st,
+            });
+            in_block = 0;
+        }
+        line_unsorted |= gen_col < prev_gen;
+        prev_gen = gen_col;
+        if fields >= 4 {
+            acc[0] += d[1];
+            acc[1] += d[2];
+            acc[2] += d[3];
+            acc[3] += d[4];
+            if ABSOLUTE {
+                // One branch on checks evaluated without short-circuit: a negative or too
+                // large line or column has a bit at or above 31 in the OR of the two.
+                let bad = (acc[0] as u64 >= limits.0)
+                    | ((acc[1] as u64 | acc[2] as u64) > i32::MAX as u64)
+                    | ((fields == 5) & (acc[3] as u64 >= limits.1));
+                if bad {
+                    return Err(locate_bad_value(&bytes[..pos], limits.0 as usize, limits.1 as usize)
+                        .relocated(base));
                 }
-                prev_gen = gen_col;
-            }
-            field += 1;
-            value = 0;
-            shift = 0;
-        } else if c < 64 {
-            value |= u64::from(c & 31) << shift;
-            shift += 5;
-            if shift > 30 {
-                return Err(err(ErrorKind::VlqOverflow, i, line));
-            }
-        } else if c == COMMA || c == SEMI {
-            if shift != 0 {
-                return Err(err(ErrorKind::BadBase64, i, line).with_detail("unfinished VLQ term"));
-            }
-            finish_segment(ix, &acc, field).map_err(|k| err(k, i, line))?;
-            if field > 0 {
+                segments += 1;
                 in_block += 1;
-            }
-            field = 0;
-            if c == SEMI {
-                if line_unsorted {
-                    // Checkpoints assume sorted columns; an unsorted line is decoded whole.
-                    let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
-                    ix.checkpoints.truncate(first);
-                    ix.unsorted.push(line);
+                if bytes.get(pos) == Some(&b',') {
+                    pos += 1;
+                    if in_block >= CHECKPOINT_EVERY {
+                        pending = Some(((base + pos) as u32, gen_col as u32, state(&acc)));
+                    }
                 }
-                line += 1;
-                acc[0] = 0;
-                prev_gen = i64::MIN;
-                in_block = 0;
-                line_unsorted = false;
-                pending = None;
-                ix.lines.push(LineEntry {
-                    start: (base + i + 1) as u32,
-                    first_cp: ix.checkpoints.len() as u32,
-                    state: state_of(&acc),
-                });
-            } else if in_block >= CHECKPOINT_EVERY {
-                pending = Some(((base + i + 1) as u32, acc[0] as u32, state_of(&acc)));
+                continue;
             }
-        } else {
-            return Err(err(ErrorKind::BadBase64, i, line).with_detail(format!("byte 0x{b:02x}")));
-        }
-    }
-    if shift != 0 {
-        return Err(err(ErrorKind::BadBase64, bytes.len(), line).with_detail("unfinished VLQ term"));
-    }
-    finish_segment(ix, &acc, field).map_err(|k| err(k, bytes.len(), line))?;
-    if line_unsorted {
-        let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
-        ix.checkpoints.truncate(first);
-        ix.unsorted.push(line);
-    }
-    ix.total = [acc[1], acc[2], acc[3], acc[4]];
-    Ok(())
-}
-
-#[inline(always)]
-fn finish_segment(ix: &mut ChunkIndex, acc: &[i64; 5], field: usize) -> Result<(), ErrorKind> {
-    match field {
-        0 | 1 => {}
-        4 | 5 => {
-            for k in 0..3 {
-                let v = acc[k + 1];
-                ix.min[k] = ix.min[k].min(v);
-                ix.max[k] = ix.max[k].max(v);
-            }
-            if field == 5 {
-                ix.min[3] = ix.min[3].min(acc[4]);
-                ix.max[3] = ix.max[3].max(acc[4]);
+            // One well-predicted branch: values rarely leave the range seen so far. The
+            // unsigned compare tests `min <= v <= max` at once.
+            let out = (acc[0] - min[0]) as u64 > (max[0] - min[0]) as u64
+                || (acc[1] - min[1]) as u64 > (max[1] - min[1]) as u64
+                || (acc[2] - min[2]) as u64 > (max[2] - min[2]) as u64
+                || (fields == 5 && (acc[3] - min[3]) as u64 > (max[3] - min[3]) as u64);
+            if out {
+                if !seen[0] {
+                    // First values of the chunk: start the ranges there.
+                    min[..3].copy_from_slice(&acc[..3]);
+                    max[..3].copy_from_slice(&acc[..3]);
+                    seen[0] = true;
+                }
+                if fields == 5 && !seen[1] {
+                    min[3] = acc[3];
+                    max[3] = acc[3];
+                    seen[1] = true;
+                }
+                widen(&mut min, &mut max, acc, fields);
             }
         }
-        _ => return Err(ErrorKind::BadSegmentSize),
+        segments += 1;
+        in_block += 1;
+        if bytes.get(pos) == Some(&b',') {
+            pos += 1;
+            if in_block >= CHECKPOINT_EVERY {
+                pending = Some(((base + pos) as u32, gen_col as u32, state(&acc)));
+            }
+        }
     }
-    if field > 0 {
-        ix.segments += 1;
+    close_line(ix, line_unsorted, line);
+    ix.total = acc;
+    ix.min = min;
+    ix.max = max;
+    if !seen[0] {
+        ix.min[..3].fill(i64::MAX);
+        ix.max[..3].fill(i64::MIN);
     }
+    if !seen[1] {
+        ix.min[3] = i64::MAX;
+        ix.max[3] = i64::MIN;
+    }
+    ix.segments = segments;
     Ok(())
 }
 
 impl LineIndex {
     /// Indexes all of `mappings` on the current thread.
     pub fn build(mappings: &[u8], sources: usize, names: usize) -> Result<Self> {
-        Self::stitch(vec![index_chunk(mappings, 0..mappings.len())], mappings, sources, names)
+        Self::stitch(vec![index_chunk(mappings, 0..mappings.len(), sources, names)], mappings, sources, names)
     }
 
     /// Joins chunk indexes (in order) into one index, checking source/name indices against
@@ -346,36 +487,47 @@ impl LineIndex {
         if mappings.len() > u32::MAX as usize {
             return Err(Error::new(ErrorKind::TooLarge));
         }
+        let mut chunks = chunks;
+        if chunks.len() == 1
+            && let Some(chunk) = chunks.pop()
+        {
+            // One chunk starts at zero: its relative values are absolute; no copy needed.
+            if let Some(e) = chunk.error {
+                return Err(e);
+            }
+            Self::check_ranges(&chunk, [0; 4], mappings, sources, names)?;
+            return Ok(Self {
+                lines: chunk.lines,
+                cp_cols: chunk.checkpoints.iter().map(|c| c.first_gen_col).collect(),
+                checkpoints: chunk.checkpoints,
+                unsorted: chunk.unsorted,
+                len: mappings.len() as u32,
+                segments: chunk.segments,
+            });
+        }
         let total_lines: usize = chunks.iter().map(|c| c.lines.len()).sum();
         let total_cps: usize = chunks.iter().map(|c| c.checkpoints.len()).sum();
         let mut out = Self {
             lines: Vec::with_capacity(total_lines),
             checkpoints: Vec::with_capacity(total_cps),
+            cp_cols: Vec::new(),
             unsorted: Vec::new(),
             len: mappings.len() as u32,
             segments: 0,
         };
         let mut base = [0i64; 4];
-        let limits = [sources as i64, i64::from(i32::MAX) + 1, i64::from(i32::MAX) + 1, names as i64];
-        let count = chunks.len();
+        let n_chunks = chunks.len();
         for (n, chunk) in chunks.into_iter().enumerate() {
             let line_base = out.lines.len() as u32;
             if let Some(mut e) = chunk.error {
                 e.line = e.line.map(|l| l + line_base);
                 return Err(e);
             }
-            for k in 0..4 {
-                if chunk.min[k] > chunk.max[k] {
-                    continue; // No segment carried this field.
-                }
-                if base[k] + chunk.min[k] < 0 || base[k] + chunk.max[k] >= limits[k] {
-                    return Err(locate_bad_value(mappings, sources, names));
-                }
-            }
+            Self::check_ranges(&chunk, base, mappings, sources, names)?;
             let cp_base = out.checkpoints.len() as u32;
             let mut lines = chunk.lines;
             // A chunk that ends with `;` created the next chunk's first line; drop it.
-            if n + 1 < count && lines.last().is_some_and(|l| l.start == chunk.end) {
+            if n + 1 < n_chunks && lines.last().is_some_and(|l| l.start == chunk.end) {
                 lines.pop();
             }
             out.lines.extend(lines.into_iter().map(|l| LineEntry {
@@ -393,6 +545,7 @@ impl LineIndex {
                 base[k] += chunk.total[k];
             }
         }
+        out.cp_cols = out.checkpoints.iter().map(|c| c.first_gen_col).collect();
         if out.lines.is_empty() {
             out.lines.push(LineEntry {
                 start: 0,
@@ -401,6 +554,21 @@ impl LineIndex {
             });
         }
         Ok(out)
+    }
+
+    /// Checks a chunk's accumulator ranges (offset by `base`) against the valid ranges.
+    fn check_ranges(chunk: &ChunkIndex, base: [i64; 4], mappings: &[u8], sources: usize, names: usize) -> Result<()> {
+        let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let limits = [count(sources), i64::from(i32::MAX) + 1, i64::from(i32::MAX) + 1, count(names)];
+        for k in 0..4 {
+            if chunk.min[k] > chunk.max[k] {
+                continue; // No segment carried this field.
+            }
+            if base[k] + chunk.min[k] < 0 || base[k] + chunk.max[k] >= limits[k] {
+                return Err(locate_bad_value(mappings, sources, names));
+            }
+        }
+        Ok(())
     }
 
     /// Number of generated lines (`;`-separated groups, the empty ones included).
@@ -422,6 +590,7 @@ impl LineIndex {
     pub fn heap_bytes(&self) -> usize {
         self.lines.capacity() * std::mem::size_of::<LineEntry>()
             + self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
+            + self.cp_cols.capacity() * 4
             + self.unsorted.capacity() * 4
     }
 
@@ -448,9 +617,19 @@ impl LineIndex {
     /// That is the block at the last checkpoint whose first column is ≤ `col`, or the
     /// line-start block. `None` when the line does not exist.
     pub fn block_for(&self, line: u32, col: u32) -> Option<Block> {
-        let cps = self.line_checkpoints(line as usize);
-        let k = cps.partition_point(|c| c.first_gen_col <= col);
-        self.block(line, k as u32)
+        self.block(line, self.ordinal_for(line, col)?)
+    }
+
+    /// The ordinal of the block [`Self::block_for`] returns, found without building it.
+    #[inline]
+    pub fn ordinal_for(&self, line: u32, col: u32) -> Option<u32> {
+        let entry = self.lines.get(line as usize)?;
+        let end = self
+            .lines
+            .get(line as usize + 1)
+            .map_or(self.cp_cols.len(), |n| n.first_cp as usize);
+        let cols = self.cp_cols.get(entry.first_cp as usize..end)?;
+        Some(cols.partition_point(|&c| c <= col) as u32)
     }
 
     /// Block `ordinal` of `line` (0: from the line start; k: from the (k-1)-th checkpoint).
@@ -651,7 +830,7 @@ mod tests {
         let m = m.as_bytes();
         let whole = LineIndex::build(m, 1, 1_000_000).unwrap();
         for n in [2, 3, 7, 16] {
-            let chunks = split_chunks(m, n).into_iter().map(|r| index_chunk(m, r)).collect();
+            let chunks = split_chunks(m, n).into_iter().map(|r| index_chunk(m, r, 1, 1_000_000)).collect();
             let stitched = LineIndex::stitch(chunks, m, 1, 1_000_000).unwrap();
             assert_eq!(stitched.line_count(), whole.line_count());
             assert_eq!(stitched.checkpoint_count(), whole.checkpoint_count());

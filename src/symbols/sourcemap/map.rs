@@ -16,8 +16,9 @@ pub trait ChunkRunner: Sync {
     /// How many chunks to cut `mappings` of `len` bytes into.
     fn chunks_for(&self, len: usize) -> usize;
 
-    /// Indexes every range (see [`index_chunk`]), returning the results in the same order.
-    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>) -> Vec<ChunkIndex>;
+    /// Indexes every range (see [`index_chunk`]), returning the results in the same order;
+    /// `sources` and `names` are the map's counts.
+    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>, sources: usize, names: usize) -> Vec<ChunkIndex>;
 }
 
 /// The single-threaded [`ChunkRunner`].
@@ -29,8 +30,8 @@ impl ChunkRunner for Serial {
         1
     }
 
-    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>) -> Vec<ChunkIndex> {
-        ranges.into_iter().map(|r| index_chunk(mappings, r)).collect()
+    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>, sources: usize, names: usize) -> Vec<ChunkIndex> {
+        ranges.into_iter().map(|r| index_chunk(mappings, r, sources, names)).collect()
     }
 }
 
@@ -250,7 +251,7 @@ impl SourceMap {
             Mappings::Owned(v) => v,
         };
         let n = runner.chunks_for(m.len());
-        let chunks = runner.run(m, split_chunks(m, n));
+        let chunks = runner.run(m, split_chunks(m, n), sources.len(), names.len());
         let index = LineIndex::stitch(chunks, m, sources.len(), names.len())?;
         let mut cache = Vec::with_capacity(CACHE_SLOTS);
         cache.resize_with(CACHE_SLOTS, || None);
@@ -591,19 +592,18 @@ impl RegularMap {
 
     /// Looks up a generated position (0-based line, 0-based UTF-16 column).
     pub fn lookup(&self, line: u32, col: u32) -> Option<Token<'_>> {
-        let block = self.index.block_for(line, col)?;
-        let slot = (line as usize).wrapping_mul(31).wrapping_add(block.ordinal as usize) % CACHE_SLOTS;
+        let ordinal = self.index.ordinal_for(line, col)?;
+        let slot = (line as usize).wrapping_mul(31).wrapping_add(ordinal as usize) % CACHE_SLOTS;
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         let entry = cache.get_mut(slot)?;
-        let hit = entry
-            .as_ref()
-            .is_some_and(|c| c.line == line && c.ordinal == block.ordinal);
+        let hit = entry.as_ref().is_some_and(|c| c.line == line && c.ordinal == ordinal);
         if !hit {
+            let block = self.index.block(line, ordinal)?;
             let mut segs = Vec::new();
             LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
             *entry = Some(CachedBlock {
                 line,
-                ordinal: block.ordinal,
+                ordinal,
                 segments: segs.into_boxed_slice(),
             });
         }

@@ -10,6 +10,23 @@ pub(crate) const BAD: u8 = 0xFF;
 /// Byte → class table: base64 digit values, `,` → [`COMMA`], `;` → [`SEMI`], else [`BAD`].
 pub(crate) static CLASS: [u8; 256] = build_table();
 
+/// Byte → signed value of a one-digit term (a digit without the continuation bit), else 0.
+pub(crate) static ONE_DIGIT: [i8; 256] = build_one_digit();
+
+const fn build_one_digit() -> [i8; 256] {
+    let mut t = [0i8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = CLASS[b];
+        if c < 32 {
+            let mag = (c >> 1) as i8;
+            t[b] = if c & 1 == 1 { -mag } else { mag };
+        }
+        b += 1;
+    }
+    t
+}
+
 const fn build_table() -> [u8; 256] {
     let mut t = [BAD; 256];
     let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -103,4 +120,9 @@ mod tests {
         assert_eq!(decode_all(b"g"), None, "unfinished term");
         assert_eq!(decode_all(b"gggggggA"), None, "over 32 bits");
     }
+}
+
+/// The class of a byte (a base64 digit value, 64 for `,`, 65 for `;`, 255 otherwise).
+pub fn class(b: u8) -> u8 {
+    CLASS[b as usize]
 }
