@@ -71,7 +71,10 @@ fn main() {
     println!("# Source-map benchmark ({threads} rayon threads; medians)\n");
     println!("| map | row | time | vs ours (1 core) |");
     println!("|---|---|---:|---:|");
-    for case in CASES.iter().filter(|c| filter.as_ref().is_none_or(|f| c.name.contains(f.as_str()))) {
+    for case in CASES
+        .iter()
+        .filter(|c| filter.as_ref().is_none_or(|f| c.name.contains(f.as_str())))
+    {
         let bytes: Arc<[u8]> = std::fs::read(root.join(case.map)).unwrap().into();
         let text = std::str::from_utf8(&bytes).unwrap().to_owned();
         let frames = positions(&root.join(case.oracle));
@@ -89,61 +92,90 @@ fn main() {
             t.elapsed()
         };
         let mut rows: Vec<Row<'_>> = vec![
-            ("ours 1", Box::new(|| {
-                let t = Instant::now();
-                let m = SourceMap::parse(Blob::from(bytes.clone())).unwrap();
-                black_box(m.lookup(first.0, first.1).unwrap().map(|t| t.src_line()));
-                let e = t.elapsed();
-                drop(m);
-                e
-            })),
-            ("ours n", Box::new(|| {
-                let t = Instant::now();
-                let m = SourceMap::parse_with(Blob::from(bytes.clone()), &ParallelIndex).unwrap();
-                black_box(m.lookup(first.0, first.1).unwrap().map(|t| t.src_line()));
-                let e = t.elapsed();
-                drop(m);
-                e
-            })),
-            ("sourcemap", Box::new(|| {
-                let t = Instant::now();
-                let m = sourcemap::SourceMap::from_slice(&bytes).unwrap();
-                black_box(m.lookup_token(first.0, first.1).map(|t| t.get_src_line()));
-                let e = t.elapsed();
-                drop(m);
-                e
-            })),
-            ("srcmap eager", Box::new(|| {
-                let t = Instant::now();
-                let m = srcmap_sourcemap::SourceMap::from_json(&text).unwrap();
-                black_box(m.original_position_for(first.0, first.1).map(|o| o.line));
-                let e = t.elapsed();
-                drop(m);
-                e
-            })),
-            ("srcmap lazy", Box::new(|| {
-                let t = Instant::now();
-                let m = srcmap_sourcemap::LazySourceMap::from_json_fast(&text).unwrap();
-                black_box(m.original_position_for(first.0, first.1).map(|o| o.line));
-                let e = t.elapsed();
-                drop(m);
-                e
-            })),
-            ("floor mappings", Box::new(|| {
-                timed(&mut || {
-                    black_box(mappings.iter().map(|&b| u64::from(b)).sum::<u64>());
-                })
-            })),
-            ("floor file", Box::new(|| {
-                timed(&mut || {
-                    black_box(bytes.iter().map(|&b| u64::from(b)).sum::<u64>());
-                })
-            })),
-            ("index 1", Box::new(|| {
-                timed(&mut || {
-                    black_box(LineIndex::build(mappings, usize::MAX, usize::MAX).unwrap().line_count());
-                })
-            })),
+            (
+                "ours 1",
+                Box::new(|| {
+                    let t = Instant::now();
+                    let m = SourceMap::parse(Blob::from(bytes.clone())).unwrap();
+                    black_box(m.lookup(first.0, first.1).unwrap().map(|t| t.src_line()));
+                    let e = t.elapsed();
+                    drop(m);
+                    e
+                }),
+            ),
+            (
+                "ours n",
+                Box::new(|| {
+                    let t = Instant::now();
+                    let m =
+                        SourceMap::parse_with(Blob::from(bytes.clone()), &ParallelIndex).unwrap();
+                    black_box(m.lookup(first.0, first.1).unwrap().map(|t| t.src_line()));
+                    let e = t.elapsed();
+                    drop(m);
+                    e
+                }),
+            ),
+            (
+                "sourcemap",
+                Box::new(|| {
+                    let t = Instant::now();
+                    let m = sourcemap::SourceMap::from_slice(&bytes).unwrap();
+                    black_box(m.lookup_token(first.0, first.1).map(|t| t.get_src_line()));
+                    let e = t.elapsed();
+                    drop(m);
+                    e
+                }),
+            ),
+            (
+                "srcmap eager",
+                Box::new(|| {
+                    let t = Instant::now();
+                    let m = srcmap_sourcemap::SourceMap::from_json(&text).unwrap();
+                    black_box(m.original_position_for(first.0, first.1).map(|o| o.line));
+                    let e = t.elapsed();
+                    drop(m);
+                    e
+                }),
+            ),
+            (
+                "srcmap lazy",
+                Box::new(|| {
+                    let t = Instant::now();
+                    let m = srcmap_sourcemap::LazySourceMap::from_json_fast(&text).unwrap();
+                    black_box(m.original_position_for(first.0, first.1).map(|o| o.line));
+                    let e = t.elapsed();
+                    drop(m);
+                    e
+                }),
+            ),
+            (
+                "floor mappings",
+                Box::new(|| {
+                    timed(&mut || {
+                        black_box(mappings.iter().map(|&b| u64::from(b)).sum::<u64>());
+                    })
+                }),
+            ),
+            (
+                "floor file",
+                Box::new(|| {
+                    timed(&mut || {
+                        black_box(bytes.iter().map(|&b| u64::from(b)).sum::<u64>());
+                    })
+                }),
+            ),
+            (
+                "index 1",
+                Box::new(|| {
+                    timed(&mut || {
+                        black_box(
+                            LineIndex::build(mappings, usize::MAX, usize::MAX)
+                                .unwrap()
+                                .line_count(),
+                        );
+                    })
+                }),
+            ),
         ];
         let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); rows.len()];
         for round in 0..=runs {
@@ -164,9 +196,15 @@ fn main() {
         let names: Vec<&str> = rows.iter().map(|(n, _)| *n).collect();
         drop(rows);
         let get = |name: &str| med[names.iter().position(|n| *n == name).unwrap()];
-        let (ours_1, ours_n, sm9, srcmap_eager, srcmap_lazy) =
-            (get("ours 1"), get("ours n"), get("sourcemap"), get("srcmap eager"), get("srcmap lazy"));
-        let (floor_mappings, floor_file, index_1) = (get("floor mappings"), get("floor file"), get("index 1"));
+        let (ours_1, ours_n, sm9, srcmap_eager, srcmap_lazy) = (
+            get("ours 1"),
+            get("ours n"),
+            get("sourcemap"),
+            get("srcmap eager"),
+            get("srcmap lazy"),
+        );
+        let (floor_mappings, floor_file, index_1) =
+            (get("floor mappings"), get("floor file"), get("index 1"));
 
         // Warm: every frame of the trace looked up again, many times.
         let reps = 20_000;
@@ -215,7 +253,12 @@ fn main() {
 
         let base = ms(ours_1);
         let row = |name: &str, d: Duration| {
-            println!("| {} | {name} | {:.3} ms | {:.2}× |", case.name, ms(d), ms(d) / base);
+            println!(
+                "| {} | {name} | {:.3} ms | {:.2}× |",
+                case.name,
+                ms(d),
+                ms(d) / base
+            );
         };
         let mb = |d: Duration, n: usize| n as f64 / 1e6 / d.as_secs_f64();
         println!(
@@ -228,15 +271,25 @@ fn main() {
         row(&format!("cold: ours, {threads} cores"), ours_n);
         row("cold: sourcemap 9", sm9);
         row("cold: srcmap-sourcemap (eager)", srcmap_eager);
-        row("cold: srcmap-sourcemap (LazySourceMap::from_json_fast)", srcmap_lazy);
+        row(
+            "cold: srcmap-sourcemap (LazySourceMap::from_json_fast)",
+            srcmap_lazy,
+        );
         row("floor: one pass over mappings", floor_mappings);
         row("floor: one pass over the file", floor_file);
         row(
-            &format!("our index pass alone, 1 core ({:.0} MB/s)", mb(index_1, mappings.len())),
+            &format!(
+                "our index pass alone, 1 core ({:.0} MB/s)",
+                mb(index_1, mappings.len())
+            ),
             index_1,
         );
         let wrow = |name: &str, ns: f64| {
-            println!("| {} | {name} | {ns:.1} ns/look-up | {:.2}× |", case.name, ns / w_ours);
+            println!(
+                "| {} | {name} | {ns:.1} ns/look-up | {:.2}× |",
+                case.name,
+                ns / w_ours
+            );
         };
         wrow("warm: ours", w_ours);
         wrow("warm: sourcemap 9", w_sm9);

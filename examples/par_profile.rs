@@ -2,8 +2,14 @@
 use symscope::jobs::ParallelIndex;
 use symscope::symbols::sourcemap::{ChunkRunner, LineIndex, split_chunks};
 fn main() {
-    let rel = std::env::args().nth(1).unwrap_or_else(|| "pdfjs-dist-worker/pdf.worker.mjs.map".to_owned());
-    let bytes = std::fs::read(format!("{}/tests/fixtures/js/{rel}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let rel = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "pdfjs-dist-worker/pdf.worker.mjs.map".to_owned());
+    let bytes = std::fs::read(format!(
+        "{}/tests/fixtures/js/{rel}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     let key = b"\"mappings\"";
     let k = memchr::memmem::find(&bytes, key).unwrap() + key.len();
     let at = k + memchr::memchr(b'"', &bytes[k..]).unwrap() + 1;
@@ -25,7 +31,10 @@ fn main() {
             v.push((t.elapsed(), t1, ix.line_count()));
         }
         v.sort();
-        println!("pause {pause}ms: median total {:?} (run {:?})", v[7].0, v[7].1);
+        println!(
+            "pause {pause}ms: median total {:?} (run {:?})",
+            v[7].0, v[7].1
+        );
     }
 }
 

@@ -87,11 +87,16 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 /// `symscope symbolicate`, writing its output to `out`.
-pub fn symbolicate_command(args: &SymbolicateArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+pub fn symbolicate_command(
+    args: &SymbolicateArgs,
+    out: &mut dyn std::io::Write,
+) -> Result<(), Failure> {
     let start = Instant::now();
     let (log_name, log_bytes) = read_log(&args.log)?;
     if memchr::memchr(0, &log_bytes[..log_bytes.len().min(64 * 1024)]).is_some() {
-        return Err(unusable(format!("{log_name}: binary file, not a text log or stack trace")));
+        return Err(unusable(format!(
+            "{log_name}: binary file, not a text log or stack trace"
+        )));
     }
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
@@ -147,7 +152,11 @@ fn read_log(path: &Path) -> Result<(String, Vec<u8>), Failure> {
 }
 
 /// Loads a symbol file (errors are fatal) or walks a directory (errors become warnings).
-fn load_symbols(path: &Path, symbols: &mut SymbolSet, warnings: &mut Vec<String>) -> Result<(), Failure> {
+fn load_symbols(
+    path: &Path,
+    symbols: &mut SymbolSet,
+    warnings: &mut Vec<String>,
+) -> Result<(), Failure> {
     let name = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| unusable(format!("{name}: {e}")))?;
     if meta.is_dir() {

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod formats;
+pub mod fuzzing;
 pub mod jobs;
 pub mod model;
 pub mod symbolicate;

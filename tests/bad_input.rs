@@ -7,7 +7,12 @@ use symscope::symbolicate::{self, Options, SymbolSet};
 use symscope::symbols::sourcemap::{ErrorKind, SourceMap};
 
 fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js").join(rel)).unwrap()
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/js")
+            .join(rel),
+    )
+    .unwrap()
 }
 
 fn kind_of(json: &str) -> ErrorKind {
@@ -23,13 +28,18 @@ fn truncated_json_at_every_kind_of_place() {
     for cut in cuts {
         let err = SourceMap::parse(map[..cut].to_vec()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::BadJson, "cut at {cut}: {err}");
-        assert!(err.to_string().contains("byte"), "the message says where: {err}");
+        assert!(
+            err.to_string().contains("byte"),
+            "the message says where: {err}"
+        );
     }
 }
 
 #[test]
 fn corrupt_mappings_are_named() {
-    let m = |mappings: &str| format!(r#"{{"version":3,"sources":["a.js"],"names":["n"],"mappings":"{mappings}"}}"#);
+    let m = |mappings: &str| {
+        format!(r#"{{"version":3,"sources":["a.js"],"names":["n"],"mappings":"{mappings}"}}"#)
+    };
     assert_eq!(kind_of(&m("AAAA;AA*A")), ErrorKind::BadBase64);
     assert_eq!(kind_of(&m("AAAA,gggggggggA")), ErrorKind::VlqOverflow);
     assert_eq!(kind_of(&m("AAAA,ACAA")), ErrorKind::BadSourceIndex);
@@ -37,19 +47,35 @@ fn corrupt_mappings_are_named() {
     assert_eq!(kind_of(&m("AAAAD")), ErrorKind::BadNameIndex);
     assert_eq!(kind_of(&m("AA")), ErrorKind::BadSegmentSize);
     assert_eq!(kind_of(&m("AAAF")), ErrorKind::NegativeValue);
-    assert_eq!(kind_of(&m("AAAA,g")), ErrorKind::BadBase64, "unfinished term");
-    assert_eq!(kind_of(r#"{"version":2,"mappings":""}"#), ErrorKind::UnsupportedVersion);
-    assert_eq!(kind_of(r#"{"version":3,"sources":[]}"#), ErrorKind::NotASourceMap);
-    assert_eq!(kind_of(r#"{"sections":[{"offset":{"line":0,"column":0},"url":"x.map"}]}"#), ErrorKind::BadSection);
+    assert_eq!(
+        kind_of(&m("AAAA,g")),
+        ErrorKind::BadBase64,
+        "unfinished term"
+    );
+    assert_eq!(
+        kind_of(r#"{"version":2,"mappings":""}"#),
+        ErrorKind::UnsupportedVersion
+    );
+    assert_eq!(
+        kind_of(r#"{"version":3,"sources":[]}"#),
+        ErrorKind::NotASourceMap
+    );
+    assert_eq!(
+        kind_of(r#"{"sections":[{"offset":{"line":0,"column":0},"url":"x.map"}]}"#),
+        ErrorKind::BadSection
+    );
     assert_eq!(kind_of("[1,2,3]"), ErrorKind::BadJson);
 }
 
 #[test]
 fn empty_mappings_resolve_nothing() {
-    let map = SourceMap::parse(br#"{"version":3,"sources":[],"names":[],"mappings":""}"#.to_vec()).unwrap();
+    let map = SourceMap::parse(br#"{"version":3,"sources":[],"names":[],"mappings":""}"#.to_vec())
+        .unwrap();
     assert!(map.lookup(0, 0).unwrap().is_none());
     assert!(map.lookup(7, 3).unwrap().is_none());
-    let map = SourceMap::parse(br#"{"version":3,"sources":["a"],"names":[],"mappings":";;;"}"#.to_vec()).unwrap();
+    let map =
+        SourceMap::parse(br#"{"version":3,"sources":["a"],"names":[],"mappings":";;;"}"#.to_vec())
+            .unwrap();
     assert!(map.lookup(2, 0).unwrap().is_none());
 }
 
@@ -80,11 +106,17 @@ fn a_50_mb_one_line_map_is_indexed_and_looked_up_in_bounded_work() {
         }
         mappings.push_str("CAAC");
     }
-    let json = format!(r#"{{"version":3,"sources":["big.js"],"names":[],"mappings":"AAAA,{mappings}"}}"#);
+    let json =
+        format!(r#"{{"version":3,"sources":["big.js"],"names":[],"mappings":"AAAA,{mappings}"}}"#);
     assert!(json.len() > 50_000_000);
     let map = SourceMap::parse(json.into_bytes()).unwrap();
-    let SourceMap::Regular(regular) = &map else { panic!() };
-    assert!(regular.index().checkpoint_count() > 100_000, "checkpoints bound each look-up");
+    let SourceMap::Regular(regular) = &map else {
+        panic!()
+    };
+    assert!(
+        regular.index().checkpoint_count() > 100_000,
+        "checkpoints bound each look-up"
+    );
     for col in [0u32, 1, 5_000_000, 9_999_999, 10_000_000, u32::MAX] {
         let t = map.lookup(0, col).unwrap().unwrap();
         let expected = col.min(segments as u32);
@@ -102,7 +134,9 @@ fn a_50_mb_one_line_log_is_one_unparsed_title() {
 
 #[test]
 fn binary_junk_as_a_log_or_a_map() {
-    let junk: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let junk: Vec<u8> = (0..200_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     let trace = formats::parse_log(&junk);
     let symbols = SymbolSet::new();
     let _ = symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress);

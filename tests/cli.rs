@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/js")
+        .join(rel)
 }
 
 fn symscope(args: &[&str]) -> Output {
@@ -23,7 +25,11 @@ fn path(p: &Path) -> &str {
 }
 
 fn json_of(out: &Output) -> Value {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
@@ -45,7 +51,10 @@ fn json_follows_the_contract() {
         path(&dir.join("trace.txt")),
     ]);
     let doc = json_of(&out);
-    assert_eq!(keys(&doc), ["format", "schema", "stacks", "timings", "warnings"]);
+    assert_eq!(
+        keys(&doc),
+        ["format", "schema", "stacks", "timings", "warnings"]
+    );
     assert_eq!(doc["schema"], 1);
     assert_eq!(doc["format"], "v8");
     assert!(doc["warnings"].is_array());
@@ -61,7 +70,10 @@ fn json_follows_the_contract() {
     let stacks = doc["stacks"].as_array().unwrap();
     assert_eq!(stacks.len(), 1);
     let stack = &stacks[0];
-    assert_eq!(stack["title"], "TypeError: Cannot read properties of null (reading 'getAttribute')");
+    assert_eq!(
+        stack["title"],
+        "TypeError: Cannot read properties of null (reading 'getAttribute')"
+    );
     assert_eq!(stack["crashed"], true);
     let frames = stack["frames"].as_array().unwrap();
     assert_eq!(frames.len(), 11);
@@ -69,25 +81,58 @@ fn json_follows_the_contract() {
         assert_eq!(f["index"], i);
         assert_eq!(
             keys(f),
-            ["alternatives", "index", "input", "note", "raw", "resolved", "status", "symbol_file"]
+            [
+                "alternatives",
+                "index",
+                "input",
+                "note",
+                "raw",
+                "resolved",
+                "status",
+                "symbol_file"
+            ]
         );
-        assert_eq!(keys(&f["input"]), ["address", "column", "file", "function", "line", "module"]);
+        assert_eq!(
+            keys(&f["input"]),
+            ["address", "column", "file", "function", "line", "module"]
+        );
         let status = f["status"].as_str().unwrap();
-        assert!(["resolved", "no_symbols", "not_covered", "unparsed", "skipped"].contains(&status));
-        assert_eq!(f["resolved"].as_array().unwrap().is_empty(), status != "resolved");
+        assert!(
+            [
+                "resolved",
+                "no_symbols",
+                "not_covered",
+                "unparsed",
+                "skipped"
+            ]
+            .contains(&status)
+        );
+        assert_eq!(
+            f["resolved"].as_array().unwrap().is_empty(),
+            status != "resolved"
+        );
         assert_eq!(f["note"].is_null(), status == "resolved");
     }
     let f0 = &frames[0];
-    assert_eq!(f0["raw"], "    at De.expandByObject (out/three.min.js:1:98188)");
+    assert_eq!(
+        f0["raw"],
+        "    at De.expandByObject (out/three.min.js:1:98188)"
+    );
     assert_eq!(f0["input"]["function"], "De.expandByObject");
     assert_eq!(f0["input"]["file"], "out/three.min.js");
-    assert_eq!((f0["input"]["line"].as_u64(), f0["input"]["column"].as_u64()), (Some(1), Some(98188)));
+    assert_eq!(
+        (f0["input"]["line"].as_u64(), f0["input"]["column"].as_u64()),
+        (Some(1), Some(98188))
+    );
     assert!(f0["input"]["address"].is_null() && f0["input"]["module"].is_null());
     assert_eq!(f0["status"], "resolved");
     assert_eq!(f0["symbol_file"], "three.min.js.map");
     let r = &f0["resolved"][0];
     assert_eq!(r["file"], "../node_modules/three/build/three.core.js");
-    assert_eq!((r["line"].as_u64(), r["column"].as_u64()), (Some(16222), Some(39)));
+    assert_eq!(
+        (r["line"].as_u64(), r["column"].as_u64()),
+        (Some(16222), Some(39))
+    );
     assert_eq!(r["function"], "expandByObject");
     assert_eq!(r["inlined"], false);
     assert_eq!(r["ignored"], false);
@@ -114,7 +159,13 @@ fn hermes_bytecode_json_uses_zero_based_offsets_and_function_map_names() {
     assert_eq!(f0["resolved"][0]["function"], "formatTotal");
     assert_eq!(f0["resolved"][0]["name_source"], "function_map");
     assert_eq!(f0["resolved"][0]["file"], "src/report.js");
-    assert_eq!((f0["resolved"][0]["line"].as_u64(), f0["resolved"][0]["column"].as_u64()), (Some(3), Some(22)));
+    assert_eq!(
+        (
+            f0["resolved"][0]["line"].as_u64(),
+            f0["resolved"][0]["column"].as_u64()
+        ),
+        (Some(3), Some(22))
+    );
     let native = &doc["stacks"][0]["frames"][8];
     assert_eq!(native["raw"], "    at apply (native)");
     assert_eq!(native["status"], "skipped");
@@ -123,12 +174,23 @@ fn hermes_bytecode_json_uses_zero_based_offsets_and_function_map_names() {
 #[test]
 fn text_output_reads_like_the_trace() {
     let dir = fixture("three-esbuild");
-    let out = symscope(&["symbolicate", "-s", path(&dir), path(&dir.join("trace.txt"))]);
+    let out = symscope(&[
+        "symbolicate",
+        "-s",
+        path(&dir),
+        path(&dir.join("trace.txt")),
+    ]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("TypeError: Cannot read properties of null (reading 'getAttribute')"));
-    assert_eq!(lines.next(), Some("    at De.expandByObject (out/three.min.js:1:98188)"));
+    assert_eq!(
+        lines.next(),
+        Some("TypeError: Cannot read properties of null (reading 'getAttribute')")
+    );
+    assert_eq!(
+        lines.next(),
+        Some("    at De.expandByObject (out/three.min.js:1:98188)")
+    );
     assert_eq!(
         lines.next(),
         Some("        → expandByObject (../node_modules/three/build/three.core.js:16222:39)")
@@ -140,7 +202,14 @@ fn text_output_reads_like_the_trace() {
 fn log_from_standard_input() {
     let dir = fixture("lodash-terser");
     let mut child = Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["symbolicate", "-s", path(&dir.join("lodash.min.js.map")), "--format", "json", "-"])
+        .args([
+            "symbolicate",
+            "-s",
+            path(&dir.join("lodash.min.js.map")),
+            "--format",
+            "json",
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -175,7 +244,10 @@ fn unusable_inputs_exit_2_naming_the_file() {
     let out = symscope(&["symbolicate", "-s", path(&truncated), path(&trace)]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("three.min.js.map") && err.contains("JSON"), "{err}");
+    assert!(
+        err.contains("three.min.js.map") && err.contains("JSON"),
+        "{err}"
+    );
 
     // A named symbol file that is not a symbol file at all.
     let out = symscope(&["symbolicate", "-s", path(&trace), path(&trace)]);
@@ -194,8 +266,16 @@ fn unusable_inputs_exit_2_naming_the_file() {
 #[test]
 fn a_broken_map_in_a_directory_is_a_warning() {
     let dir = temp_dir("walk");
-    std::fs::copy(fixture("lodash-terser/lodash.min.js.map"), dir.join("lodash.min.js.map")).unwrap();
-    std::fs::write(dir.join("broken.js.map"), br#"{"version":3,"sources":["a"],"mappings":"AA!A"}"#).unwrap();
+    std::fs::copy(
+        fixture("lodash-terser/lodash.min.js.map"),
+        dir.join("lodash.min.js.map"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("broken.js.map"),
+        br#"{"version":3,"sources":["a"],"mappings":"AA!A"}"#,
+    )
+    .unwrap();
     std::fs::write(dir.join("notes.txt"), "not a symbol file").unwrap();
     let out = symscope(&[
         "symbolicate",
@@ -219,7 +299,12 @@ fn empty_log_is_read_with_a_warning() {
     let dir = temp_dir("empty");
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "").unwrap();
-    let doc = json_of(&symscope(&["symbolicate", "--format", "json", path(&empty)]));
+    let doc = json_of(&symscope(&[
+        "symbolicate",
+        "--format",
+        "json",
+        path(&empty),
+    ]));
     assert_eq!(doc["stacks"].as_array().unwrap().len(), 0);
     assert!(doc["warnings"][0].as_str().unwrap().contains("empty"));
     std::fs::remove_dir_all(&dir).ok();

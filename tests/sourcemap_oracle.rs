@@ -18,7 +18,14 @@ fn corpus_maps() -> Vec<PathBuf> {
 }
 
 /// A comparable view of a look-up result: (gen line, gen col, source, src line, src col, name).
-type View = (u32, u32, Option<String>, Option<u32>, Option<u32>, Option<String>);
+type View = (
+    u32,
+    u32,
+    Option<String>,
+    Option<u32>,
+    Option<u32>,
+    Option<String>,
+);
 
 fn ours_view(t: &Token<'_>, line_offset: u32, col_offset: u32) -> View {
     let first_line = t.gen_line == 0;
@@ -60,7 +67,9 @@ fn our_lookup(map: &SourceMap, line: u32, col: u32) -> Option<View> {
     let (lo, co) = match map {
         SourceMap::Regular(_) => (0, 0),
         SourceMap::Index(ix) => {
-            let k = ix.sections().partition_point(|s| (s.line, s.column) <= (line, col));
+            let k = ix
+                .sections()
+                .partition_point(|s| (s.line, s.column) <= (line, col));
             let s = &ix.sections()[k - 1];
             (s.line, s.column)
         }
@@ -104,14 +113,19 @@ fn every_segment_of_every_corpus_map_matches_the_sourcemap_crate() {
                 _ => {}
             }
             for probe in probes {
-                let Some(expected) = theirs.lookup_token(line, probe).map(|t| theirs_view(&t)) else {
+                let Some(expected) = theirs.lookup_token(line, probe).map(|t| theirs_view(&t))
+                else {
                     continue;
                 };
                 if expected.0 != line {
                     continue; // The crate answered from an earlier line; we never do.
                 }
                 let got = our_lookup(&ours, line, probe);
-                assert_eq!(got.as_ref(), Some(&expected), "{ctx}: look-up at {line}:{probe}");
+                assert_eq!(
+                    got.as_ref(),
+                    Some(&expected),
+                    "{ctx}: look-up at {line}:{probe}"
+                );
                 lookups += 1;
             }
             segments += 1;
@@ -131,5 +145,9 @@ fn before_the_first_segment_of_a_line_there_is_no_answer() {
     assert!(ours.lookup(1, 0).unwrap().is_none());
     assert!(ours.lookup(1, 2).unwrap().is_some());
     let theirs = sourcemap::SourceMap::from_slice(map).unwrap();
-    assert_eq!(theirs.lookup_token(1, 0).map(|t| t.get_dst_line()), Some(0), "the crate differs here");
+    assert_eq!(
+        theirs.lookup_token(1, 0).map(|t| t.get_dst_line()),
+        Some(0),
+        "the crate differs here"
+    );
 }

@@ -24,13 +24,20 @@ pub fn peek(bytes: &[u8]) -> FileKind {
     };
     let trimmed = trim_ascii_start(text);
     if trimmed.first() == Some(&b'{') {
-        let keys: [&[u8]; 4] = [b"\"mappings\"", b"\"sections\"", b"\"sourcesContent\"", b"\"sources\""];
+        let keys: [&[u8]; 4] = [
+            b"\"mappings\"",
+            b"\"sections\"",
+            b"\"sourcesContent\"",
+            b"\"sources\"",
+        ];
         if keys.iter().any(|k| memchr::memmem::find(head, k).is_some()) {
             return FileKind::SourceMap;
         }
         return FileKind::Unknown;
     }
-    if std::str::from_utf8(head).is_err() && std::str::from_utf8(&head[..head.len().saturating_sub(3)]).is_err() {
+    if std::str::from_utf8(head).is_err()
+        && std::str::from_utf8(&head[..head.len().saturating_sub(3)]).is_err()
+    {
         return FileKind::Unknown;
     }
     if looks_like_log(text) {
@@ -51,7 +58,12 @@ fn trim_ascii_start(b: &[u8]) -> &[u8] {
 fn looks_like_log(text: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&text[..text.len().min(16 * 1024)]);
     let trace = super::js::parse(&text);
-    let frames = trace.stacks.iter().flat_map(|s| &s.frames).filter(|f| f.input.is_some()).count();
+    let frames = trace
+        .stacks
+        .iter()
+        .flat_map(|s| &s.frames)
+        .filter(|f| f.input.is_some())
+        .count();
     frames >= 1 && trace.format != crate::model::LogFormat::Unknown
 }
 
@@ -75,10 +87,11 @@ fn looks_like_javascript(t: &[u8]) -> bool {
     starts.iter().any(|s| t.starts_with(s))
 }
 
-/// Whether the file ends with a `//# sourceMappingURL=` or `//# debugId=` comment.
+/// Whether the file has a `//# sourceMappingURL=` or `//# debugId=` comment (searched from
+/// the end: an inline `data:` map makes the last line megabytes long).
 pub fn has_source_mapping_comment(bytes: &[u8]) -> bool {
-    let tail = &bytes[bytes.len().saturating_sub(4096)..];
-    memchr::memmem::find(tail, b"sourceMappingURL=").is_some() || memchr::memmem::find(tail, b"debugId=").is_some()
+    memchr::memmem::rfind(bytes, b"sourceMappingURL=").is_some()
+        || memchr::memmem::rfind(bytes, b"debugId=").is_some()
 }
 
 #[cfg(test)]
@@ -87,11 +100,17 @@ mod tests {
 
     #[test]
     fn kinds() {
-        assert_eq!(peek(br#"{"version":3,"sources":[],"names":[],"mappings":""}"#), FileKind::SourceMap);
+        assert_eq!(
+            peek(br#"{"version":3,"sources":[],"names":[],"mappings":""}"#),
+            FileKind::SourceMap
+        );
         assert_eq!(peek(b")]}'\n{\"mappings\":\"\"}"), FileKind::SourceMap);
         assert_eq!(peek(br#"{"name": "package"}"#), FileKind::Unknown);
         assert_eq!(peek(b"TypeError: x\n    at f (a.js:1:2)\n"), FileKind::Log);
-        assert_eq!(peek(b"!function(){}();\n//# sourceMappingURL=a.js.map"), FileKind::JavaScript);
+        assert_eq!(
+            peek(b"!function(){}();\n//# sourceMappingURL=a.js.map"),
+            FileKind::JavaScript
+        );
         assert_eq!(peek(b"\x7fELF\x02\x01\x01\0\0\0"), FileKind::Unknown);
         assert_eq!(peek(&HERMES_MAGIC), FileKind::HermesBytecode);
         assert_eq!(peek(b""), FileKind::Log);

@@ -98,11 +98,15 @@ pub fn parse(text: &str) -> Trace {
 }
 
 fn detect<'a>(lines: impl Iterator<Item = &'a Line>) -> LogFormat {
-    let (mut at, mut hermes, mut v8, mut bytecode, mut at_sign, mut jsc, mut sm) = (0, 0, 0, 0, 0, 0, 0);
+    let (mut at, mut hermes, mut v8, mut bytecode, mut at_sign, mut jsc, mut sm) =
+        (0, 0, 0, 0, 0, 0, 0);
     for line in lines {
         if let Line::Frame(syntax, _) = line {
             match *syntax {
-                Syntax::At { hermes_hint, v8_hint } => {
+                Syntax::At {
+                    hermes_hint,
+                    v8_hint,
+                } => {
                     at += 1;
                     hermes += usize::from(hermes_hint);
                     v8 += usize::from(v8_hint);
@@ -119,9 +123,17 @@ fn detect<'a>(lines: impl Iterator<Item = &'a Line>) -> LogFormat {
     if bytecode > 0 {
         LogFormat::HermesBytecode
     } else if at > 0 && at >= at_sign {
-        if hermes > v8 { LogFormat::Hermes } else { LogFormat::V8 }
+        if hermes > v8 {
+            LogFormat::Hermes
+        } else {
+            LogFormat::V8
+        }
     } else if at_sign > 0 {
-        if jsc > sm { LogFormat::Jsc } else { LogFormat::Spidermonkey }
+        if jsc > sm {
+            LogFormat::Jsc
+        } else {
+            LogFormat::Spidermonkey
+        }
     } else {
         LogFormat::Unknown
     }
@@ -132,10 +144,10 @@ fn classify(line: &str) -> Line {
     if t.is_empty() {
         return Line::Blank;
     }
-    if let Some(rest) = t.strip_prefix("at ") {
-        if let Some(f) = parse_at_frame(rest.trim_start()) {
-            return f;
-        }
+    if let Some(rest) = t.strip_prefix("at ")
+        && let Some(f) = parse_at_frame(rest.trim_start())
+    {
+        return f;
     }
     if let Some(f) = parse_at_sign_frame(t) {
         return f;
@@ -166,11 +178,18 @@ fn parse_at_frame(rest: &str) -> Option<Line> {
             ));
         }
         let v8_hint = function.as_deref().is_some_and(|f| {
-            f.contains("<anonymous>") || f.contains(" [as ") || f.starts_with("new ") || f.starts_with("async ")
+            f.contains("<anonymous>")
+                || f.contains(" [as ")
+                || f.starts_with("new ")
+                || f.starts_with("async ")
         }) || loc == "<anonymous>"
             || loc.starts_with("node:")
             || loc.starts_with("eval at ");
-        if loc == "native" || loc == "<anonymous>" || loc == "native code" || loc.starts_with("index ") {
+        if loc == "native"
+            || loc == "<anonymous>"
+            || loc == "native code"
+            || loc.starts_with("index ")
+        {
             return Some(Line::Frame(
                 Syntax::At {
                     hermes_hint: loc == "native" || hermes_name,
@@ -257,7 +276,10 @@ fn parse_at_sign_frame(t: &str) -> Option<Line> {
     let at = t.find('@')?;
     let function = &t[..at];
     let loc = &t[at + 1..];
-    let jsc_words = matches!(function, "global code" | "module code" | "eval code" | "anonymous function");
+    let jsc_words = matches!(
+        function,
+        "global code" | "module code" | "eval code" | "anonymous function"
+    );
     if function.contains(char::is_whitespace) && !jsc_words {
         return None;
     }
@@ -281,7 +303,8 @@ fn parse_at_sign_frame(t: &str) -> Option<Line> {
     if file.contains(char::is_whitespace) && !file.contains(" > ") {
         return None;
     }
-    let builtin = file.contains(" > eval") || file.contains(" > Function") || file == "debugger eval code";
+    let builtin =
+        file.contains(" > eval") || file.contains(" > Function") || file == "debugger eval code";
     Some(Line::Frame(
         Syntax::AtSign {
             jsc_hint: jsc_words,
@@ -330,7 +353,8 @@ fn looks_like_error_header(line: &str) -> bool {
         .unwrap_or(t.len());
     let ident = &t[..ident_end];
     let rest = &t[ident_end..];
-    (ident.ends_with("Error") || ident.ends_with("Exception")) && (rest.is_empty() || rest.starts_with(':'))
+    (ident.ends_with("Error") || ident.ends_with("Exception"))
+        && (rest.is_empty() || rest.starts_with(':'))
 }
 
 #[cfg(test)]
@@ -348,7 +372,10 @@ mod tests {
     fn v8_frames() {
         let f = one("    at De.expandByObject (out/three.min.js:1:98188)");
         assert_eq!(f.function.as_deref(), Some("De.expandByObject"));
-        assert_eq!((f.file.as_deref(), f.line, f.column), (Some("out/three.min.js"), Some(1), Some(98188)));
+        assert_eq!(
+            (f.file.as_deref(), f.line, f.column),
+            (Some("out/three.min.js"), Some(1), Some(98188))
+        );
         let f = one("    at out/vendor.min.js:3:5406");
         assert_eq!((f.function, f.line, f.column), (None, Some(3), Some(5406)));
         let f = one("    at new <anonymous> (out/rxjs.min.js:3:58275)");
@@ -360,24 +387,42 @@ mod tests {
         let f = one("    at new Promise (<anonymous>)");
         assert!(f.builtin);
         let f = one("    at file:///home/u/app/dist/main.js:10:5");
-        assert_eq!((f.file.as_deref(), f.line), (Some("file:///home/u/app/dist/main.js"), Some(10)));
+        assert_eq!(
+            (f.file.as_deref(), f.line),
+            (Some("file:///home/u/app/dist/main.js"), Some(10))
+        );
         let f = one("    at g (https://cdn.example.com:8080/a/b.js?v=1:2:3)");
-        assert_eq!((f.file.as_deref(), f.line, f.column), (Some("https://cdn.example.com:8080/a/b.js?v=1"), Some(2), Some(3)));
+        assert_eq!(
+            (f.file.as_deref(), f.line, f.column),
+            (
+                Some("https://cdn.example.com:8080/a/b.js?v=1"),
+                Some(2),
+                Some(3)
+            )
+        );
         let f = one("    at Object.<anonymous> (webpack://app/./src/index.js:4:9)");
         assert_eq!(f.file.as_deref(), Some("webpack://app/./src/index.js"));
         let f = one("    at eval (eval at run (http://x/a.js:1:10), <anonymous>:1:5)");
         assert!(f.builtin);
         assert_eq!(f.function.as_deref(), Some("eval"));
         let f = one("    at eval (eval at run (http://x/a.js:1:10), http://x/b.js:7:2)");
-        assert_eq!((f.file.as_deref(), f.line, f.builtin), (Some("http://x/b.js"), Some(7), false));
+        assert_eq!(
+            (f.file.as_deref(), f.line, f.builtin),
+            (Some("http://x/b.js"), Some(7), false)
+        );
     }
 
     #[test]
     fn hermes_frames() {
         let f = one("    at t (address at index.android.bundle.hbc:1:68782)");
-        assert_eq!((f.file.as_deref(), f.line, f.column), (Some("index.android.bundle.hbc"), Some(1), Some(68782)));
+        assert_eq!(
+            (f.file.as_deref(), f.line, f.column),
+            (Some("index.android.bundle.hbc"), Some(1), Some(68782))
+        );
         assert!(one("    at apply (native)").builtin);
-        let t = parse("TypeError: x\n    at t (index.android.bundle.js:13:92)\n    at apply (native)\n    at global (index.android.bundle.js:14:4)\n");
+        let t = parse(
+            "TypeError: x\n    at t (index.android.bundle.js:13:92)\n    at apply (native)\n    at global (index.android.bundle.js:14:4)\n",
+        );
         assert_eq!(t.format, LogFormat::Hermes);
     }
 
@@ -392,7 +437,10 @@ mod tests {
         assert!(one("forEach@[native code]").builtin);
         let f = one("f@http://a.com/@scope/x.js:1:2");
         assert_eq!(f.file.as_deref(), Some("http://a.com/@scope/x.js"));
-        assert!(matches!(classify("write to me@example.com please"), Line::Text));
+        assert!(matches!(
+            classify("write to me@example.com please"),
+            Line::Text
+        ));
     }
 
     #[test]
@@ -401,7 +449,10 @@ mod tests {
         let t = parse(log);
         assert_eq!(t.format, LogFormat::V8);
         assert_eq!(t.stacks.len(), 2);
-        assert_eq!(t.stacks[0].title, "Error: first line\nsecond line of message");
+        assert_eq!(
+            t.stacks[0].title,
+            "Error: first line\nsecond line of message"
+        );
         assert_eq!(t.stacks[0].frames.len(), 3);
         assert!(t.stacks[0].frames[1].input.is_none(), "kept as unparsed");
         assert_eq!(t.stacks[0].frames[1].raw, "  weird line");
@@ -416,7 +467,9 @@ mod tests {
         assert_eq!(t.format, LogFormat::Unknown);
         assert_eq!(t.stacks.len(), 1);
         assert_eq!(t.stacks[0].title, "just some words\nand more");
-        let junk: String = (0..2000u32).map(|i| char::from_u32(i * 7 % 0x2000 + 1).unwrap_or('x')).collect();
+        let junk: String = (0..2000u32)
+            .map(|i| char::from_u32(i * 7 % 0x2000 + 1).unwrap_or('x'))
+            .collect();
         let _ = parse(&junk);
     }
 }

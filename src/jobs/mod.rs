@@ -18,7 +18,16 @@ impl ChunkRunner for ParallelIndex {
         (len / MIN_CHUNK).clamp(1, threads)
     }
 
-    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>, sources: usize, names: usize) -> Vec<ChunkIndex> {
-        ranges.into_par_iter().map(|r| index_chunk(mappings, r, sources, names)).collect()
+    fn run(
+        &self,
+        mappings: &[u8],
+        ranges: Vec<Range<usize>>,
+        sources: usize,
+        names: usize,
+    ) -> Vec<ChunkIndex> {
+        ranges
+            .into_par_iter()
+            .map(|r| index_chunk(mappings, r, sources, names))
+            .collect()
     }
 }

@@ -10,6 +10,9 @@ mod trace;
 pub use blob::Blob;
 pub use kind::{FileKind, LogFormat};
 pub use progress::{NoProgress, Progress};
-pub use resolved::{FrameStatus, NameSource, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack, SymbolicatedTrace, Timing};
+pub use resolved::{
+    FrameStatus, NameSource, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
+    SymbolicatedTrace, Timing,
+};
 pub use text::{SourceText, utf16_col_to_byte};
 pub use trace::{Frame, FrameInput, Stack, Trace};

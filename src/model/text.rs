@@ -15,7 +15,11 @@ impl SourceText {
         let mut i = 0;
         while let Some(rel) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
             let at = i + rel;
-            let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
+            let next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                at + 2
+            } else {
+                at + 1
+            };
             line_starts.push(next as u32);
             i = next;
         }
@@ -35,7 +39,10 @@ impl SourceText {
     /// Line `n` (0-based) without its line break.
     pub fn line(&self, n: usize) -> Option<&str> {
         let start = *self.line_starts.get(n)? as usize;
-        let end = self.line_starts.get(n + 1).map_or(self.text.len(), |&e| e as usize);
+        let end = self
+            .line_starts
+            .get(n + 1)
+            .map_or(self.text.len(), |&e| e as usize);
         let line = self.text.get(start..end)?;
         Some(line.trim_end_matches(['\n', '\r']))
     }
@@ -63,7 +70,10 @@ mod tests {
     fn lines() {
         let t = SourceText::new("a\nbc\r\nd\re".to_owned());
         assert_eq!(t.line_count(), 4);
-        assert_eq!([t.line(0), t.line(1), t.line(2), t.line(3), t.line(4)], [Some("a"), Some("bc"), Some("d"), Some("e"), None]);
+        assert_eq!(
+            [t.line(0), t.line(1), t.line(2), t.line(3), t.line(4)],
+            [Some("a"), Some("bc"), Some("d"), Some("e"), None]
+        );
     }
 
     #[test]
@@ -71,7 +81,11 @@ mod tests {
         let line = "a😀b→c";
         assert_eq!(utf16_col_to_byte(line, 0), Some(0));
         assert_eq!(utf16_col_to_byte(line, 1), Some(1));
-        assert_eq!(utf16_col_to_byte(line, 3), Some(5), "after the surrogate pair");
+        assert_eq!(
+            utf16_col_to_byte(line, 3),
+            Some(5),
+            "after the surrogate pair"
+        );
         assert_eq!(utf16_col_to_byte(line, 4), Some(6), "the arrow");
         assert_eq!(utf16_col_to_byte(line, 5), Some(9));
         assert_eq!(utf16_col_to_byte(line, 6), Some(10));

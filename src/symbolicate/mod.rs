@@ -6,11 +6,13 @@ mod symbols;
 
 pub use names::{SourceCache, callee_at};
 
-pub use symbols::{BundleFile, LoadError, MapFile, Match, Resolver, SymbolSet, basename, scan_bundle};
+pub use symbols::{
+    BundleFile, LoadError, MapFile, Match, Resolver, SymbolSet, basename, scan_bundle,
+};
 
 use crate::model::{
-    Frame, FrameStatus, NameSource, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
-    SymbolicatedTrace, Timing, Trace,
+    Frame, FrameStatus, NameSource, Progress, ResolvedLocation, SymbolicatedFrame,
+    SymbolicatedStack, SymbolicatedTrace, Timing, Trace,
 };
 use crate::symbols::sourcemap::{SourceMap, Token};
 use std::collections::{BTreeMap, HashMap};
@@ -34,9 +36,16 @@ pub enum Outcome {
 }
 
 /// Symbolicates every frame of `trace` against `symbols`.
-pub fn symbolicate(trace: &Trace, symbols: &SymbolSet, options: Options, progress: &mut dyn Progress) -> Outcome {
+pub fn symbolicate(
+    trace: &Trace,
+    symbols: &SymbolSet,
+    options: Options,
+    progress: &mut dyn Progress,
+) -> Outcome {
     let start = Instant::now();
-    let base = options.column_base.unwrap_or_else(|| trace.format.default_column_base());
+    let base = options
+        .column_base
+        .unwrap_or_else(|| trace.format.default_column_base());
     let total: u64 = trace.stacks.iter().map(|s| s.frames.len() as u64).sum();
     let mut done = 0u64;
     let mut warnings: Vec<String> = Vec::new();
@@ -55,7 +64,14 @@ pub fn symbolicate(trace: &Trace, symbols: &SymbolSet, options: Options, progres
                 tokens.push(None);
                 continue;
             }
-            let (sym, tok) = resolve_frame(frame, base, symbols, &mut matches, &mut warnings, &mut sources);
+            let (sym, tok) = resolve_frame(
+                frame,
+                base,
+                symbols,
+                &mut matches,
+                &mut warnings,
+                &mut sources,
+            );
             frames.push(sym);
             tokens.push(tok);
             done += 1;
@@ -157,7 +173,11 @@ fn resolve_frame(
     }
     let (Some(file), Some(line)) = (input.file.as_deref(), input.line) else {
         return (
-            unresolved(FrameStatus::Skipped, None, "the frame has no file and line to look up".to_owned()),
+            unresolved(
+                FrameStatus::Skipped,
+                None,
+                "the frame has no file and line to look up".to_owned(),
+            ),
             None,
         );
     };
@@ -177,7 +197,9 @@ fn resolve_frame(
             unresolved(
                 FrameStatus::NoSymbols,
                 None,
-                format!("no source map matches {base_name}: add {base_name}.map, or the bundle with its sourceMappingURL"),
+                format!(
+                    "no source map matches {base_name}: add {base_name}.map, or the bundle with its sourceMappingURL"
+                ),
             ),
             None,
         );
@@ -187,7 +209,14 @@ fn resolve_frame(
         Resolver::Chain(i, j) => (i, Some(j)),
     };
     let Some(map_file) = symbols.maps.get(outer) else {
-        return (unresolved(FrameStatus::NoSymbols, None, "internal: map index out of range".to_owned()), None);
+        return (
+            unresolved(
+                FrameStatus::NoSymbols,
+                None,
+                "internal: map index out of range".to_owned(),
+            ),
+            None,
+        );
     };
     let mut symbol_file = map_file.name.clone();
     if let Some(j) = inner.and_then(|j| symbols.maps.get(j)) {
@@ -208,7 +237,12 @@ fn resolve_frame(
     let gen_col = column.saturating_sub(base);
     let looked_up = lookup(&map_file.map, gen_line, gen_col);
     let token = match looked_up {
-        Err(note) => return (unresolved(FrameStatus::NotCovered, Some(symbol_file), note), None),
+        Err(note) => {
+            return (
+                unresolved(FrameStatus::NotCovered, Some(symbol_file), note),
+                None,
+            );
+        }
         Ok(t) => t,
     };
     // A chained look-up: hermesc's map gives a bundle position, Metro's map the original.
@@ -221,10 +255,18 @@ fn resolve_frame(
     };
     let token = match token {
         Ok(t) => t,
-        Err(note) => return (unresolved(FrameStatus::NotCovered, Some(symbol_file), note), None),
+        Err(note) => {
+            return (
+                unresolved(FrameStatus::NotCovered, Some(symbol_file), note),
+                None,
+            );
+        }
     };
     let Some(src_line) = token.src_line() else {
-        return (unresolved(FrameStatus::NotCovered, Some(symbol_file), no_source_note()), None);
+        return (
+            unresolved(FrameStatus::NotCovered, Some(symbol_file), no_source_note()),
+            None,
+        );
     };
     let token_name = token.name().map(|n| n.into_owned());
     let location = ResolvedLocation {
@@ -261,12 +303,15 @@ fn resolve_frame(
 }
 
 fn no_source_note() -> String {
-    "the mapping here has no original source (generated code, such as a bundler's runtime helper)".to_owned()
+    "the mapping here has no original source (generated code, such as a bundler's runtime helper)"
+        .to_owned()
 }
 
 fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
     match map.lookup(line, col) {
-        Err(e) => Err(format!("the index-map section for this position is broken: {e}")),
+        Err(e) => Err(format!(
+            "the index-map section for this position is broken: {e}"
+        )),
         Ok(None) => Err(format!(
             "the map has no mapping on generated line {} at or before column {}",
             line + 1,
@@ -280,7 +325,7 @@ fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
 /// call-site token (the Sentry heuristic), else the callee of the caller's call expression in
 /// the original source, else the frame's own token.
 fn name_functions(frames: &mut [SymbolicatedFrame], tokens: &[Option<NamedToken>]) {
-    for i in 0..frames.len() {
+    for (i, frame) in frames.iter_mut().enumerate() {
         let Some(Some(own)) = tokens.get(i) else {
             continue;
         };
@@ -296,7 +341,7 @@ fn name_functions(frames: &mut [SymbolicatedFrame], tokens: &[Option<NamedToken>
         } else {
             (None, None)
         };
-        if let Some(loc) = frames[i].resolved.first_mut() {
+        if let Some(loc) = frame.resolved.first_mut() {
             loc.function = function;
             loc.name_source = source;
         }

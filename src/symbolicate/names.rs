@@ -27,7 +27,11 @@ pub fn callee_at(line: &str, col16: u32) -> Option<String> {
         rest = after_new.trim_start();
     }
     let name = loop {
-        let len: usize = rest.chars().take_while(|&c| is_ident(c)).map(char::len_utf8).sum();
+        let len: usize = rest
+            .chars()
+            .take_while(|&c| is_ident(c))
+            .map(char::len_utf8)
+            .sum();
         if len == 0 || rest.starts_with(|c: char| c.is_ascii_digit()) {
             return None;
         }
@@ -42,8 +46,12 @@ pub fn callee_at(line: &str, col16: u32) -> Option<String> {
         }
     };
     let rest = rest.strip_prefix("?.").unwrap_or(rest);
-    (rest.starts_with('(') && !matches!(name, "this" | "super" | "function" | "if" | "for" | "while" | "switch" | "return"))
-        .then(|| name.to_owned())
+    (rest.starts_with('(')
+        && !matches!(
+            name,
+            "this" | "super" | "function" | "if" | "for" | "while" | "switch" | "return"
+        ))
+    .then(|| name.to_owned())
 }
 
 /// Decoded `sourcesContent` entries with their line starts, per map and source, for one run.
@@ -58,7 +66,10 @@ impl SourceCache {
         let key = (std::ptr::from_ref(map) as usize, idx);
         self.texts
             .entry(key)
-            .or_insert_with(|| map.source_content(idx).map(|c| Arc::new(SourceText::new(c.into_owned()))))
+            .or_insert_with(|| {
+                map.source_content(idx)
+                    .map(|c| Arc::new(SourceText::new(c.into_owned())))
+            })
             .clone()
     }
 }
@@ -72,7 +83,11 @@ mod tests {
         let line = "\t\treturn this.expandByObject( object, precise );";
         assert_eq!(callee_at(line, 14).as_deref(), Some("expandByObject"));
         assert_eq!(callee_at(line, 9).as_deref(), Some("expandByObject"));
-        assert_eq!(callee_at(line, 16).as_deref(), Some("expandByObject"), "inside the name");
+        assert_eq!(
+            callee_at(line, 16).as_deref(),
+            Some("expandByObject"),
+            "inside the name"
+        );
         assert_eq!(callee_at("x = new Foo(1)", 4).as_deref(), Some("Foo"));
         assert_eq!(callee_at("a?.b.c(1)", 0).as_deref(), Some("c"));
         assert_eq!(callee_at("f ()", 0).as_deref(), Some("f"));

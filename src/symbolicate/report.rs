@@ -143,14 +143,18 @@ pub fn json<'a>(trace: &'a Trace, result: &'a SymbolicatedTrace, total_ms: f64) 
                 .zip(&sym.frames)
                 .enumerate()
                 .map(|(index, (frame, s))| {
-                    let input = frame.input.as_ref().map_or_else(JsonInput::default, |i| JsonInput {
-                        function: i.function.as_deref(),
-                        file: i.file.as_deref(),
-                        line: i.line,
-                        column: i.column,
-                        address: i.address.map(|a| format!("0x{a:x}")),
-                        module: i.module.as_deref(),
-                    });
+                    let input =
+                        frame
+                            .input
+                            .as_ref()
+                            .map_or_else(JsonInput::default, |i| JsonInput {
+                                function: i.function.as_deref(),
+                                file: i.file.as_deref(),
+                                line: i.line,
+                                column: i.column,
+                                address: i.address.map(|a| format!("0x{a:x}")),
+                                module: i.module.as_deref(),
+                            });
                     JsonFrame {
                         index,
                         raw: &frame.raw,
@@ -204,13 +208,21 @@ pub fn text(trace: &Trace, result: &SymbolicatedTrace) -> String {
         for (frame, s) in stack.frames.iter().zip(&sym.frames) {
             out.push_str(&frame.raw);
             out.push('\n');
-            let indent: String = frame.raw.chars().take_while(|c| c.is_whitespace()).collect();
+            let indent: String = frame
+                .raw
+                .chars()
+                .take_while(|c| c.is_whitespace())
+                .collect();
             match s.status {
                 FrameStatus::Resolved => {
                     for loc in &s.resolved {
                         let function = loc.function.as_deref().unwrap_or("<unknown>");
                         let file = loc.file.as_deref().unwrap_or("?");
-                        let _ = write!(out, "{indent}    → {function} ({file}:{}", loc.line.unwrap_or(0));
+                        let _ = write!(
+                            out,
+                            "{indent}    → {function} ({file}:{}",
+                            loc.line.unwrap_or(0)
+                        );
                         if let Some(c) = loc.column {
                             let _ = write!(out, ":{c}");
                         }
@@ -222,7 +234,11 @@ pub fn text(trace: &Trace, result: &SymbolicatedTrace) -> String {
                     }
                 }
                 FrameStatus::NotCovered => {
-                    let _ = writeln!(out, "{indent}    ✗ {}", s.note.as_deref().unwrap_or("not covered"));
+                    let _ = writeln!(
+                        out,
+                        "{indent}    ✗ {}",
+                        s.note.as_deref().unwrap_or("not covered")
+                    );
                 }
                 FrameStatus::NoSymbols => {
                     if let Some(file) = frame.input.as_ref().and_then(|i| i.file.as_deref()) {
@@ -241,7 +257,10 @@ pub fn text(trace: &Trace, result: &SymbolicatedTrace) -> String {
     }
     for (file, count) in &missing {
         let plural = if *count == 1 { "" } else { "s" };
-        let _ = writeln!(out, "note: no source map for {file} ({count} frame{plural})");
+        let _ = writeln!(
+            out,
+            "note: no source map for {file} ({count} frame{plural})"
+        );
     }
     out
 }

@@ -43,6 +43,14 @@ pub enum LoadError {
         /// The reader's error.
         source: sourcemap::Error,
     },
+    /// The bundle's inline map (`sourceMappingURL=data:…`) cannot be read.
+    #[error("{path}: inline source map: {problem}")]
+    BadInlineMap {
+        /// The bundle.
+        path: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// The file is not a kind of symbol file Symscope reads.
     #[error("{path}: not a symbol file (detected: {kind})")]
     NotSymbols {
@@ -114,7 +122,26 @@ impl SymbolSet {
                 let parse_ms = start.elapsed().as_secs_f64() * 1e3;
                 self.add_map(path, map, parse_ms);
             }
-            FileKind::JavaScript => self.bundles.push(scan_bundle(path, blob.as_slice())),
+            FileKind::JavaScript => {
+                let bundle = scan_bundle(path, blob.as_slice());
+                if let Some(url) = bundle.source_mapping_url.as_deref()
+                    && url.starts_with("data:")
+                {
+                    // An inline map: it belongs to this bundle, named as if it sat beside it.
+                    let start = Instant::now();
+                    let json = decode_data_url(url).ok_or_else(|| LoadError::BadInlineMap {
+                        path: path.to_owned(),
+                        problem: "the data: URL is not base64 or percent-encoded JSON".to_owned(),
+                    })?;
+                    let map = SourceMap::parse(json).map_err(|e| LoadError::BadInlineMap {
+                        path: path.to_owned(),
+                        problem: e.to_string(),
+                    })?;
+                    let parse_ms = start.elapsed().as_secs_f64() * 1e3;
+                    self.add_map(&format!("{path}.map"), map, parse_ms);
+                }
+                self.bundles.push(bundle);
+            }
             FileKind::HermesBytecode => {}
             FileKind::Log | FileKind::Unknown => {
                 return Err(LoadError::NotSymbols {
@@ -128,7 +155,11 @@ impl SymbolSet {
 
     /// Adds an already parsed map.
     pub fn add_map(&mut self, path: &str, map: SourceMap, parse_ms: f64) {
-        let source_basenames = map.source_names().iter().map(|s| basename(s).to_owned()).collect();
+        let source_basenames = map
+            .source_names()
+            .iter()
+            .map(|s| basename(s).to_owned())
+            .collect();
         self.maps.push(MapFile {
             name: basename(path).to_owned(),
             path: path.to_owned(),
@@ -144,12 +175,16 @@ impl SymbolSet {
         let Some(m) = self.maps.get(i) else {
             return false;
         };
-        !m.source_basenames.is_empty() && m.source_basenames.iter().all(|s| self.names_generated_file(s))
+        !m.source_basenames.is_empty()
+            && m.source_basenames
+                .iter()
+                .all(|s| self.names_generated_file(s))
     }
 
     /// Whether `name` is a generated file that one of our maps (or bundles) describes.
     fn names_generated_file(&self, name: &str) -> bool {
-        self.bundles.iter().any(|b| b.name == name) || self.map_candidates_by_name(name).next().is_some()
+        self.bundles.iter().any(|b| b.name == name)
+            || self.map_candidates_by_name(name).next().is_some()
     }
 
     fn map_candidates_by_name<'a>(&'a self, file: &'a str) -> impl Iterator<Item = usize> + 'a {
@@ -171,11 +206,10 @@ impl SymbolSet {
         // 1. The bundle is here and names its map by debug ID or sourceMappingURL.
         if let Some(bundle) = self.bundles.iter().find(|b| b.name == file) {
             if let Some(id) = &bundle.debug_id
-                && let Some(i) = self.maps.iter().position(|m| {
-                    m.map
-                        .debug_id()
-                        .is_some_and(|d| d.eq_ignore_ascii_case(id))
-                })
+                && let Some(i) = self
+                    .maps
+                    .iter()
+                    .position(|m| m.map.debug_id().is_some_and(|d| d.eq_ignore_ascii_case(id)))
             {
                 return Some(self.reach_originals(i, None));
             }
@@ -192,7 +226,10 @@ impl SymbolSet {
             candidates.iter().partition(|&&i| !self.is_intermediate(i));
         if let Some(&first) = originals.first() {
             let warning = (originals.len() > 1).then(|| {
-                let names: Vec<&str> = originals.iter().map(|&i| self.maps[i].name.as_str()).collect();
+                let names: Vec<&str> = originals
+                    .iter()
+                    .map(|&i| self.maps[i].name.as_str())
+                    .collect();
                 format!(
                     "{file}: several source maps match ({}); using {}",
                     names.join(", "),
@@ -204,7 +241,9 @@ impl SymbolSet {
                 warning,
             });
         }
-        intermediates.first().map(|&i| self.reach_originals(i, None))
+        intermediates
+            .first()
+            .map(|&i| self.reach_originals(i, None))
     }
 
     /// Map `i` as it is, or chained with the map of its generated source when it is an
@@ -212,7 +251,9 @@ impl SymbolSet {
     fn reach_originals(&self, i: usize, warning: Option<String>) -> Match {
         if self.is_intermediate(i)
             && let Some(src) = self.maps[i].source_basenames.first()
-            && let Some(inner) = self.map_candidates_by_name(src).find(|&j| j != i && !self.is_intermediate(j))
+            && let Some(inner) = self
+                .map_candidates_by_name(src)
+                .find(|&j| j != i && !self.is_intermediate(j))
         {
             return Match {
                 resolver: Resolver::Chain(i, inner),
@@ -226,25 +267,89 @@ impl SymbolSet {
     }
 }
 
-/// Reads the `//# sourceMappingURL=` and `//# debugId=` comments at the end of a bundle.
+/// Reads the `//# sourceMappingURL=` and `//# debugId=` comments of a bundle (the last of
+/// each, as browsers do; an inline `data:` URL may be megabytes long).
 pub fn scan_bundle(path: &str, bytes: &[u8]) -> BundleFile {
-    let tail = &bytes[bytes.len().saturating_sub(4096)..];
-    let tail = String::from_utf8_lossy(tail);
-    let comment = |key: &str| {
-        tail.lines()
-            .rev()
-            .filter_map(|l| {
-                let l = l.trim();
-                let rest = l.strip_prefix("//# ").or_else(|| l.strip_prefix("//@ "))?;
-                rest.strip_prefix(key).map(|v| v.trim().to_owned())
-            })
-            .next()
+    let comment = |key: &[u8]| -> Option<String> {
+        let mut end = bytes.len();
+        while let Some(at) = memchr::memmem::rfind(&bytes[..end], key) {
+            let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |p| p + 1);
+            let lead = bytes[line_start..at].trim_ascii();
+            if lead == b"//#" || lead == b"//@" {
+                let rest = &bytes[at + key.len()..];
+                let value_end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+                let value = String::from_utf8_lossy(rest[..value_end].trim_ascii()).into_owned();
+                return (!value.is_empty()).then_some(value);
+            }
+            end = at;
+        }
+        None
     };
     BundleFile {
         name: basename(path).to_owned(),
-        source_mapping_url: comment("sourceMappingURL="),
-        debug_id: comment("debugId="),
+        source_mapping_url: comment(b"sourceMappingURL="),
+        debug_id: comment(b"debugId="),
     }
+}
+
+/// Decodes a `data:` URL's payload: `data:application/json;base64,…` or percent-encoded.
+pub fn decode_data_url(url: &str) -> Option<Vec<u8>> {
+    let rest = url.strip_prefix("data:")?;
+    let (meta, payload) = rest.split_once(',')?;
+    if meta.split(';').any(|p| p.eq_ignore_ascii_case("base64")) {
+        decode_base64(payload.trim())
+    } else {
+        percent_decode(payload)
+    }
+}
+
+fn decode_base64(s: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for group in digits.chunks(4) {
+        let mut acc = 0u32;
+        for (i, &c) in group.iter().enumerate() {
+            acc |= value(c)? << (18 - 6 * i);
+        }
+        let bytes = acc.to_be_bytes();
+        match group.len() {
+            4 => out.extend_from_slice(&bytes[1..4]),
+            3 => out.extend_from_slice(&bytes[1..3]),
+            2 => out.push(bytes[1]),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+fn percent_decode(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -260,10 +365,31 @@ mod tests {
     }
 
     #[test]
+    fn data_urls() {
+        assert_eq!(
+            decode_data_url("data:application/json;base64,eyJhIjoxfQ==").unwrap(),
+            br#"{"a":1}"#
+        );
+        assert_eq!(
+            decode_data_url("data:application/json;charset=utf-8;base64,eyJhIjoxfQ").unwrap(),
+            br#"{"a":1}"#
+        );
+        assert_eq!(
+            decode_data_url("data:application/json,%7B%22a%22%3A1%7D").unwrap(),
+            br#"{"a":1}"#
+        );
+        assert_eq!(decode_data_url("data:application/json;base64,e!"), None);
+        assert_eq!(decode_data_url("http://x/a.map"), None);
+    }
+
+    #[test]
     fn bundle_comments() {
         let b = scan_bundle("dist/a.js", b"x()\n//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=a.js.map\n");
         assert_eq!(b.source_mapping_url.as_deref(), Some("a.js.map"));
-        assert_eq!(b.debug_id.as_deref(), Some("85314830-023f-4cf1-a267-535f4e37bb17"));
+        assert_eq!(
+            b.debug_id.as_deref(),
+            Some("85314830-023f-4cf1-a267-535f4e37bb17")
+        );
         assert_eq!(b.name, "a.js");
     }
 }

@@ -101,7 +101,11 @@ impl fmt::Display for Error {
             write!(f, " ({detail})")?;
         }
         match (self.line, self.offset) {
-            (Some(line), Some(off)) => write!(f, " at generated line {}, byte {off} of `mappings`", line + 1),
+            (Some(line), Some(off)) => write!(
+                f,
+                " at generated line {}, byte {off} of `mappings`",
+                line + 1
+            ),
             (Some(line), None) => write!(f, " at generated line {}", line + 1),
             (None, Some(off)) => write!(f, " at byte {off}"),
             (None, None) => Ok(()),

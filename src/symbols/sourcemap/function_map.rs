@@ -51,7 +51,9 @@ impl FunctionMap {
 
     /// The name of the function enclosing `(line, column)` (1-based line, 0-based column).
     pub fn name_at(&self, line: u32, column: u32) -> Option<&str> {
-        let k = self.entries.partition_point(|&(l, c, _)| (l, c) <= (line, column));
+        let k = self
+            .entries
+            .partition_point(|&(l, c, _)| (l, c) <= (line, column));
         let &(_, _, n) = self.entries.get(k.checked_sub(1)?)?;
         self.names.get(n as usize).map(String::as_str)
     }

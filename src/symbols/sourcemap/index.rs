@@ -168,7 +168,12 @@ pub fn split_chunks(mappings: &[u8], n: usize) -> Vec<Range<usize>> {
 /// `sources` and `names` are the map's counts, used to check a chunk that starts at byte 0.
 ///
 /// Pure and allocation-light: it allocates only the per-line and per-checkpoint entries.
-pub fn index_chunk(mappings: &[u8], range: Range<usize>, sources: usize, names: usize) -> ChunkIndex {
+pub fn index_chunk(
+    mappings: &[u8],
+    range: Range<usize>,
+    sources: usize,
+    names: usize,
+) -> ChunkIndex {
     let start = range.start;
     let end = range.end.min(mappings.len());
     let bytes = &mappings[start.min(end)..end];
@@ -208,7 +213,11 @@ fn vlq_at(bytes: &[u8], pos: usize) -> Result<(i64, usize), ErrorKind> {
         return Ok((i64::from(ONE_DIGIT[b as usize]), pos + 1));
     }
     if c >= 64 {
-        return Err(if c == BAD { ErrorKind::BadBase64 } else { ErrorKind::BadSegmentSize });
+        return Err(if c == BAD {
+            ErrorKind::BadBase64
+        } else {
+            ErrorKind::BadSegmentSize
+        });
     }
     vlq_long(bytes, pos, c)
 }
@@ -271,7 +280,12 @@ type Limits = (u64, u64);
 
 /// Indexes one chunk. With `ABSOLUTE` the chunk starts at byte 0, its values are absolute and
 /// are checked against `limits` directly; otherwise their ranges are recorded for `stitch`.
-fn index_chunk_into<const ABSOLUTE: bool>(bytes: &[u8], base: usize, limits: Limits, ix: &mut ChunkIndex) -> Result<()> {
+fn index_chunk_into<const ABSOLUTE: bool>(
+    bytes: &[u8],
+    base: usize,
+    limits: Limits,
+    ix: &mut ChunkIndex,
+) -> Result<()> {
     // Running values, relative to the chunk start; the generated column is per line.
     let mut gen_col = 0i64;
     let mut acc = [0i64; 4];
@@ -348,7 +362,13 @@ fn index_chunk_into<const ABSOLUTE: bool>(bytes: &[u8], base: usize, limits: Lim
         let fields: u8;
         let window: Option<&[u8; 5]> = bytes.get(pos..pos + 5).and_then(|w| w.try_into().ok());
         let fast = match window {
-            Some(w) if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize] | CLASS[w[3] as usize]) < 32 => {
+            Some(w)
+                if (CLASS[w[0] as usize]
+                    | CLASS[w[1] as usize]
+                    | CLASS[w[2] as usize]
+                    | CLASS[w[3] as usize])
+                    < 32 =>
+            {
                 let four = [w[0], w[1], w[2], w[3]].map(|b| i64::from(ONE_DIGIT[b as usize]));
                 if w[4] == b',' || w[4] == b';' {
                     Some((4u8, four, 0i64))
@@ -416,8 +436,12 @@ fn index_chunk_into<const ABSOLUTE: bool>(bytes: &[u8], base: usize, limits: Lim
                     | ((acc[1] as u64 | acc[2] as u64) > i32::MAX as u64)
                     | ((fields == 5) & (acc[3] as u64 >= limits.1));
                 if bad {
-                    return Err(locate_bad_value(&bytes[..pos], limits.0 as usize, limits.1 as usize)
-                        .relocated(base));
+                    return Err(locate_bad_value(
+                        &bytes[..pos],
+                        limits.0 as usize,
+                        limits.1 as usize,
+                    )
+                    .relocated(base));
                 }
                 segments += 1;
                 in_block += 1;
@@ -431,10 +455,14 @@ fn index_chunk_into<const ABSOLUTE: bool>(bytes: &[u8], base: usize, limits: Lim
             }
             // One well-predicted branch: values rarely leave the range seen so far. The
             // unsigned compare tests `min <= v <= max` at once.
-            let out = (acc[0] - min[0]) as u64 > (max[0] - min[0]) as u64
+            // The first segment that carries a field always widens (the empty starting range
+            // cannot be tested this way).
+            let out = !seen[0]
+                || (acc[0] - min[0]) as u64 > (max[0] - min[0]) as u64
                 || (acc[1] - min[1]) as u64 > (max[1] - min[1]) as u64
                 || (acc[2] - min[2]) as u64 > (max[2] - min[2]) as u64
-                || (fields == 5 && (acc[3] - min[3]) as u64 > (max[3] - min[3]) as u64);
+                || (fields == 5
+                    && (!seen[1] || (acc[3] - min[3]) as u64 > (max[3] - min[3]) as u64));
             if out {
                 if !seen[0] {
                     // First values of the chunk: start the ranges there.
@@ -478,12 +506,22 @@ fn index_chunk_into<const ABSOLUTE: bool>(bytes: &[u8], base: usize, limits: Lim
 impl LineIndex {
     /// Indexes all of `mappings` on the current thread.
     pub fn build(mappings: &[u8], sources: usize, names: usize) -> Result<Self> {
-        Self::stitch(vec![index_chunk(mappings, 0..mappings.len(), sources, names)], mappings, sources, names)
+        Self::stitch(
+            vec![index_chunk(mappings, 0..mappings.len(), sources, names)],
+            mappings,
+            sources,
+            names,
+        )
     }
 
     /// Joins chunk indexes (in order) into one index, checking source/name indices against
     /// the `sources` and `names` counts.
-    pub fn stitch(chunks: Vec<ChunkIndex>, mappings: &[u8], sources: usize, names: usize) -> Result<Self> {
+    pub fn stitch(
+        chunks: Vec<ChunkIndex>,
+        mappings: &[u8],
+        sources: usize,
+        names: usize,
+    ) -> Result<Self> {
         if mappings.len() > u32::MAX as usize {
             return Err(Error::new(ErrorKind::TooLarge));
         }
@@ -519,11 +557,13 @@ impl LineIndex {
         let n_chunks = chunks.len();
         for (n, chunk) in chunks.into_iter().enumerate() {
             let line_base = out.lines.len() as u32;
-            if let Some(mut e) = chunk.error {
-                e.line = e.line.map(|l| l + line_base);
-                return Err(e);
+            if chunk.error.is_some()
+                || Self::check_ranges(&chunk, base, mappings, sources, names).is_err()
+            {
+                // An earlier range problem may hide behind a later chunk's syntax error: the
+                // serial pass reports the first problem in byte order, as the serial index does.
+                return Err(first_error(mappings, sources, names));
             }
-            Self::check_ranges(&chunk, base, mappings, sources, names)?;
             let cp_base = out.checkpoints.len() as u32;
             let mut lines = chunk.lines;
             // A chunk that ends with `;` created the next chunk's first line; drop it.
@@ -535,14 +575,16 @@ impl LineIndex {
                 first_cp: l.first_cp + cp_base,
                 state: l.state.offset_by(base),
             }));
-            out.checkpoints.extend(chunk.checkpoints.into_iter().map(|c| Checkpoint {
-                state: c.state.offset_by(base),
-                ..c
-            }));
-            out.unsorted.extend(chunk.unsorted.into_iter().map(|l| l + line_base));
+            out.checkpoints
+                .extend(chunk.checkpoints.into_iter().map(|c| Checkpoint {
+                    state: c.state.offset_by(base),
+                    ..c
+                }));
+            out.unsorted
+                .extend(chunk.unsorted.into_iter().map(|l| l + line_base));
             out.segments += chunk.segments;
-            for k in 0..4 {
-                base[k] += chunk.total[k];
+            for (b, t) in base.iter_mut().zip(chunk.total) {
+                *b += t;
             }
         }
         out.cp_cols = out.checkpoints.iter().map(|c| c.first_gen_col).collect();
@@ -557,9 +599,20 @@ impl LineIndex {
     }
 
     /// Checks a chunk's accumulator ranges (offset by `base`) against the valid ranges.
-    fn check_ranges(chunk: &ChunkIndex, base: [i64; 4], mappings: &[u8], sources: usize, names: usize) -> Result<()> {
+    fn check_ranges(
+        chunk: &ChunkIndex,
+        base: [i64; 4],
+        mappings: &[u8],
+        sources: usize,
+        names: usize,
+    ) -> Result<()> {
         let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-        let limits = [count(sources), i64::from(i32::MAX) + 1, i64::from(i32::MAX) + 1, count(names)];
+        let limits = [
+            count(sources),
+            i64::from(i32::MAX) + 1,
+            i64::from(i32::MAX) + 1,
+            count(names),
+        ];
         for k in 0..4 {
             if chunk.min[k] > chunk.max[k] {
                 continue; // No segment carried this field.
@@ -609,7 +662,9 @@ impl LineIndex {
             .lines
             .get(line + 1)
             .map_or(self.checkpoints.len(), |n| n.first_cp as usize);
-        self.checkpoints.get(entry.first_cp as usize..end).unwrap_or(&[])
+        self.checkpoints
+            .get(entry.first_cp as usize..end)
+            .unwrap_or(&[])
     }
 
     /// The block of `line` whose segments decide a look-up at generated column `col`.
@@ -731,6 +786,13 @@ impl LineIndex {
     }
 }
 
+/// The first problem of `mappings` in byte order (slow path, run only after a chunk failed).
+fn first_error(mappings: &[u8], sources: usize, names: usize) -> Error {
+    index_chunk(mappings, 0..mappings.len(), sources, names)
+        .error
+        .unwrap_or_else(|| locate_bad_value(mappings, sources, names))
+}
+
 /// Finds the first segment whose source/name index or position is out of range (slow path,
 /// run only after the fast pass saw a range problem, to name the line in the error).
 fn locate_bad_value(mappings: &[u8], sources: usize, names: usize) -> Error {
@@ -744,7 +806,12 @@ fn locate_bad_value(mappings: &[u8], sources: usize, names: usize) -> Error {
             Some(ErrorKind::BadSourceIndex)
         } else if field == 5 && (acc[4] < 0 || acc[4] >= names as i64) {
             Some(ErrorKind::BadNameIndex)
-        } else if field >= 4 && (acc[2] < 0 || acc[3] < 0 || acc[2] > i64::from(i32::MAX) || acc[3] > i64::from(i32::MAX)) {
+        } else if field >= 4
+            && (acc[2] < 0
+                || acc[3] < 0
+                || acc[2] > i64::from(i32::MAX)
+                || acc[3] > i64::from(i32::MAX))
+        {
             Some(ErrorKind::NegativeValue)
         } else {
             None
@@ -781,7 +848,8 @@ fn locate_bad_value(mappings: &[u8], sources: usize, names: usize) -> Error {
             }
         }
     }
-    check(&acc, field, mappings.len(), line).unwrap_or_else(|| Error::new(ErrorKind::BadSourceIndex))
+    check(&acc, field, mappings.len(), line)
+        .unwrap_or_else(|| Error::new(ErrorKind::BadSourceIndex))
 }
 
 #[cfg(test)]
@@ -812,7 +880,10 @@ mod tests {
         assert_eq!((l0[1].gen_col, l0[1].src_col, l0[1].name), (4, 2, 0));
         assert!(decode_line(&ix, m, 1).is_empty());
         let l2 = decode_line(&ix, m, 2);
-        assert_eq!((l2[0].gen_col, l2[0].src_line, l2[0].src_col, l2[0].name), (1, 1, 0, NONE));
+        assert_eq!(
+            (l2[0].gen_col, l2[0].src_line, l2[0].src_col, l2[0].name),
+            (1, 1, 0, NONE)
+        );
     }
 
     #[test]
@@ -830,28 +901,99 @@ mod tests {
         let m = m.as_bytes();
         let whole = LineIndex::build(m, 1, 1_000_000).unwrap();
         for n in [2, 3, 7, 16] {
-            let chunks = split_chunks(m, n).into_iter().map(|r| index_chunk(m, r, 1, 1_000_000)).collect();
+            let chunks = split_chunks(m, n)
+                .into_iter()
+                .map(|r| index_chunk(m, r, 1, 1_000_000))
+                .collect();
             let stitched = LineIndex::stitch(chunks, m, 1, 1_000_000).unwrap();
             assert_eq!(stitched.line_count(), whole.line_count());
             assert_eq!(stitched.checkpoint_count(), whole.checkpoint_count());
             for line in 0..whole.line_count() as u32 {
-                assert_eq!(decode_line(&stitched, m, line), decode_line(&whole, m, line), "line {line} n {n}");
+                assert_eq!(
+                    decode_line(&stitched, m, line),
+                    decode_line(&whole, m, line),
+                    "line {line} n {n}"
+                );
             }
         }
     }
 
     #[test]
     fn errors_are_named() {
-        assert_eq!(LineIndex::build(b"AA!A", 1, 0).unwrap_err().kind, ErrorKind::BadBase64);
-        assert_eq!(LineIndex::build(b"AAA", 1, 0).unwrap_err().kind, ErrorKind::BadSegmentSize);
-        assert_eq!(LineIndex::build(b"AAAAAA", 1, 1).unwrap_err().kind, ErrorKind::BadSegmentSize);
-        assert_eq!(LineIndex::build(b"ACAA", 1, 0).unwrap_err().kind, ErrorKind::BadSourceIndex);
-        assert_eq!(LineIndex::build(b"AAAAC", 1, 1).unwrap_err().kind, ErrorKind::BadNameIndex);
-        assert_eq!(LineIndex::build(b"gggggggA", 1, 0).unwrap_err().kind, ErrorKind::VlqOverflow);
-        assert_eq!(LineIndex::build(b"D", 1, 0).unwrap_err().kind, ErrorKind::NegativeValue);
+        assert_eq!(
+            LineIndex::build(b"AA!A", 1, 0).unwrap_err().kind,
+            ErrorKind::BadBase64
+        );
+        assert_eq!(
+            LineIndex::build(b"AAA", 1, 0).unwrap_err().kind,
+            ErrorKind::BadSegmentSize
+        );
+        assert_eq!(
+            LineIndex::build(b"AAAAAA", 1, 1).unwrap_err().kind,
+            ErrorKind::BadSegmentSize
+        );
+        assert_eq!(
+            LineIndex::build(b"ACAA", 1, 0).unwrap_err().kind,
+            ErrorKind::BadSourceIndex
+        );
+        assert_eq!(
+            LineIndex::build(b"AAAAC", 1, 1).unwrap_err().kind,
+            ErrorKind::BadNameIndex
+        );
+        assert_eq!(
+            LineIndex::build(b"gggggggA", 1, 0).unwrap_err().kind,
+            ErrorKind::VlqOverflow
+        );
+        assert_eq!(
+            LineIndex::build(b"D", 1, 0).unwrap_err().kind,
+            ErrorKind::NegativeValue
+        );
         let e = LineIndex::build(b"AAAA;AAAA;ACAA", 1, 0).unwrap_err();
         assert_eq!((e.kind, e.line), (ErrorKind::BadSourceIndex, Some(2)));
         assert!(LineIndex::build(b"", 0, 0).unwrap().line_count() == 1);
+    }
+
+    /// Found by `cargo fuzz` (target `mappings`): a chunk whose first 5-field segment has an
+    /// out-of-range name passed the chunked range check (its empty starting range looked
+    /// like "everything"), while the serial pass rejected it.
+    #[test]
+    fn regression_chunk_first_name_range() {
+        let m = b"AAAA,EAIA;;ACACF";
+        let serial = LineIndex::build(m, 64, 256).unwrap_err();
+        assert_eq!(serial.kind, ErrorKind::BadNameIndex);
+        for n in 2..5 {
+            let chunks = split_chunks(m, n)
+                .into_iter()
+                .map(|r| index_chunk(m, r, 64, 256))
+                .collect();
+            let chunked = LineIndex::stitch(chunks, m, 64, 256).unwrap_err();
+            assert_eq!(chunked.kind, ErrorKind::BadNameIndex, "{n} chunks");
+            assert_eq!(chunked.line, Some(2));
+        }
+    }
+
+    /// Found by `cargo fuzz` (target `mappings`): with a range problem in one chunk and a
+    /// syntax error later in the same chunk, the chunked index reported the later error.
+    #[test]
+    fn regression_chunked_error_order() {
+        let m = b"AAAA;AAAA;AAAA;AAAA;AAAF;AA";
+        let serial = LineIndex::build(m, 64, 256).unwrap_err();
+        assert_eq!(
+            (serial.kind, serial.line),
+            (ErrorKind::NegativeValue, Some(4))
+        );
+        for n in 2..6 {
+            let chunks = split_chunks(m, n)
+                .into_iter()
+                .map(|r| index_chunk(m, r, 64, 256))
+                .collect();
+            let chunked = LineIndex::stitch(chunks, m, 64, 256).unwrap_err();
+            assert_eq!(
+                (chunked.kind, chunked.line),
+                (serial.kind, serial.line),
+                "{n} chunks"
+            );
+        }
     }
 
     #[test]

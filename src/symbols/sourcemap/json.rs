@@ -127,7 +127,7 @@ impl<'a> Scanner<'a> {
             if slashes > 0 || !escaped {
                 escaped |= slashes > 0 || memchr::memchr(b'\\', &self.bytes[from..q]).is_some();
             }
-            if slashes % 2 == 0 {
+            if slashes.is_multiple_of(2) {
                 self.pos = q + 1;
                 return Ok(StrRef {
                     start: start as u32,
@@ -144,7 +144,9 @@ impl<'a> Scanner<'a> {
         let s = self.string()?;
         s.decode_strict(self.bytes)
             .map(Cow::into_owned)
-            .ok_or_else(|| Error::at(ErrorKind::BadJson, s.start as usize).with_detail("invalid string"))
+            .ok_or_else(|| {
+                Error::at(ErrorKind::BadJson, s.start as usize).with_detail("invalid string")
+            })
     }
 
     /// Reads `null`, returning whether it was there (nothing is consumed otherwise).
@@ -297,7 +299,8 @@ impl<'a> Scanner<'a> {
             let at = s.pos();
             let n = s.number()?;
             if n < 0.0 || n > f64::from(u32::MAX) || n.fract() != 0.0 {
-                return Err(Error::at(ErrorKind::BadJson, at).with_detail("expected a non-negative integer"));
+                return Err(Error::at(ErrorKind::BadJson, at)
+                    .with_detail("expected a non-negative integer"));
             }
             out.push(n as u32);
             Ok(())
@@ -345,9 +348,20 @@ mod tests {
 
     #[test]
     fn truncation_is_an_error() {
-        for doc in [&br#"{"a": [1, 2"#[..], br#"{"a": "xx"#, br#"{"a""#, b"{", b""] {
+        for doc in [
+            &br#"{"a": [1, 2"#[..],
+            br#"{"a": "xx"#,
+            br#"{"a""#,
+            b"{",
+            b"",
+        ] {
             let r = Scanner::new(doc, 0).object(|s, _| s.skip_value().map(|_| ()));
-            assert_eq!(r.unwrap_err().kind, ErrorKind::BadJson, "{:?}", String::from_utf8_lossy(doc));
+            assert_eq!(
+                r.unwrap_err().kind,
+                ErrorKind::BadJson,
+                "{:?}",
+                String::from_utf8_lossy(doc)
+            );
         }
     }
 }

@@ -18,7 +18,13 @@ pub trait ChunkRunner: Sync {
 
     /// Indexes every range (see [`index_chunk`]), returning the results in the same order;
     /// `sources` and `names` are the map's counts.
-    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>, sources: usize, names: usize) -> Vec<ChunkIndex>;
+    fn run(
+        &self,
+        mappings: &[u8],
+        ranges: Vec<Range<usize>>,
+        sources: usize,
+        names: usize,
+    ) -> Vec<ChunkIndex>;
 }
 
 /// The single-threaded [`ChunkRunner`].
@@ -30,13 +36,26 @@ impl ChunkRunner for Serial {
         1
     }
 
-    fn run(&self, mappings: &[u8], ranges: Vec<Range<usize>>, sources: usize, names: usize) -> Vec<ChunkIndex> {
-        ranges.into_iter().map(|r| index_chunk(mappings, r, sources, names)).collect()
+    fn run(
+        &self,
+        mappings: &[u8],
+        ranges: Vec<Range<usize>>,
+        sources: usize,
+        names: usize,
+    ) -> Vec<ChunkIndex> {
+        ranges
+            .into_iter()
+            .map(|r| index_chunk(mappings, r, sources, names))
+            .collect()
     }
 }
 
 /// A parsed source map: a regular map or an index map with sections.
 #[derive(Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the regular map is the common case; boxing it would add a pointer chase to every look-up"
+)]
 pub enum SourceMap {
     /// A map with `mappings`.
     Regular(RegularMap),
@@ -179,7 +198,8 @@ impl<'a> Token<'a> {
     /// The enclosing function's name from the Metro function map (`x_facebook_sources`).
     pub fn function_map_name(&self) -> Option<String> {
         let src = self.source_index()?;
-        self.map.function_name_at(src, self.segment.src_line, self.segment.src_col)
+        self.map
+            .function_name_at(src, self.segment.src_line, self.segment.src_col)
     }
 }
 
@@ -211,7 +231,12 @@ impl SourceMap {
         Self::parse_range(blob, start..end, runner, true)
     }
 
-    fn parse_range(blob: Blob, range: Range<usize>, runner: &dyn ChunkRunner, top: bool) -> Result<Self> {
+    fn parse_range(
+        blob: Blob,
+        range: Range<usize>,
+        runner: &dyn ChunkRunner,
+        top: bool,
+    ) -> Result<Self> {
         let bytes = blob.as_slice();
         let mut s = Scanner::new(bytes, range.start);
         let mut raw = RawFields::default();
@@ -224,7 +249,9 @@ impl SourceMap {
         if let Some(v) = raw.version
             && v != 3.0
         {
-            return Err(Error::new(ErrorKind::UnsupportedVersion).with_detail(format!("version {v}")));
+            return Err(
+                Error::new(ErrorKind::UnsupportedVersion).with_detail(format!("version {v}"))
+            );
         }
         if let Some(sections) = raw.sections {
             return Ok(Self::Index(IndexMap {
@@ -320,7 +347,9 @@ impl SourceMap {
     pub fn source_names(&self) -> Vec<String> {
         self.regular_maps()
             .into_iter()
-            .flat_map(|m| (0..m.sources.len() as u32).filter_map(|i| m.source(i).map(Cow::into_owned)))
+            .flat_map(|m| {
+                (0..m.sources.len() as u32).filter_map(|i| m.source(i).map(Cow::into_owned))
+            })
             .collect()
     }
 }
@@ -373,7 +402,11 @@ impl RawFields {
 }
 
 fn opt_string(s: &mut Scanner<'_>) -> Result<Option<String>> {
-    if s.null()? { Ok(None) } else { s.string_value().map(Some) }
+    if s.null()? {
+        Ok(None)
+    } else {
+        s.string_value().map(Some)
+    }
 }
 
 fn read_sections(s: &mut Scanner<'_>) -> Result<Vec<Section>> {
@@ -415,13 +448,21 @@ fn read_sections(s: &mut Scanner<'_>) -> Result<Vec<Section>> {
             return Err(bad("section without `offset`"));
         };
         let Some(raw) = map else {
-            return Err(bad(if url { "`url` sections are not supported" } else { "section without `map`" }));
+            return Err(bad(if url {
+                "`url` sections are not supported"
+            } else {
+                "section without `map`"
+            }));
         };
-        if line < 0.0 || column < 0.0 || line > f64::from(u32::MAX) || column > f64::from(u32::MAX) {
+        if line < 0.0 || column < 0.0 || line > f64::from(u32::MAX) || column > f64::from(u32::MAX)
+        {
             return Err(bad("negative or huge section offset"));
         }
         let (line, column) = (line as u32, column as u32);
-        if out.last().is_some_and(|p| (p.line, p.column) > (line, column)) {
+        if out
+            .last()
+            .is_some_and(|p| (p.line, p.column) > (line, column))
+        {
             return Err(bad("sections are not in order"));
         }
         out.push(Section {
@@ -446,20 +487,27 @@ impl IndexMap {
         section
             .parsed
             .get_or_init(|| {
-                SourceMap::parse_range(self.blob.clone(), section.raw.clone(), &Serial, false).map(Box::new)
+                SourceMap::parse_range(self.blob.clone(), section.raw.clone(), &Serial, false)
+                    .map(Box::new)
             })
             .as_deref()
             .map_err(Clone::clone)
     }
 
     fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
-        let k = self.sections.partition_point(|s| (s.line, s.column) <= (line, col));
+        let k = self
+            .sections
+            .partition_point(|s| (s.line, s.column) <= (line, col));
         let Some(section) = k.checked_sub(1).and_then(|k| self.sections.get(k)) else {
             return Ok(None);
         };
         let map = self.section_map(section)?;
         let rel_line = line - section.line;
-        let rel_col = if rel_line == 0 { col - section.column } else { col };
+        let rel_col = if rel_line == 0 {
+            col - section.column
+        } else {
+            col
+        };
         map.lookup(rel_line, rel_col)
     }
 }
@@ -560,7 +608,8 @@ impl RegularMap {
         self.hermes_parsed
             .get_or_init(|| {
                 let r = self.hermes_offsets.clone()?;
-                let raw: BTreeMap<String, Vec<u32>> = serde_json::from_slice(self.blob.as_slice().get(r)?).ok()?;
+                let raw: BTreeMap<String, Vec<u32>> =
+                    serde_json::from_slice(self.blob.as_slice().get(r)?).ok()?;
                 Some(
                     raw.into_iter()
                         .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
@@ -585,7 +634,12 @@ impl RegularMap {
 
     /// The bytecode virtual offset of `bytecode_offset` inside Hermes function `function_id`
     /// of `segment` (the form Hermes minidumps and profiles use).
-    pub fn hermes_virtual_offset(&self, segment: u32, function_id: u32, bytecode_offset: u32) -> Option<u32> {
+    pub fn hermes_virtual_offset(
+        &self,
+        segment: u32,
+        function_id: u32,
+        bytecode_offset: u32,
+    ) -> Option<u32> {
         let start = *self.hermes()?.get(&segment)?.get(function_id as usize)?;
         start.checked_add(bytecode_offset)
     }
@@ -593,10 +647,15 @@ impl RegularMap {
     /// Looks up a generated position (0-based line, 0-based UTF-16 column).
     pub fn lookup(&self, line: u32, col: u32) -> Option<Token<'_>> {
         let ordinal = self.index.ordinal_for(line, col)?;
-        let slot = (line as usize).wrapping_mul(31).wrapping_add(ordinal as usize) % CACHE_SLOTS;
+        let slot = (line as usize)
+            .wrapping_mul(31)
+            .wrapping_add(ordinal as usize)
+            % CACHE_SLOTS;
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         let entry = cache.get_mut(slot)?;
-        let hit = entry.as_ref().is_some_and(|c| c.line == line && c.ordinal == ordinal);
+        let hit = entry
+            .as_ref()
+            .is_some_and(|c| c.line == line && c.ordinal == ordinal);
         if !hit {
             let block = self.index.block(line, ordinal)?;
             let mut segs = Vec::new();
@@ -683,7 +742,12 @@ pub fn normalize_path(input: &str) -> String {
         }
         None => ("", input),
     };
-    if !path.contains("./") && !path.ends_with("/.") && !path.ends_with("/..") && path != "." && path != ".." {
+    if !path.contains("./")
+        && !path.ends_with("/.")
+        && !path.ends_with("/..")
+        && path != "."
+        && path != ".."
+    {
         return input.to_owned();
     }
     let absolute = path.starts_with('/');
@@ -721,25 +785,49 @@ mod tests {
     #[test]
     fn ties_resolve_as_trace_mapping_does() {
         // Line 0: col 0 → a.js 0:0; col 4 → a.js 1:0; col 4 → a.js 2:0; col 8 → a.js 3:0.
-        let map = br#"{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA,IACA,AACA,IACA"}"#;
+        let map =
+            br#"{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA,IACA,AACA,IACA"}"#;
         let m = SourceMap::parse(map.to_vec()).unwrap();
         let at = |c| m.lookup(0, c).unwrap().and_then(|t| t.src_line());
-        assert_eq!(at(4), Some(1), "exact match: the first of the tied segments");
+        assert_eq!(
+            at(4),
+            Some(1),
+            "exact match: the first of the tied segments"
+        );
         assert_eq!(at(6), Some(2), "between columns: the last segment before");
         assert_eq!(at(8), Some(3));
-        assert_eq!(m.lookup(1, 0).unwrap().map(|t| t.gen_col()), None, "no line 1");
+        assert_eq!(
+            m.lookup(1, 0).unwrap().map(|t| t.gen_col()),
+            None,
+            "no line 1"
+        );
     }
 
     #[test]
     fn paths_are_normalized_like_trace_mapping() {
-        assert_eq!(normalize_path("webpack://pdf.js/./src/shared/util.js"), "webpack://pdf.js/src/shared/util.js");
-        assert_eq!(normalize_path("../node_modules/three/build/three.core.js"), "../node_modules/three/build/three.core.js");
+        assert_eq!(
+            normalize_path("webpack://pdf.js/./src/shared/util.js"),
+            "webpack://pdf.js/src/shared/util.js"
+        );
+        assert_eq!(
+            normalize_path("../node_modules/three/build/three.core.js"),
+            "../node_modules/three/build/three.core.js"
+        );
         assert_eq!(normalize_path("./a/b/../c.js"), "a/c.js");
         assert_eq!(normalize_path("a/../../b.js"), "../b.js");
         assert_eq!(normalize_path("/x/../../y.js"), "/y.js");
-        assert_eq!(normalize_path("https://h.com/a/./b/../c.js?x=1"), "https://h.com/a/c.js?x=1");
+        assert_eq!(
+            normalize_path("https://h.com/a/./b/../c.js?x=1"),
+            "https://h.com/a/c.js?x=1"
+        );
         assert_eq!(join_source_root(Some("src"), "./a.js"), "src/a.js");
-        assert_eq!(join_source_root(Some("https://x.com/root/"), "b.js"), "https://x.com/root/b.js");
-        assert_eq!(join_source_root(Some(""), "webpack://p/./q.js"), "webpack://p/q.js");
+        assert_eq!(
+            join_source_root(Some("https://x.com/root/"), "b.js"),
+            "https://x.com/root/b.js"
+        );
+        assert_eq!(
+            join_source_root(Some(""), "webpack://p/./q.js"),
+            "webpack://p/q.js"
+        );
     }
 }

@@ -19,6 +19,12 @@ pub mod vlq;
 
 pub use error::{Error, ErrorKind, Result};
 pub use function_map::{FacebookSources, FunctionMap};
-pub use index::{Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, State, index_chunk, split_chunks};
+pub use index::{
+    Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, State, index_chunk,
+    split_chunks,
+};
 pub use json::StrRef;
-pub use map::{ChunkRunner, IndexMap, RegularMap, Section, Serial, SourceMap, Token, join_source_root, normalize_path};
+pub use map::{
+    ChunkRunner, IndexMap, RegularMap, Section, Serial, SourceMap, Token, join_source_root,
+    normalize_path,
+};

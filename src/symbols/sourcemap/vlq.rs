@@ -101,6 +101,11 @@ pub fn decode_all(s: &[u8]) -> Option<Vec<i64>> {
     Some(out)
 }
 
+/// The class of a byte (a base64 digit value, 64 for `,`, 65 for `;`, 255 otherwise).
+pub fn class(b: u8) -> u8 {
+    CLASS[b as usize]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,9 +125,4 @@ mod tests {
         assert_eq!(decode_all(b"g"), None, "unfinished term");
         assert_eq!(decode_all(b"gggggggA"), None, "over 32 bits");
     }
-}
-
-/// The class of a byte (a base64 digit value, 64 for `,`, 65 for `;`, 255 otherwise).
-pub fn class(b: u8) -> u8 {
-    CLASS[b as usize]
 }

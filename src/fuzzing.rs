@@ -1,0 +1,104 @@
+//! Entry points shared by the `cargo fuzz` targets (`fuzz/`) and the test that replays their
+//! corpus in CI (`tests/fuzz_corpus.rs`). Each must return normally on any input: a panic or
+//! a hang is a bug.
+
+use crate::formats;
+use crate::model::{Blob, NoProgress};
+use crate::symbolicate::{self, Options, SymbolSet};
+use crate::symbols::sourcemap::{LineIndex, RawSegment, SourceMap, index_chunk, split_chunks};
+
+/// Parses any bytes as a source map; when that succeeds, looks up positions derived from the
+/// input and decodes lines, and reads sources, names and contents.
+pub fn sourcemap(data: &[u8]) {
+    let Ok(map) = SourceMap::parse(data.to_vec()) else {
+        return;
+    };
+    let probes = data.chunks(4).take(64).map(|c| {
+        let v = c
+            .iter()
+            .fold(0u32, |a, &b| a.wrapping_mul(131).wrapping_add(u32::from(b)));
+        (v % 8, v % 4096)
+    });
+    for (line, col) in probes.chain([(0, 0), (1, 1), (u32::MAX, u32::MAX)]) {
+        if let Ok(Some(t)) = map.lookup(line, col) {
+            let _ = (
+                t.source(),
+                t.source_path(),
+                t.name(),
+                t.is_ignored(),
+                t.function_map_name(),
+            );
+        }
+    }
+    for m in map.regular_maps() {
+        for line in 0..m.index().line_count().min(16) as u32 {
+            let _ = m.line_segments(line);
+        }
+        for i in 0..m.source_count().min(8) as u32 {
+            let _ = m.source_content(i);
+        }
+        let _ = (m.has_hermes_offsets(), m.hermes_function_at(100));
+    }
+}
+
+/// Indexes any bytes as a `mappings` string, serially and in chunks, and checks that the
+/// chunked index decodes every line exactly as the serial one.
+pub fn mappings(data: &[u8]) {
+    let (sources, names) = (64, 256);
+    let serial = LineIndex::build(data, sources, names);
+    for n in [2, 3] {
+        let chunks = split_chunks(data, n)
+            .into_iter()
+            .map(|r| index_chunk(data, r, sources, names))
+            .collect();
+        let stitched = LineIndex::stitch(chunks, data, sources, names);
+        match (&serial, &stitched) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.line_count(), b.line_count());
+                for line in 0..a.line_count() as u32 {
+                    assert_eq!(
+                        decode_line(a, data, line),
+                        decode_line(b, data, line),
+                        "line {line}"
+                    );
+                }
+            }
+            (Err(a), Err(b)) => assert_eq!(a.kind, b.kind),
+            (a, b) => panic!(
+                "serial {:?} vs chunked {:?}",
+                a.as_ref().err(),
+                b.as_ref().err()
+            ),
+        }
+    }
+}
+
+fn decode_line(ix: &LineIndex, data: &[u8], line: u32) -> Vec<RawSegment> {
+    let mut all = Vec::new();
+    let mut buf = Vec::new();
+    for k in 0..ix.block_count(line) {
+        if let Some(b) = ix.block(line, k) {
+            LineIndex::decode_block(data, &b, &mut buf);
+            all.extend_from_slice(&buf);
+        }
+    }
+    all
+}
+
+/// Parses any bytes as a log and symbolicates it against no symbols and a tiny map.
+pub fn stack_parsers(data: &[u8]) {
+    let _ = formats::peek(data);
+    let trace = formats::parse_log(data);
+    let mut symbols = SymbolSet::new();
+    let map = br#"{"version":3,"file":"a.js","sources":["src/a.ts"],"sourcesContent":["f(x)\nthis.g(y)"],"names":["f","g"],"mappings":"AAAAA;AACA,IAAIC"}"#;
+    symbols.add("a.js.map", Blob::from(&map[..])).ok();
+    let _ = symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress);
+    let _ = symbolicate::symbolicate(
+        &trace,
+        &SymbolSet::new(),
+        Options {
+            column_base: Some(0),
+        },
+        &mut NoProgress,
+    );
+}
