@@ -546,8 +546,8 @@ impl LineIndex {
         let total_lines: usize = chunks.iter().map(|c| c.lines.len()).sum();
         let total_cps: usize = chunks.iter().map(|c| c.checkpoints.len()).sum();
         let mut out = Self {
-            lines: Vec::with_capacity(total_lines),
-            checkpoints: Vec::with_capacity(total_cps),
+            lines: Vec::new(),
+            checkpoints: Vec::new(),
             cp_cols: Vec::new(),
             unsorted: Vec::new(),
             len: mappings.len() as u32,
@@ -569,6 +569,21 @@ impl LineIndex {
             // A chunk that ends with `;` created the next chunk's first line; drop it.
             if n + 1 < n_chunks && lines.last().is_some_and(|l| l.start == chunk.end) {
                 lines.pop();
+            }
+            if n == 0 {
+                // The first chunk starts at zero: its values are already absolute, so its
+                // vectors become the output's (with room for the rest).
+                lines.reserve(total_lines.saturating_sub(lines.len()));
+                out.lines = lines;
+                let mut cps = chunk.checkpoints;
+                cps.reserve(total_cps.saturating_sub(cps.len()));
+                out.checkpoints = cps;
+                out.unsorted = chunk.unsorted;
+                out.segments = chunk.segments;
+                for (b, t) in base.iter_mut().zip(chunk.total) {
+                    *b += t;
+                }
+                continue;
             }
             out.lines.extend(lines.into_iter().map(|l| LineEntry {
                 start: l.start,
