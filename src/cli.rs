@@ -1,6 +1,7 @@
 //! The headless command line: `symscope symbolicate`.
 
 use crate::formats::{self, detect};
+use crate::jobs::ParallelIndex;
 use crate::model::{Blob, FileKind, NoProgress};
 use crate::symbolicate::{self, Options, Outcome, SymbolSet, report};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -170,7 +171,8 @@ fn load_symbols(
                 Ok(bytes) => {
                     let kind = detect::peek(&bytes);
                     if matches!(kind, FileKind::SourceMap | FileKind::JavaScript)
-                        && let Err(e) = symbols.add(&display, Blob::from(bytes))
+                        && let Err(e) =
+                            symbols.add_with(&display, Blob::from(bytes), &ParallelIndex)
                     {
                         warnings.push(format!("skipped {e}"));
                     }
@@ -181,7 +183,7 @@ fn load_symbols(
     }
     let bytes = std::fs::read(path).map_err(|e| unusable(format!("{name}: {e}")))?;
     symbols
-        .add(&name, Blob::from(bytes))
+        .add_with(&name, Blob::from(bytes), &ParallelIndex)
         .map(|_| ())
         .map_err(|e| unusable(e.to_string()))
 }

@@ -1,17 +1,16 @@
 //! Background work: the rayon side of the engine. The pure layers never start threads; this
 //! layer runs their pieces in parallel.
 
-use crate::symbols::sourcemap::{ChunkIndex, ChunkRunner, index_chunk};
-use std::ops::Range;
-use std::sync::OnceLock;
+use crate::symbols::sourcemap::ChunkRunner;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Below this many bytes of `mappings`, splitting costs more than it saves.
-const MIN_CHUNK: usize = 256 * 1024;
+const MIN_CHUNK: usize = 128 * 1024;
 
-/// Runs the source-map index pass on all cores of rayon's current pool.
+/// Runs source-map parsing work (the JSON read and the index pass over `mappings`) on all
+/// cores of rayon's current pool.
 ///
-/// The calling thread works too: it and the pool's threads take chunks from a shared counter,
+/// The calling thread works too: it and the pool's threads take tasks from a shared counter,
 /// so work starts at once and a pool thread that is slow to wake up only joins later, never
 /// delaying the result (on a VM an idle core can take milliseconds to wake).
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,61 +19,42 @@ pub struct ParallelIndex;
 impl ChunkRunner for ParallelIndex {
     fn chunks_for(&self, len: usize) -> usize {
         let threads = rayon::current_num_threads().max(1);
-        (len / MIN_CHUNK).clamp(1, threads * 4)
+        (len / MIN_CHUNK).clamp(1, threads * 8)
     }
 
-    fn run(
-        &self,
-        mappings: &[u8],
-        ranges: Vec<Range<usize>>,
-        sources: usize,
-        names: usize,
-    ) -> Vec<ChunkIndex> {
-        if ranges.len() <= 1 {
-            return ranges
-                .into_iter()
-                .map(|r| index_chunk(mappings, r, sources, names))
-                .collect();
+    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+        if n <= 1 {
+            (0..n).for_each(task);
+            return;
         }
         let next = AtomicUsize::new(0);
-        let results: Vec<OnceLock<ChunkIndex>> = ranges.iter().map(|_| OnceLock::new()).collect();
         let work = || {
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(range) = ranges.get(i) else { break };
-                results[i]
-                    .set(index_chunk(mappings, range.clone(), sources, names))
-                    .ok();
+                if i >= n {
+                    break;
+                }
+                task(i);
             }
         };
-        let helpers = rayon::current_num_threads()
-            .saturating_sub(1)
-            .min(ranges.len() - 1);
+        let helpers = rayon::current_num_threads().saturating_sub(1).min(n - 1);
         rayon::in_place_scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(|_| work());
             }
             work();
         });
-        results
-            .into_iter()
-            .zip(ranges)
-            .map(|(cell, range)| {
-                // Every index below `ranges.len()` was taken by exactly one worker.
-                cell.into_inner()
-                    .unwrap_or_else(|| index_chunk(mappings, range, sources, names))
-            })
-            .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::symbols::sourcemap::{LineIndex, split_chunks};
+    use crate::model::Blob;
+    use crate::symbols::sourcemap::{LineIndex, SourceMap, index_chunk, split_chunks};
+    use std::sync::OnceLock;
 
-    #[test]
-    fn parallel_index_equals_serial() {
+    fn synthetic_mappings() -> String {
         let mut m = String::new();
         for line in 0..20_000 {
             for seg in 0..(line % 90 + 1) {
@@ -85,11 +65,21 @@ mod tests {
             }
             m.push(';');
         }
+        m
+    }
+
+    #[test]
+    fn parallel_index_equals_serial() {
+        let m = synthetic_mappings();
         let m = m.as_bytes();
         let serial = LineIndex::build(m, 1, 1).unwrap();
-        let n = ParallelIndex.chunks_for(m.len()).max(3);
-        let chunks = ParallelIndex.run(m, split_chunks(m, n), 1, 1);
-        assert!(chunks.len() >= 3);
+        let ranges = split_chunks(m, ParallelIndex.chunks_for(m.len()).max(3));
+        assert!(ranges.len() >= 3);
+        let cells: Vec<OnceLock<_>> = ranges.iter().map(|_| OnceLock::new()).collect();
+        ParallelIndex.for_each(ranges.len(), &|i| {
+            cells[i].set(index_chunk(m, ranges[i].clone(), 1, 1)).ok();
+        });
+        let chunks = cells.into_iter().map(|c| c.into_inner().unwrap()).collect();
         let parallel = LineIndex::stitch(chunks, m, 1, 1).unwrap();
         assert_eq!(parallel.line_count(), serial.line_count());
         assert_eq!(parallel.segment_count(), serial.segment_count());
@@ -101,6 +91,30 @@ mod tests {
                     serial.block_for(line, col),
                     "{line}:{col}"
                 );
+            }
+        }
+    }
+
+    /// Indexing while the JSON is read (the guessed `mappings` range) gives the same map, and
+    /// range errors are still found although the chunks were indexed before the counts were known.
+    #[test]
+    fn early_index_equals_serial_parse() {
+        let m = synthetic_mappings();
+        for (sources, names) in [(r#"["a.js"]"#, r#"["n"]"#), (r#"["a.js"]"#, "[]")] {
+            let json =
+                format!(r#"{{"version":3,"sources":{sources},"names":{names},"mappings":"{m}"}}"#);
+            let par = SourceMap::parse_with(Blob::from(json.clone()), &ParallelIndex);
+            let ser = SourceMap::parse(json.into_bytes());
+            match (par, ser) {
+                (Ok(p), Ok(s)) => {
+                    for (l, c) in [(0, 0), (5, 3), (19_998, 200), (7_000, 10_000)] {
+                        let a = p.lookup(l, c).unwrap().map(|t| t.segment);
+                        let b = s.lookup(l, c).unwrap().map(|t| t.segment);
+                        assert_eq!(a, b, "{l}:{c}");
+                    }
+                }
+                (Err(p), Err(s)) => assert_eq!((p.kind, p.line), (s.kind, s.line)),
+                (p, s) => panic!("parallel {:?} vs serial {:?}", p.err(), s.err()),
             }
         }
     }

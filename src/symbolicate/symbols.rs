@@ -2,7 +2,7 @@
 
 use crate::formats::detect::peek;
 use crate::model::{Blob, FileKind};
-use crate::symbols::sourcemap::{self, SourceMap};
+use crate::symbols::sourcemap::{self, ChunkRunner, Serial, SourceMap};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -111,13 +111,26 @@ impl SymbolSet {
     ///
     /// Source maps are parsed and indexed now; bundles are scanned for their comments.
     pub fn add(&mut self, path: &str, blob: Blob) -> Result<FileKind, LoadError> {
+        self.add_with(path, blob, &Serial)
+    }
+
+    /// [`Self::add`], with source maps parsed through `runner` (the jobs layer's runs on all
+    /// cores).
+    pub fn add_with(
+        &mut self,
+        path: &str,
+        blob: Blob,
+        runner: &dyn ChunkRunner,
+    ) -> Result<FileKind, LoadError> {
         let kind = peek(blob.as_slice());
         match kind {
             FileKind::SourceMap => {
                 let start = Instant::now();
-                let map = SourceMap::parse(blob).map_err(|source| LoadError::BadSourceMap {
-                    path: path.to_owned(),
-                    source,
+                let map = SourceMap::parse_with(blob, runner).map_err(|source| {
+                    LoadError::BadSourceMap {
+                        path: path.to_owned(),
+                        source,
+                    }
                 })?;
                 let parse_ms = start.elapsed().as_secs_f64() * 1e3;
                 self.add_map(path, map, parse_ms);

@@ -174,6 +174,20 @@ pub fn index_chunk(
     sources: usize,
     names: usize,
 ) -> ChunkIndex {
+    index_chunk_with(mappings, range, Some((sources, names)))
+}
+
+/// Indexes one chunk without knowing the map's source and name counts (they are checked by
+/// [`LineIndex::stitch`]): for indexing `mappings` while the rest of the JSON is still read.
+pub fn index_chunk_unchecked(mappings: &[u8], range: Range<usize>) -> ChunkIndex {
+    index_chunk_with(mappings, range, None)
+}
+
+fn index_chunk_with(
+    mappings: &[u8],
+    range: Range<usize>,
+    counts: Option<(usize, usize)>,
+) -> ChunkIndex {
     let start = range.start;
     let end = range.end.min(mappings.len());
     let bytes = &mappings[start.min(end)..end];
@@ -188,11 +202,11 @@ pub fn index_chunk(
         segments: 0,
         error: None,
     };
-    let limits = (sources as u64, names as u64);
-    let result = if start == 0 {
-        index_chunk_into::<true>(bytes, start, limits, &mut ix)
-    } else {
-        index_chunk_into::<false>(bytes, start, limits, &mut ix)
+    let result = match counts {
+        Some((sources, names)) if start == 0 => {
+            index_chunk_into::<true>(bytes, start, (sources as u64, names as u64), &mut ix)
+        }
+        _ => index_chunk_into::<false>(bytes, start, (0, 0), &mut ix),
     };
     if let Err(err) = result {
         ix.error = Some(err);
@@ -503,6 +517,25 @@ fn index_chunk_into<const ABSOLUTE: bool>(
     Ok(())
 }
 
+/// How many of the sorted `cols` are ≤ `x`: a branchless binary search (the halving step
+/// compiles to a conditional move, so a look-up in a 2,000-checkpoint line does not stall).
+#[inline]
+fn count_at_most(cols: &[u32], x: u32) -> usize {
+    let mut base = 0usize;
+    let mut n = cols.len();
+    if n == 0 {
+        return 0;
+    }
+    while n > 1 {
+        let half = n / 2;
+        if cols.get(base + half).is_some_and(|&c| c <= x) {
+            base += half;
+        }
+        n -= half;
+    }
+    base + usize::from(cols.get(base).is_some_and(|&c| c <= x))
+}
+
 impl LineIndex {
     /// Indexes all of `mappings` on the current thread.
     pub fn build(mappings: &[u8], sources: usize, names: usize) -> Result<Self> {
@@ -699,7 +732,7 @@ impl LineIndex {
             .get(line as usize + 1)
             .map_or(self.cp_cols.len(), |n| n.first_cp as usize);
         let cols = self.cp_cols.get(entry.first_cp as usize..end)?;
-        Some(cols.partition_point(|&c| c <= col) as u32)
+        Some(count_at_most(cols, col) as u32)
     }
 
     /// Block `ordinal` of `line` (0: from the line start; k: from the (k-1)-th checkpoint).
@@ -1008,6 +1041,21 @@ mod tests {
                 (serial.kind, serial.line),
                 "{n} chunks"
             );
+        }
+    }
+
+    #[test]
+    fn branchless_count_equals_partition_point() {
+        let cols: Vec<u32> = (0..300).map(|i| i * 3 + (i % 7)).collect();
+        for n in 0..cols.len() {
+            let slice = &cols[..n];
+            for x in 0..1000 {
+                assert_eq!(
+                    count_at_most(slice, x),
+                    slice.partition_point(|&c| c <= x),
+                    "n {n} x {x}"
+                );
+            }
         }
     }
 

@@ -2,29 +2,26 @@
 
 use super::error::{Error, ErrorKind, Result};
 use super::function_map::FacebookSources;
-use super::index::{ChunkIndex, LineIndex, NONE, RawSegment, index_chunk, split_chunks};
+use super::index::{
+    ChunkIndex, LineIndex, NONE, RawSegment, index_chunk, index_chunk_unchecked, split_chunks,
+};
 use super::json::{Scanner, StrRef};
 use crate::model::Blob;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Runs the index pass over chunks of `mappings`; the pure layers run it serially, the jobs
-/// layer on all cores.
+/// Runs independent pieces of parsing work; the pure layers run them one after the other,
+/// the jobs layer on all cores (`jobs::ParallelIndex`).
 pub trait ChunkRunner: Sync {
-    /// How many chunks to cut `mappings` of `len` bytes into.
+    /// How many chunks to cut `mappings` of `len` bytes into (1: no parallelism).
     fn chunks_for(&self, len: usize) -> usize;
 
-    /// Indexes every range (see [`index_chunk`]), returning the results in the same order;
-    /// `sources` and `names` are the map's counts.
-    fn run(
-        &self,
-        mappings: &[u8],
-        ranges: Vec<Range<usize>>,
-        sources: usize,
-        names: usize,
-    ) -> Vec<ChunkIndex>;
+    /// Calls `task(i)` once for every `i` in `0..n`, possibly on several threads at once.
+    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync));
 }
 
 /// The single-threaded [`ChunkRunner`].
@@ -36,19 +33,76 @@ impl ChunkRunner for Serial {
         1
     }
 
-    fn run(
-        &self,
-        mappings: &[u8],
-        ranges: Vec<Range<usize>>,
-        sources: usize,
-        names: usize,
-    ) -> Vec<ChunkIndex> {
-        ranges
-            .into_iter()
-            .map(|r| index_chunk(mappings, r, sources, names))
-            .collect()
+    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+        (0..n).for_each(task);
     }
 }
+
+/// Indexes `ranges` of `mappings` through `runner`; `counts` are the map's source and name
+/// counts, or `None` while they are not known yet (then [`LineIndex::stitch`] checks them).
+fn run_chunks(
+    runner: &dyn ChunkRunner,
+    mappings: &[u8],
+    ranges: &[Range<usize>],
+    counts: Option<(usize, usize)>,
+) -> Vec<ChunkIndex> {
+    let index = |r: Range<usize>| match counts {
+        Some((s, n)) => index_chunk(mappings, r, s, n),
+        None => index_chunk_unchecked(mappings, r),
+    };
+    if ranges.len() <= 1 {
+        return ranges.iter().cloned().map(index).collect();
+    }
+    let cells: Vec<OnceLock<ChunkIndex>> = ranges.iter().map(|_| OnceLock::new()).collect();
+    runner.for_each(ranges.len(), &|i| {
+        if let (Some(cell), Some(r)) = (cells.get(i), ranges.get(i)) {
+            cell.set(index(r.clone())).ok();
+        }
+    });
+    cells
+        .into_iter()
+        .zip(ranges)
+        .map(|(cell, r)| cell.into_inner().unwrap_or_else(|| index(r.clone())))
+        .collect()
+}
+
+/// Where the top-level `mappings` string probably is, found without reading the JSON: the
+/// key `"mappings"` with an unescaped quote (inside a JSON string every quote is escaped, so
+/// the bytes can only be a key or an array element) followed by `:` and a string without
+/// escapes. Used to index `mappings` while the rest is read; the read confirms it.
+fn locate_mappings(bytes: &[u8], range: Range<usize>) -> Option<Range<usize>> {
+    let hay = bytes.get(range.clone())?;
+    let key = b"\"mappings\"";
+    // Metro, webpack and most tools write `mappings` near the start; esbuild and terser
+    // write it after `sourcesContent`, near the end.
+    let head = &hay[..hay.len().min(4096)];
+    let at = memchr::memmem::find(head, key).or_else(|| memchr::memmem::rfind(hay, key))?;
+    let slashes = hay[..at].iter().rev().take_while(|&&b| b == b'\\').count();
+    if slashes % 2 == 1 {
+        return None;
+    }
+    let mut p = at + key.len();
+    let skip_ws = |p: &mut usize| {
+        while hay.get(*p).is_some_and(|b| b.is_ascii_whitespace()) {
+            *p += 1;
+        }
+    };
+    skip_ws(&mut p);
+    if hay.get(p) != Some(&b':') {
+        return None;
+    }
+    p += 1;
+    skip_ws(&mut p);
+    if hay.get(p) != Some(&b'"') {
+        return None;
+    }
+    let start = p + 1;
+    let end = start + memchr::memchr2(b'"', b'\\', hay.get(start..)?)?;
+    (hay.get(end) == Some(&b'"')).then(|| range.start + start..range.start + end)
+}
+
+/// Below this many bytes of `mappings`, indexing while the JSON is read is not worth it.
+const SPECULATE_MIN: usize = 64 * 1024;
 
 /// A parsed source map: a regular map or an index map with sections.
 #[derive(Debug)]
@@ -72,14 +126,25 @@ enum Mappings {
     Owned(Vec<u8>),
 }
 
+/// Blocks kept decoded per thread (all maps together): a bounded, direct-mapped cache.
 const CACHE_SLOTS: usize = 512;
 
 #[derive(Debug)]
 struct CachedBlock {
+    map: u64,
     line: u32,
     ordinal: u32,
     segments: Box<[RawSegment]>,
 }
+
+// Each thread keeps its own decoded blocks, so a warm look-up takes no lock. The cache is
+// bounded (CACHE_SLOTS blocks per thread) and entries of dropped maps are simply overwritten.
+thread_local! {
+    static BLOCKS: RefCell<Vec<Option<CachedBlock>>> = RefCell::new((0..CACHE_SLOTS).map(|_| None).collect());
+}
+
+/// A process-wide id per parsed map, the key of the per-thread block cache.
+static NEXT_MAP_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A regular (non-index) source map.
 pub struct RegularMap {
@@ -97,7 +162,7 @@ pub struct RegularMap {
     facebook_parsed: OnceLock<Option<FacebookSources>>,
     hermes_offsets: Option<Range<usize>>,
     hermes_parsed: OnceLock<Option<BTreeMap<u32, Vec<u32>>>>,
-    cache: Mutex<Vec<Option<CachedBlock>>>,
+    id: u64,
 }
 
 impl std::fmt::Debug for RegularMap {
@@ -238,14 +303,49 @@ impl SourceMap {
         top: bool,
     ) -> Result<Self> {
         let bytes = blob.as_slice();
-        let mut s = Scanner::new(bytes, range.start);
-        let mut raw = RawFields::default();
-        s.object(|s, key| raw.read(s, key))?;
-        if top {
-            s.end()?;
-        } else if s.pos() > range.end {
-            return Err(Error::at(ErrorKind::BadJson, range.end));
-        }
+        let scan = || -> Result<RawFields> {
+            let mut s = Scanner::new(bytes, range.start);
+            let mut raw = RawFields::default();
+            s.object(|s, key| raw.read(s, key))?;
+            if top {
+                s.end()?;
+            } else if s.pos() > range.end {
+                return Err(Error::at(ErrorKind::BadJson, range.end));
+            }
+            Ok(raw)
+        };
+        // With several cores, index where `mappings` probably is while the JSON is read.
+        let guess = (top && runner.chunks_for(bytes.len()) > 1)
+            .then(|| locate_mappings(bytes, range.clone()))
+            .flatten()
+            .filter(|g| g.len() >= SPECULATE_MIN);
+        let (raw, early) = match guess {
+            None => (scan()?, None),
+            Some(g) => {
+                let m = &bytes[g.clone()];
+                let ranges = split_chunks(m, runner.chunks_for(m.len()));
+                let fields: OnceLock<Result<RawFields>> = OnceLock::new();
+                let cells: Vec<OnceLock<ChunkIndex>> =
+                    ranges.iter().map(|_| OnceLock::new()).collect();
+                runner.for_each(ranges.len() + 1, &|i| {
+                    if i == 0 {
+                        fields.set(scan()).ok();
+                    } else if let (Some(cell), Some(r)) = (cells.get(i - 1), ranges.get(i - 1)) {
+                        cell.set(index_chunk_unchecked(m, r.clone())).ok();
+                    }
+                });
+                let raw = fields.into_inner().unwrap_or_else(scan)?;
+                let chunks: Vec<ChunkIndex> = cells
+                    .into_iter()
+                    .zip(&ranges)
+                    .map(|(c, r)| {
+                        c.into_inner()
+                            .unwrap_or_else(|| index_chunk_unchecked(m, r.clone()))
+                    })
+                    .collect();
+                (raw, Some((g, chunks)))
+            }
+        };
         if let Some(v) = raw.version
             && v != 3.0
         {
@@ -277,11 +377,15 @@ impl SourceMap {
             Mappings::InBlob(r) => &bytes[r.clone()],
             Mappings::Owned(v) => v,
         };
-        let n = runner.chunks_for(m.len());
-        let chunks = runner.run(m, split_chunks(m, n), sources.len(), names.len());
+        let chunks = match early {
+            // The guess was right: the chunks indexed during the read are this map's.
+            Some((g, chunks)) if matches!(&mappings, Mappings::InBlob(r) if *r == g) => chunks,
+            _ => {
+                let ranges = split_chunks(m, runner.chunks_for(m.len()));
+                run_chunks(runner, m, &ranges, Some((sources.len(), names.len())))
+            }
+        };
         let index = LineIndex::stitch(chunks, m, sources.len(), names.len())?;
-        let mut cache = Vec::with_capacity(CACHE_SLOTS);
-        cache.resize_with(CACHE_SLOTS, || None);
         Ok(Self::Regular(RegularMap {
             blob: blob.clone(),
             file: raw.file,
@@ -297,7 +401,7 @@ impl SourceMap {
             facebook_parsed: OnceLock::new(),
             hermes_offsets: raw.hermes_offsets,
             hermes_parsed: OnceLock::new(),
-            cache: Mutex::new(cache),
+            id: NEXT_MAP_ID.fetch_add(1, Ordering::Relaxed),
         }))
     }
 
@@ -647,27 +751,28 @@ impl RegularMap {
     /// Looks up a generated position (0-based line, 0-based UTF-16 column).
     pub fn lookup(&self, line: u32, col: u32) -> Option<Token<'_>> {
         let ordinal = self.index.ordinal_for(line, col)?;
-        let slot = (line as usize)
-            .wrapping_mul(31)
-            .wrapping_add(ordinal as usize)
-            % CACHE_SLOTS;
-        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        let entry = cache.get_mut(slot)?;
-        let hit = entry
-            .as_ref()
-            .is_some_and(|c| c.line == line && c.ordinal == ordinal);
-        if !hit {
-            let block = self.index.block(line, ordinal)?;
-            let mut segs = Vec::new();
-            LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
-            *entry = Some(CachedBlock {
-                line,
-                ordinal,
-                segments: segs.into_boxed_slice(),
-            });
-        }
-        let segs = &entry.as_ref()?.segments;
-        let seg = greatest_lower_bound(segs, col)?;
+        let key = (self.id as usize)
+            ^ (line as usize).wrapping_mul(0x9E37_79B9)
+            ^ (ordinal as usize).wrapping_mul(31);
+        let slot = key % CACHE_SLOTS;
+        let seg = BLOCKS.with_borrow_mut(|cache| {
+            let entry = cache.get_mut(slot)?;
+            let hit = entry
+                .as_ref()
+                .is_some_and(|c| c.map == self.id && c.line == line && c.ordinal == ordinal);
+            if !hit {
+                let block = self.index.block(line, ordinal)?;
+                let mut segs = Vec::new();
+                LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
+                *entry = Some(CachedBlock {
+                    map: self.id,
+                    line,
+                    ordinal,
+                    segments: segs.into_boxed_slice(),
+                });
+            }
+            greatest_lower_bound(&entry.as_ref()?.segments, col)
+        })?;
         Some(Token {
             map: self,
             gen_line: line,
