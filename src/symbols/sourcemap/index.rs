@@ -137,9 +137,26 @@ pub struct ChunkIndex {
     max: [i64; 4],
     segments: u64,
     error: Option<Error>,
+    /// The chunk starts after a `,`: its first line continues the previous chunk's last
+    /// line, and the generated columns there are relative to that line's column so far.
+    mid_line: bool,
+    /// Checkpoints of that continued line (the first ones of `checkpoints`).
+    partial_cps: u32,
+    /// Smallest and first relative generated column on the continued line.
+    partial_min_gen: i64,
+    partial_first_gen: Option<i64>,
+    /// The continued line is out of generated-column order within this chunk.
+    partial_unsorted: bool,
+    /// Generated column of the last segment on the chunk's last line (relative if that line
+    /// is the continued one), and whether that line has a segment in this chunk.
+    last_gen: i64,
+    last_line_has_segment: bool,
+    /// The chunk has a `;` (its last line started inside it).
+    has_semi: bool,
 }
 
-/// Cuts `mappings` into about `n` chunks, each starting at a line start (just after a `;`).
+/// Cuts `mappings` into about `n` chunks, each starting just after a `;` or, where no line
+/// ends nearby (minified bundles are often one huge line), just after a `,`.
 pub fn split_chunks(mappings: &[u8], n: usize) -> Vec<Range<usize>> {
     let n = n.max(1);
     let len = mappings.len();
@@ -150,10 +167,13 @@ pub fn split_chunks(mappings: &[u8], n: usize) -> Vec<Range<usize>> {
         if target <= start {
             continue;
         }
-        let Some(semi) = memchr::memchr(b';', &mappings[target..]) else {
+        let rest = &mappings[target..];
+        let near = (len / n / 4).max(1);
+        let semi = memchr::memchr(b';', &rest[..rest.len().min(near)]);
+        let Some(sep) = semi.or_else(|| memchr::memchr2(b';', b',', rest)) else {
             break;
         };
-        let cut = target + semi + 1;
+        let cut = target + sep + 1;
         if cut >= len {
             break;
         }
@@ -201,6 +221,14 @@ fn index_chunk_with(
         max: [i64::MIN; 4],
         segments: 0,
         error: None,
+        mid_line: start > 0 && mappings.get(start - 1) == Some(&b','),
+        partial_cps: 0,
+        partial_min_gen: i64::MAX,
+        partial_first_gen: None,
+        partial_unsorted: false,
+        last_gen: 0,
+        last_line_has_segment: false,
+        has_semi: false,
     };
     let result = match counts {
         Some((sources, names)) if start == 0 => {
@@ -311,7 +339,10 @@ fn index_chunk_into<const ABSOLUTE: bool>(
     let mut line_unsorted = false;
     let mut segments = 0u64;
     // A checkpoint waiting for its segment's generated column: (offset, prev gen col, state).
-    let mut pending: Option<(u32, u32, State)> = None;
+    let mut pending: Option<(u32, i64, State)> = None;
+    // On a chunk that starts mid-line, the first line's columns are relative (see ChunkIndex).
+    let mut partial = ix.mid_line;
+    let mut line_has_segment = false;
     let mut pos = 0usize;
     let n = bytes.len();
     let state = |acc: &[i64; 4]| State {
@@ -320,12 +351,19 @@ fn index_chunk_into<const ABSOLUTE: bool>(
         src_col: acc[2] as i32,
         name: acc[3] as i32,
     };
-    let close_line = |ix: &mut ChunkIndex, unsorted: bool, line: u32| {
+    let close_line = |ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool| {
         if unsorted {
             // Checkpoints assume sorted columns; an unsorted line is decoded whole.
             let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
             ix.checkpoints.truncate(first);
-            ix.unsorted.push(line);
+            if partial {
+                ix.partial_unsorted = true;
+            } else {
+                ix.unsorted.push(line);
+            }
+        }
+        if partial {
+            ix.partial_cps = ix.checkpoints.len() as u32;
         }
     };
     macro_rules! term {
@@ -340,16 +378,21 @@ fn index_chunk_into<const ABSOLUTE: bool>(
         };
     }
 
-    ix.lines.push(LineEntry {
-        start: base as u32,
-        first_cp: 0,
-        state: State::default(),
-    });
+    if !partial {
+        ix.lines.push(LineEntry {
+            start: base as u32,
+            first_cp: 0,
+            state: State::default(),
+        });
+    }
 
     while pos < n {
         let b = bytes[pos];
         if b == b';' {
-            close_line(ix, line_unsorted, line);
+            close_line(ix, line_unsorted, line, partial);
+            partial = false;
+            line_has_segment = false;
+            ix.has_semi = true;
             pos += 1;
             line += 1;
             gen_col = 0;
@@ -419,18 +462,24 @@ fn index_chunk_into<const ABSOLUTE: bool>(
             }
         }
         gen_col += d[0];
-        if gen_col < 0 {
+        if partial {
+            // Relative to a column this chunk does not know: `stitch` checks these.
+            ix.partial_min_gen = ix.partial_min_gen.min(gen_col);
+            ix.partial_first_gen.get_or_insert(gen_col);
+        } else if gen_col < 0 {
             return Err(index_error(ErrorKind::NegativeValue, base, seg_start, line));
         }
+        line_has_segment = true;
         if pending.is_some()
             && let Some((offset, prev_col, st)) = pending.take()
-            && gen_col > i64::from(prev_col)
+            && gen_col > prev_col
         {
             // A checkpoint must start its run of equal columns, so that the first of several
-            // segments with the same column is never behind it.
+            // segments with the same column is never behind it. (Relative columns of a
+            // continued line wrap here and are offset back by `stitch`.)
             ix.checkpoints.push(Checkpoint {
                 offset,
-                prev_gen_col: prev_col,
+                prev_gen_col: prev_col as u32,
                 first_gen_col: gen_col as u32,
                 state: st,
             });
@@ -462,7 +511,7 @@ fn index_chunk_into<const ABSOLUTE: bool>(
                 if bytes.get(pos) == Some(&b',') {
                     pos += 1;
                     if in_block >= CHECKPOINT_EVERY {
-                        pending = Some(((base + pos) as u32, gen_col as u32, state(&acc)));
+                        pending = Some(((base + pos) as u32, gen_col, state(&acc)));
                     }
                 }
                 continue;
@@ -497,11 +546,13 @@ fn index_chunk_into<const ABSOLUTE: bool>(
         if bytes.get(pos) == Some(&b',') {
             pos += 1;
             if in_block >= CHECKPOINT_EVERY {
-                pending = Some(((base + pos) as u32, gen_col as u32, state(&acc)));
+                pending = Some(((base + pos) as u32, gen_col, state(&acc)));
             }
         }
     }
-    close_line(ix, line_unsorted, line);
+    close_line(ix, line_unsorted, line, partial);
+    ix.last_gen = gen_col;
+    ix.last_line_has_segment = line_has_segment;
     ix.total = acc;
     ix.min = min;
     ix.max = max;
@@ -588,8 +639,12 @@ impl LineIndex {
         };
         let mut base = [0i64; 4];
         let n_chunks = chunks.len();
+        // The last line so far: its generated column, its last segment's column (absolute),
+        // and whether it is already marked unsorted.
+        let mut line_gen: i64 = 0;
+        let mut line_last_seg: Option<i64> = None;
+        let mut line_unsorted = false;
         for (n, chunk) in chunks.into_iter().enumerate() {
-            let line_base = out.lines.len() as u32;
             if chunk.error.is_some()
                 || Self::check_ranges(&chunk, base, mappings, sources, names).is_err()
             {
@@ -597,12 +652,12 @@ impl LineIndex {
                 // serial pass reports the first problem in byte order, as the serial index does.
                 return Err(first_error(mappings, sources, names));
             }
-            let cp_base = out.checkpoints.len() as u32;
             let mut lines = chunk.lines;
             // A chunk that ends with `;` created the next chunk's first line; drop it.
             if n + 1 < n_chunks && lines.last().is_some_and(|l| l.start == chunk.end) {
                 lines.pop();
             }
+            let base_gen = line_gen;
             if n == 0 {
                 // The first chunk starts at zero: its values are already absolute, so its
                 // vectors become the output's (with room for the rest).
@@ -612,27 +667,87 @@ impl LineIndex {
                 cps.reserve(total_cps.saturating_sub(cps.len()));
                 out.checkpoints = cps;
                 out.unsorted = chunk.unsorted;
-                out.segments = chunk.segments;
-                for (b, t) in base.iter_mut().zip(chunk.total) {
-                    *b += t;
+            } else if chunk.mid_line && !out.lines.is_empty() {
+                // The chunk's first line continues our last line: its columns are relative
+                // to `base_gen`.
+                if chunk.partial_min_gen != i64::MAX && base_gen + chunk.partial_min_gen < 0 {
+                    return Err(first_error(mappings, sources, names));
                 }
-                continue;
-            }
-            out.lines.extend(lines.into_iter().map(|l| LineEntry {
-                start: l.start,
-                first_cp: l.first_cp + cp_base,
-                state: l.state.offset_by(base),
-            }));
-            out.checkpoints
-                .extend(chunk.checkpoints.into_iter().map(|c| Checkpoint {
-                    state: c.state.offset_by(base),
-                    ..c
+                let cont = out.lines.len() - 1;
+                let boundary_unsorted = match (chunk.partial_first_gen, line_last_seg) {
+                    (Some(first), Some(last)) => base_gen + first < last,
+                    _ => false,
+                };
+                let drop_partial = line_unsorted || chunk.partial_unsorted || boundary_unsorted;
+                if drop_partial && !line_unsorted {
+                    // The whole line is decoded at once from now on: drop its checkpoints.
+                    let first = out.lines[cont].first_cp as usize;
+                    out.checkpoints.truncate(first);
+                    out.unsorted.push(cont as u32);
+                    line_unsorted = true;
+                }
+                let skipped = if drop_partial { chunk.partial_cps } else { 0 };
+                let cp_base = out.checkpoints.len() as u32;
+                let shift = base_gen as u32;
+                for (k, c) in chunk.checkpoints.into_iter().enumerate() {
+                    let partial = (k as u32) < chunk.partial_cps;
+                    if partial && drop_partial {
+                        continue;
+                    }
+                    let (prev_gen_col, first_gen_col) = if partial {
+                        (
+                            c.prev_gen_col.wrapping_add(shift),
+                            c.first_gen_col.wrapping_add(shift),
+                        )
+                    } else {
+                        (c.prev_gen_col, c.first_gen_col)
+                    };
+                    out.checkpoints.push(Checkpoint {
+                        offset: c.offset,
+                        prev_gen_col,
+                        first_gen_col,
+                        state: c.state.offset_by(base),
+                    });
+                }
+                out.lines.extend(lines.into_iter().map(|l| LineEntry {
+                    start: l.start,
+                    first_cp: l.first_cp - skipped + cp_base,
+                    state: l.state.offset_by(base),
                 }));
-            out.unsorted
-                .extend(chunk.unsorted.into_iter().map(|l| l + line_base));
+                out.unsorted
+                    .extend(chunk.unsorted.into_iter().map(|l| l + cont as u32));
+            } else {
+                let line_base = out.lines.len() as u32;
+                let cp_base = out.checkpoints.len() as u32;
+                out.lines.extend(lines.into_iter().map(|l| LineEntry {
+                    start: l.start,
+                    first_cp: l.first_cp + cp_base,
+                    state: l.state.offset_by(base),
+                }));
+                out.checkpoints
+                    .extend(chunk.checkpoints.into_iter().map(|c| Checkpoint {
+                        state: c.state.offset_by(base),
+                        ..c
+                    }));
+                out.unsorted
+                    .extend(chunk.unsorted.into_iter().map(|l| l + line_base));
+            }
             out.segments += chunk.segments;
             for (b, t) in base.iter_mut().zip(chunk.total) {
                 *b += t;
+            }
+            if chunk.mid_line && !chunk.has_semi && n > 0 {
+                // The whole chunk continued the same line.
+                line_gen = base_gen + chunk.last_gen;
+                if chunk.last_line_has_segment {
+                    line_last_seg = Some(line_gen);
+                }
+            } else {
+                // The chunk's last line started inside it: its columns are absolute.
+                line_gen = chunk.last_gen;
+                line_last_seg = chunk.last_line_has_segment.then_some(chunk.last_gen);
+                let last = out.lines.len().saturating_sub(1) as u32;
+                line_unsorted = out.unsorted.last() == Some(&last);
             }
         }
         out.cp_cols = out.checkpoints.iter().map(|c| c.first_gen_col).collect();
@@ -1041,6 +1156,86 @@ mod tests {
                 (serial.kind, serial.line),
                 "{n} chunks"
             );
+        }
+    }
+
+    /// One huge generated line (minified bundles) is cut inside the line, after a `,`; the
+    /// stitched index decodes exactly like the serial one, ties, unsorted stretches and range
+    /// errors across chunk borders included.
+    #[test]
+    fn chunks_inside_one_long_line() {
+        let enc = |v: i64, out: &mut String| crate::symbols::sourcemap::vlq::encode(out, v);
+        for variant in 0..4 {
+            let mut m = String::new();
+            let mut x: u64 = 0x9E37_79B9_7F4A_7C15 ^ variant;
+            for seg in 0..5_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if seg > 0 {
+                    m.push(',');
+                }
+                // Mostly increasing columns, some ties; variant 1 goes backwards once (unsorted).
+                let dcol = if variant == 1 && seg == 3_700 {
+                    -40
+                } else {
+                    (x % 7) as i64
+                };
+                enc(dcol, &mut m);
+                enc(0, &mut m);
+                enc((x >> 8) as i64 % 3 - 1, &mut m);
+                enc((x >> 16) as i64 % 5 - 2, &mut m);
+            }
+            if variant == 2 {
+                m.push_str(";AAAA,CAAC"); // A second line after the long one.
+            }
+            if variant == 3 {
+                m.push_str(",AAAAC"); // Name 1 of 1: a range error at the very end.
+            }
+            let m = m.as_bytes();
+            let serial = LineIndex::build(m, 1, 1);
+            for n in 2..12 {
+                let ranges = split_chunks(m, n);
+                assert!(ranges.len() > 1, "the line is cut");
+                let chunks = ranges
+                    .into_iter()
+                    .map(|r| index_chunk(m, r, 1, 1))
+                    .collect();
+                let stitched = LineIndex::stitch(chunks, m, 1, 1);
+                match (&serial, &stitched) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a.line_count(), b.line_count());
+                        assert_eq!(a.unsorted, b.unsorted, "variant {variant} n {n}");
+                        for line in 0..a.line_count() as u32 {
+                            assert_eq!(
+                                decode_line(a, m, line),
+                                decode_line(b, m, line),
+                                "variant {variant} n {n}"
+                            );
+                            for col in (0..20_000).step_by(37) {
+                                let (ba, bb) = (a.block_for(line, col), b.block_for(line, col));
+                                let (mut sa, mut sb) = (Vec::new(), Vec::new());
+                                LineIndex::decode_block(m, &ba.unwrap(), &mut sa);
+                                LineIndex::decode_block(m, &bb.unwrap(), &mut sb);
+                                let pick = |v: &[RawSegment]| {
+                                    v.iter().rev().find(|s| s.gen_col <= col).map(|s| s.gen_col)
+                                };
+                                assert_eq!(
+                                    pick(&sa),
+                                    pick(&sb),
+                                    "variant {variant} n {n} col {col}"
+                                );
+                            }
+                        }
+                    }
+                    (Err(a), Err(b)) => assert_eq!((a.kind, a.line), (b.kind, b.line)),
+                    (a, b) => panic!(
+                        "variant {variant} n {n}: {:?} vs {:?}",
+                        a.as_ref().err(),
+                        b.as_ref().err()
+                    ),
+                }
+            }
         }
     }
 
