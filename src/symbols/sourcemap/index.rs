@@ -527,7 +527,8 @@ fn index_chunk_into<const ABSOLUTE: bool>(
                 | ((acc[0] - min[0]) as u64 > (max[0] - min[0]) as u64)
                 | ((acc[1] - min[1]) as u64 > (max[1] - min[1]) as u64)
                 | ((acc[2] - min[2]) as u64 > (max[2] - min[2]) as u64)
-                | ((fields == 5) & (!seen[1] | ((acc[3] - min[3]) as u64 > (max[3] - min[3]) as u64)));
+                | ((fields == 5)
+                    & (!seen[1] | ((acc[3] - min[3]) as u64 > (max[3] - min[3]) as u64)));
             if out {
                 if !seen[0] {
                     // First values of the chunk: start the ranges there.
