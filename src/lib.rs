@@ -2,7 +2,8 @@
 //!
 //! Layers, each using only those before it: [`model`] (plain data), [`formats`] (log parsers,
 //! file-kind detection), [`symbols`] (symbol-file readers), [`symbolicate`] (matching and
-//! resolving), [`jobs`] (background work). The pure layers start no threads.
+//! resolving), [`jobs`] (background work), [`workspace`] (the saved document). The pure
+//! layers start no threads.
 
 pub mod cli;
 pub mod formats;
@@ -11,3 +12,4 @@ pub mod jobs;
 pub mod model;
 pub mod symbolicate;
 pub mod symbols;
+pub mod workspace;

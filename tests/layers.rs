@@ -1,6 +1,6 @@
 //! The architecture's rules, checked on the source: the pure layers (model, formats, symbols,
-//! symbolicate) start no threads and know nothing of egui, eframe or rayon, and each layer
-//! uses only the layers listed before it in DEVELOPERS.md.
+//! symbolicate) start no threads and know nothing of egui, eframe or rayon; jobs and workspace
+//! know no egui; each layer uses only the layers listed before it in DEVELOPERS.md.
 
 use std::path::{Path, PathBuf};
 
@@ -64,6 +64,22 @@ fn pure_layers_start_no_threads_and_know_no_gui() {
         }
     }
     assert!(checked > 10);
+}
+
+#[test]
+fn jobs_and_workspace_know_no_gui() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for layer in ["jobs", "workspace"] {
+        let mut files = Vec::new();
+        rust_files(&src.join(layer), &mut files);
+        assert!(!files.is_empty(), "layer {layer} has no files");
+        for f in files {
+            let code = code_of(&f);
+            for banned in ["egui", "eframe"] {
+                assert!(!code.contains(banned), "{} uses {banned}", f.display());
+            }
+        }
+    }
 }
 
 #[test]

@@ -50,7 +50,7 @@ impl fmt::Display for LogFormat {
 
 /// What a dropped or named file is, detected from its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum FileKind {
     /// A JavaScript source map (regular or index map).
     SourceMap,

@@ -1,0 +1,120 @@
+//! The source-map reader's parallel runner.
+
+use crate::symbols::sourcemap::ChunkRunner;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Below this many bytes of `mappings`, splitting costs more than it saves.
+const MIN_CHUNK: usize = 128 * 1024;
+
+/// Runs source-map parsing work (the JSON read and the index pass over `mappings`) on all
+/// cores of rayon's current pool.
+///
+/// The calling thread works too: it and the pool's threads take tasks from a shared counter,
+/// so work starts at once and a pool thread that is slow to wake up only joins later, never
+/// delaying the result (on a VM an idle core can take milliseconds to wake).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ParallelIndex;
+
+impl ChunkRunner for ParallelIndex {
+    fn chunks_for(&self, len: usize) -> usize {
+        let threads = rayon::current_num_threads().max(1);
+        (len / MIN_CHUNK).clamp(1, threads * 8)
+    }
+
+    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+        if n <= 1 {
+            (0..n).for_each(task);
+            return;
+        }
+        let next = AtomicUsize::new(0);
+        let work = || {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                task(i);
+            }
+        };
+        let helpers = rayon::current_num_threads().saturating_sub(1).min(n - 1);
+        rayon::in_place_scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Blob;
+    use crate::symbols::sourcemap::{LineIndex, SourceMap, index_chunk, split_chunks};
+    use std::sync::OnceLock;
+
+    fn synthetic_mappings() -> String {
+        let mut m = String::new();
+        for line in 0..20_000 {
+            for seg in 0..(line % 90 + 1) {
+                if seg > 0 {
+                    m.push(',');
+                }
+                m.push_str(if seg % 4 == 0 { "gBACA" } else { "CAAC" });
+            }
+            m.push(';');
+        }
+        m
+    }
+
+    #[test]
+    fn parallel_index_equals_serial() {
+        let m = synthetic_mappings();
+        let m = m.as_bytes();
+        let serial = LineIndex::build(m, 1, 1).unwrap();
+        let ranges = split_chunks(m, ParallelIndex.chunks_for(m.len()).max(3));
+        assert!(ranges.len() >= 3);
+        let cells: Vec<OnceLock<_>> = ranges.iter().map(|_| OnceLock::new()).collect();
+        ParallelIndex.for_each(ranges.len(), &|i| {
+            cells[i].set(index_chunk(m, ranges[i].clone(), 1, 1)).ok();
+        });
+        let chunks = cells.into_iter().map(|c| c.into_inner().unwrap()).collect();
+        let parallel = LineIndex::stitch(chunks, m, 1, 1).unwrap();
+        assert_eq!(parallel.line_count(), serial.line_count());
+        assert_eq!(parallel.segment_count(), serial.segment_count());
+        assert_eq!(parallel.checkpoint_count(), serial.checkpoint_count());
+        for line in (0..serial.line_count() as u32).step_by(97) {
+            for col in [0, 5, 100, 1000] {
+                assert_eq!(
+                    parallel.block_for(line, col),
+                    serial.block_for(line, col),
+                    "{line}:{col}"
+                );
+            }
+        }
+    }
+
+    /// Indexing while the JSON is read (the guessed `mappings` range) gives the same map, and
+    /// range errors are still found although the chunks were indexed before the counts were known.
+    #[test]
+    fn early_index_equals_serial_parse() {
+        let m = synthetic_mappings();
+        for (sources, names) in [(r#"["a.js"]"#, r#"["n"]"#), (r#"["a.js"]"#, "[]")] {
+            let json =
+                format!(r#"{{"version":3,"sources":{sources},"names":{names},"mappings":"{m}"}}"#);
+            let par = SourceMap::parse_with(Blob::from(json.clone()), &ParallelIndex);
+            let ser = SourceMap::parse(json.into_bytes());
+            match (par, ser) {
+                (Ok(p), Ok(s)) => {
+                    for (l, c) in [(0, 0), (5, 3), (19_998, 200), (7_000, 10_000)] {
+                        let a = p.lookup(l, c).unwrap().map(|t| t.segment);
+                        let b = s.lookup(l, c).unwrap().map(|t| t.segment);
+                        assert_eq!(a, b, "{l}:{c}");
+                    }
+                }
+                (Err(p), Err(s)) => assert_eq!((p.kind, p.line), (s.kind, s.line)),
+                (p, s) => panic!("parallel {:?} vs serial {:?}", p.err(), s.err()),
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Paths relative to the workspace file, as stored in the document.
+
+use std::path::{Component, Path, PathBuf};
+
+fn absolute(p: &Path) -> PathBuf {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    // Fold `.` and `..` lexically (the file may not exist, so no canonicalize).
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `file` relative to `base_dir`, with `/` separators (`../maps/a.map` where needed). A file
+/// on another drive or root stays absolute.
+pub fn relative_path(base_dir: &Path, file: &Path) -> String {
+    let (base, file) = (absolute(base_dir), absolute(file));
+    let b: Vec<Component> = base.components().collect();
+    let f: Vec<Component> = file.components().collect();
+    if b.first() != f.first() {
+        return file.to_string_lossy().replace('\\', "/");
+    }
+    let common = b.iter().zip(&f).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = std::iter::repeat_n("..".to_owned(), b.len() - common).collect();
+    parts.extend(
+        f[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    if parts.is_empty() {
+        ".".to_owned()
+    } else {
+        parts.join("/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(
+            relative_path(
+                Path::new("/w/workspaces"),
+                Path::new("/w/assets/demo/a.map")
+            ),
+            "../assets/demo/a.map"
+        );
+        assert_eq!(
+            relative_path(Path::new("/w"), Path::new("/w/x/./y/../z.txt")),
+            "x/z.txt"
+        );
+        assert_eq!(
+            relative_path(Path::new("/w/a/b"), Path::new("/w/a/b/c")),
+            "c"
+        );
+        assert_eq!(relative_path(Path::new("/w"), Path::new("/w")), ".");
+    }
+}

@@ -1,0 +1,144 @@
+//! Workspace files on disk: the golden schema-1 file still opens, missing and changed inputs
+//! are told apart, saves are atomic, and newer or broken files are refused and left alone.
+
+use std::path::{Path, PathBuf};
+use symscope::model::FileKind;
+use symscope::workspace::{self, InputStatus, Workspace, WorkspaceError};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("symscope-ws-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&d).ok();
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn the_golden_schema_1_file_opens_with_a_missing_input() {
+    let path = root().join("workspaces/golden-schema-1.ron");
+    let ws = workspace::load(&path).unwrap();
+    assert_eq!(ws.schema, 1);
+    assert_eq!(ws.inputs.len(), 3);
+    assert_eq!(ws.inputs[0].kind, FileKind::SourceMap);
+    assert_eq!(ws.inputs[1].settings.column_base, Some(1));
+    assert_eq!(ws.notes[0].frame, Some(0));
+    assert!(ws.layout.inspector_open);
+    let dir = path.parent().unwrap();
+    let status: Vec<InputStatus> = ws.inputs.iter().map(|i| ws.check_input(dir, i)).collect();
+    assert_eq!(
+        status[0],
+        InputStatus::Unchanged,
+        "the fixture's hash matches"
+    );
+    assert_eq!(status[1], InputStatus::Unchanged);
+    assert_eq!(
+        status[2],
+        InputStatus::Missing,
+        "a missing file is shown as missing; the rest opens"
+    );
+}
+
+#[test]
+fn save_then_open_gives_the_same_workspace_and_changes_are_seen() {
+    let dir = temp_dir("roundtrip");
+    let map = dir.join("a.js.map");
+    std::fs::write(
+        &map,
+        br#"{"version":3,"sources":[],"names":[],"mappings":""}"#,
+    )
+    .unwrap();
+    let mut ws = Workspace::default();
+    let i = ws.add_input(
+        &dir,
+        &map,
+        FileKind::SourceMap,
+        &std::fs::read(&map).unwrap(),
+    );
+    assert_eq!(ws.inputs[i].path, "a.js.map");
+    assert_eq!(
+        ws.add_input(&dir, &map, FileKind::SourceMap, b"x"),
+        i,
+        "added once"
+    );
+    let file = dir.join("ws.ron");
+    workspace::save(&file, &ws).unwrap();
+    assert_eq!(workspace::load(&file).unwrap(), ws);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        2,
+        "no temporary file is left: {leftovers:?}"
+    );
+    std::fs::write(
+        &map,
+        br#"{"version":3,"sources":["b"],"names":[],"mappings":"AAAA"}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        ws.check_input(&dir, &ws.inputs[0]),
+        InputStatus::Changed { .. }
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_failed_save_leaves_the_old_file_intact() {
+    let dir = temp_dir("failed");
+    let file = dir.join("ws.ron");
+    let mut ws = Workspace::default();
+    ws.layout.timing_open = true;
+    workspace::save(&file, &ws).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    // Make the temporary file impossible to create: a folder stands where it would go.
+    let blocker = dir.join(format!(".ws.ron.tmp-{}", std::process::id()));
+    std::fs::create_dir(&blocker).unwrap();
+    ws.layout.timing_open = false;
+    let err = workspace::save(&file, &ws).unwrap_err();
+    assert!(err.to_string().contains("ws.ron"), "{err}");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "the old file is untouched"
+    );
+    assert!(workspace::load(&file).unwrap().layout.timing_open);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn newer_or_broken_files_are_refused_and_left_alone() {
+    let dir = temp_dir("refuse");
+    for (name, text) in [
+        ("new.ron", "(schema: 2, inputs: [], future_field: 1)\n"),
+        ("broken.ron", "(schema: 1, inputs: [(pa"),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let err = workspace::load(&file).unwrap_err();
+        match name {
+            "new.ron" => assert!(
+                matches!(err, WorkspaceError::TooNew { found: 2, .. }),
+                "{err}"
+            ),
+            _ => assert!(matches!(err, WorkspaceError::Malformed { .. }), "{err}"),
+        }
+        assert!(err.to_string().contains(name) && err.to_string().contains("left unchanged"));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn removing_an_input_drops_its_notes_and_selection() {
+    let mut ws = workspace::load(&root().join("workspaces/golden-schema-1.ron")).unwrap();
+    let removed = ws.remove_input(1).unwrap();
+    assert!(removed.path.ends_with("trace.txt"));
+    assert!(ws.notes.is_empty());
+    assert_eq!(ws.selection.log, None);
+    assert!(ws.remove_input(9).is_none());
+}
