@@ -11,12 +11,25 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Symscope: a symbol and trace explorer.
+///
+/// With no command it opens the window: `symscope` (the last workspace, or an empty one),
+/// `symscope WORKSPACE.ron`, or `symscope FILE...` (a new workspace with those files).
 #[derive(Debug, Parser)]
-#[command(name = "symscope", version, about, long_about = None)]
+#[command(
+    name = "symscope",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true,
+    after_help = "With no command, Symscope opens its window: `symscope` (the last workspace, or an empty one), `symscope WORKSPACE.ron`, or `symscope FILE...` (a new workspace with those files)."
+)]
 pub struct Cli {
-    /// What to do; with none, Symscope will open its window (not built yet: prints usage).
+    /// What to do; with none, Symscope opens its window.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// A workspace (`.ron`) or files to open in the window.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// Subcommands.
@@ -65,16 +78,11 @@ fn unusable(message: String) -> Failure {
     Failure { code: 2, message }
 }
 
-/// Runs the CLI with parsed arguments and returns the process exit code.
-pub fn run(cli: Cli) -> ExitCode {
-    match cli.command {
-        None => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            cmd.print_help().ok();
-            println!("\n(The desktop window is not built yet; use `symscope symbolicate`.)");
-            ExitCode::SUCCESS
-        }
-        Some(Command::Symbolicate(args)) => {
+/// Runs a CLI command and returns the process exit code (`None` opens the window, which
+/// `main.rs` does).
+pub fn run(command: Command) -> ExitCode {
+    match command {
+        Command::Symbolicate(args) => {
             let mut stdout = std::io::stdout().lock();
             match symbolicate_command(&args, &mut stdout) {
                 Ok(()) => ExitCode::SUCCESS,

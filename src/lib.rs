@@ -5,6 +5,7 @@
 //! resolving), [`jobs`] (background work), [`workspace`] (the saved document). The pure
 //! layers start no threads.
 
+pub mod app;
 pub mod cli;
 pub mod formats;
 pub mod fuzzing;
@@ -12,4 +13,5 @@ pub mod jobs;
 pub mod model;
 pub mod symbolicate;
 pub mod symbols;
+pub mod ui;
 pub mod workspace;

@@ -1,15 +1,56 @@
-//! The `symscope` binary: a thin shell around the library.
+//! The `symscope` binary: a thin shell. `symscope symbolicate …` runs headless; anything else
+//! opens the window (eframe, glow renderer).
 
 use clap::Parser as _;
 use std::process::ExitCode;
+use std::sync::Arc;
+use symscope::app::AppState;
 
-fn main() -> ExitCode {
-    let cli = symscope::cli::Cli::parse();
-    match std::panic::catch_unwind(|| symscope::cli::run(cli)) {
-        Ok(code) => code,
-        Err(_) => {
-            eprintln!("symscope: internal error (a bug): see the message above");
+/// The eframe application: the app state, drawn by `symscope::ui`.
+struct Shell(AppState);
+
+impl eframe::App for Shell {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        symscope::ui::app_ui(ui, &mut self.0);
+    }
+}
+
+fn gui(paths: Vec<std::path::PathBuf>) -> ExitCode {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Symscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_drag_and_drop(true),
+        renderer: eframe::Renderer::Glow,
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "Symscope",
+        options,
+        Box::new(move |cc| {
+            let ctx = cc.egui_ctx.clone();
+            let mut state = AppState::new(Arc::new(move || ctx.request_repaint()));
+            state.start(&paths);
+            Ok(Box::new(Shell(state)))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("symscope: cannot open the window: {e}");
             ExitCode::from(1)
         }
     }
+}
+
+fn main() -> ExitCode {
+    let cli = symscope::cli::Cli::parse();
+    let outcome = std::panic::catch_unwind(move || match cli.command {
+        Some(command) => symscope::cli::run(command),
+        None => gui(cli.paths),
+    });
+    outcome.unwrap_or_else(|_| {
+        eprintln!("symscope: internal error (a bug): see the message above");
+        ExitCode::from(1)
+    })
 }

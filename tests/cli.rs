@@ -311,8 +311,29 @@ fn empty_log_is_read_with_a_warning() {
 }
 
 #[test]
-fn no_arguments_prints_usage() {
-    let out = symscope(&[]);
+fn help_prints_usage() {
+    let out = symscope(&["--help"]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("symbolicate"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("symbolicate") && text.contains("WORKSPACE.ron"),
+        "{text}"
+    );
+}
+
+/// Without a display, `symscope` (the window) fails with a message, not a panic.
+#[test]
+fn the_window_without_a_display_says_so() {
+    let cfg = std::env::temp_dir().join(format!("symscope-cli-cfg-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", &cfg)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot open the window"), "{err}");
+    std::fs::remove_dir_all(&cfg).ok();
 }

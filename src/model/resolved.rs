@@ -44,6 +44,9 @@ pub enum NameSource {
     CallerSource,
     /// The name of the token at the frame's own position.
     Token,
+    /// Nothing better: the function as the engine printed it (often minified, but property
+    /// and method names usually survive minification).
+    Trace,
 }
 
 /// One original location of a frame.

@@ -79,7 +79,7 @@ pub fn symbolicate(
                 cancelled = true;
             }
         }
-        name_functions(&mut frames, &tokens);
+        name_functions(&mut frames, &tokens, stack);
         stacks.push(SymbolicatedStack {
             title: stack.title.clone(),
             crashed: stack_index == 0,
@@ -324,7 +324,11 @@ fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
 /// Names each resolved frame: the Metro function map where present, else the caller frame's
 /// call-site token (the Sentry heuristic), else the callee of the caller's call expression in
 /// the original source, else the frame's own token.
-fn name_functions(frames: &mut [SymbolicatedFrame], tokens: &[Option<NamedToken>]) {
+fn name_functions(
+    frames: &mut [SymbolicatedFrame],
+    tokens: &[Option<NamedToken>],
+    stack: &crate::model::Stack,
+) {
     for (i, frame) in frames.iter_mut().enumerate() {
         let Some(Some(own)) = tokens.get(i) else {
             continue;
@@ -338,6 +342,12 @@ fn name_functions(frames: &mut [SymbolicatedFrame], tokens: &[Option<NamedToken>
             (Some(c), Some(NameSource::CallerSource))
         } else if let Some(t) = &own.token_name {
             (Some(t.clone()), Some(NameSource::Token))
+        } else if let Some(t) = stack
+            .frames
+            .get(i)
+            .and_then(|f| printed_name(f.input.as_ref()?.function.as_deref()?))
+        {
+            (Some(t), Some(NameSource::Trace))
         } else {
             (None, None)
         };
@@ -346,6 +356,23 @@ fn name_functions(frames: &mut [SymbolicatedFrame], tokens: &[Option<NamedToken>
             loc.name_source = source;
         }
     }
+}
+
+/// The method name in a function as an engine prints it: `De.setFromObject` →
+/// `setFromObject`, `new Foo` → `Foo`, `Function.of [as map]` → `of`; nothing for anonymous
+/// frames (`<anonymous>`, `anonymous`, SpiderMonkey's `a/b<`).
+fn printed_name(function: &str) -> Option<String> {
+    let f = function.split(" [as ").next().unwrap_or(function);
+    let f = f.strip_prefix("async ").unwrap_or(f);
+    let f = f.strip_prefix("new ").unwrap_or(f);
+    let last = f.rsplit('.').next().unwrap_or(f).trim();
+    let plain = !last.is_empty()
+        && last != "anonymous"
+        && last != "global"
+        && last
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    plain.then(|| last.to_owned())
 }
 
 /// Counts of frame statuses, for summaries.

@@ -168,6 +168,11 @@ impl SymbolSet {
 
     /// Adds an already parsed map.
     pub fn add_map(&mut self, path: &str, map: SourceMap, parse_ms: f64) {
+        self.add_shared_map(path, Arc::new(map), parse_ms);
+    }
+
+    /// Adds a parsed map that is shared with others (the app keeps its maps across runs).
+    pub fn add_shared_map(&mut self, path: &str, map: Arc<SourceMap>, parse_ms: f64) {
         let source_basenames = map
             .source_names()
             .iter()
@@ -176,7 +181,7 @@ impl SymbolSet {
         self.maps.push(MapFile {
             name: basename(path).to_owned(),
             path: path.to_owned(),
-            map: Arc::new(map),
+            map,
             source_basenames,
             parse_ms,
         });

@@ -1,0 +1,64 @@
+//! What the UI asks the app to do; applied at the end of the frame.
+
+use super::InputId;
+use crate::jobs::JobId;
+use std::path::PathBuf;
+
+/// One request from the UI.
+#[derive(Debug)]
+pub enum Command {
+    /// Files whose bytes are in hand (dropped): add and load them.
+    AddFiles(Vec<(PathBuf, Vec<u8>)>),
+    /// Files to read from disk (File → Open, command line).
+    AddPaths(Vec<PathBuf>),
+    /// A trace pasted from the clipboard: becomes a log input.
+    PasteTrace(String),
+    /// Remove an input from the workspace.
+    RemoveInput(InputId),
+    /// Show this log in the stack list.
+    SelectLog(InputId),
+    /// Select a frame of the selected log.
+    SelectFrame {
+        /// Stack index.
+        stack: usize,
+        /// Frame index in the stack.
+        frame: usize,
+    },
+    /// Filter the stack list.
+    SetFilter(String),
+    /// Switch between raw and resolved frames.
+    ToggleRaw,
+    /// Switch between dark and light.
+    ToggleTheme,
+    /// Show or hide the timing panel.
+    ToggleTiming,
+    /// Stop a running job.
+    CancelJob(JobId),
+    /// Open a workspace file.
+    OpenWorkspace(PathBuf),
+    /// Save the workspace (to its file, or to the given path).
+    SaveWorkspace(Option<PathBuf>),
+    /// Clear the error list.
+    DismissErrors,
+}
+
+/// The frame's command queue.
+#[derive(Debug, Default)]
+pub struct Commands(Vec<Command>);
+
+impl Commands {
+    /// Queues a command.
+    pub fn send(&mut self, c: Command) {
+        self.0.push(c);
+    }
+
+    /// Whether nothing was asked.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The queued commands, in order.
+    pub fn into_vec(self) -> Vec<Command> {
+        self.0
+    }
+}

@@ -1,0 +1,120 @@
+//! The app's jobs: loading an input, symbolicating a log.
+
+use crate::formats::{self, detect::peek, js};
+use crate::jobs::{JobContext, ParallelIndex};
+use crate::model::{Blob, FileKind, SymbolicatedTrace, Trace};
+use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
+use crate::symbols::sourcemap::SourceMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A stable id of an input for the app's lifetime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InputId(pub u64);
+
+/// What was loaded from an input.
+#[derive(Clone, Debug)]
+pub enum Loaded {
+    /// A parsed and indexed source map, with the milliseconds it took.
+    Map(Arc<SourceMap>, f64),
+    /// A bundle (its map comments).
+    Bundle(BundleFile),
+    /// A parsed log.
+    Log(Arc<Trace>),
+    /// Something Symscope does not read (kept in the workspace, not used).
+    Other,
+}
+
+/// What a job hands back.
+#[derive(Debug)]
+pub enum JobOutput {
+    /// An input was loaded.
+    Loaded {
+        /// Which.
+        input: InputId,
+        /// What it turned out to be.
+        kind: FileKind,
+        /// The result.
+        loaded: Loaded,
+    },
+    /// A log was symbolicated.
+    Symbolicated {
+        /// Which log.
+        log: InputId,
+        /// The result.
+        result: SymbolicatedTrace,
+    },
+}
+
+/// Detects, parses and indexes one input.
+pub fn load(
+    ctx: &mut JobContext<JobOutput>,
+    input: InputId,
+    path: &str,
+    bytes: Vec<u8>,
+) -> Result<JobOutput, String> {
+    let kind = ctx.phase("detect", |_| peek(&bytes));
+    let loaded = match kind {
+        FileKind::SourceMap => {
+            let start = Instant::now();
+            let map = ctx.phase("parse + index", |_| {
+                SourceMap::parse_with(Blob::from(bytes), &ParallelIndex)
+            });
+            let map = map.map_err(|e| format!("{path}: {e}"))?;
+            Loaded::Map(Arc::new(map), start.elapsed().as_secs_f64() * 1e3)
+        }
+        FileKind::JavaScript => {
+            let bundle = ctx.phase("scan", |_| scan_bundle(path, &bytes));
+            if bundle
+                .source_mapping_url
+                .as_deref()
+                .is_some_and(|u| u.starts_with("data:"))
+            {
+                // An inline map: load it as a map named after the bundle.
+                let mut set = SymbolSet::new();
+                set.add_with(path, Blob::from(bytes), &ParallelIndex)
+                    .map_err(|e| e.to_string())?;
+                match set.maps.pop() {
+                    Some(m) => Loaded::Map(m.map, m.parse_ms),
+                    None => Loaded::Bundle(bundle),
+                }
+            } else {
+                Loaded::Bundle(bundle)
+            }
+        }
+        FileKind::Log => {
+            let text = String::from_utf8_lossy(&bytes);
+            Loaded::Log(Arc::new(ctx.phase("parse", |_| js::parse(&text))))
+        }
+        FileKind::HermesBytecode | FileKind::Unknown => {
+            if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() && !bytes.is_empty() {
+                // Text that looks like nothing else: treat it as a log (every line kept).
+                Loaded::Log(Arc::new(formats::parse_log(&bytes)))
+            } else {
+                Loaded::Other
+            }
+        }
+    };
+    Ok(JobOutput::Loaded {
+        input,
+        kind,
+        loaded,
+    })
+}
+
+/// Symbolicates one log; cancellation is honoured between frames.
+pub fn symbolicate_log(
+    ctx: &mut JobContext<JobOutput>,
+    log: InputId,
+    trace: &Trace,
+    symbols: &SymbolSet,
+    column_base: Option<u32>,
+) -> Result<JobOutput, String> {
+    let outcome = ctx.phase("look-up", |ctx| {
+        symbolicate::symbolicate(trace, symbols, Options { column_base }, ctx)
+    });
+    match outcome {
+        Outcome::Done(result) => Ok(JobOutput::Symbolicated { log, result }),
+        Outcome::Cancelled(_) => Err("cancelled".to_owned()),
+    }
+}

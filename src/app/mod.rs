@@ -1,0 +1,614 @@
+//! The application: state, commands and view models (with `main.rs`, the only code that knows
+//! eframe). The UI (`src/ui`) reads [`AppState`] and emits [`Command`]s, which the state
+//! applies at the end of the frame, as rerun's viewer does.
+
+mod commands;
+mod loading;
+mod view;
+
+pub use commands::{Command, Commands};
+pub use loading::{InputId, JobOutput, Loaded};
+pub use view::{FrameDetail, Row, SourceContext, StackRows, frame_detail};
+
+use crate::jobs::{JobEvent, JobId, JobState, Jobs, Span, Waker};
+use crate::model::{FileKind, SymbolicatedTrace, Trace};
+use crate::symbolicate::SymbolSet;
+use crate::workspace::{self, Autosave, InputStatus, Workspace};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The file listing recent workspaces (`$XDG_CONFIG_HOME/symscope/recent` or
+/// `~/.config/symscope/recent`).
+fn recent_file() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("symscope").join("recent"))
+}
+
+/// Where an input stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputState {
+    /// Being read, detected and indexed.
+    Loading,
+    /// Loaded.
+    Ready,
+    /// Could not be used; the message names the problem.
+    Failed(String),
+    /// The file is not where the workspace says.
+    Missing,
+}
+
+/// One input of the workspace with what was loaded from it (never saved).
+#[derive(Clone, Debug)]
+pub struct InputEntry {
+    /// Stable id (indices shift when inputs are removed).
+    pub id: InputId,
+    /// File name.
+    pub name: String,
+    /// Absolute path.
+    pub path: PathBuf,
+    /// Detected kind.
+    pub kind: FileKind,
+    /// Where it stands.
+    pub state: InputState,
+    /// What was loaded.
+    pub loaded: Option<Loaded>,
+}
+
+/// A finished job's timing, for the timing panel.
+#[derive(Clone, Debug)]
+pub struct JobTiming {
+    /// What the job did (`index three.min.js.map`).
+    pub name: String,
+    /// When it ended, relative to the app start (ns).
+    pub end_ns: u64,
+    /// Its phases.
+    pub spans: Vec<Span>,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// How it ended.
+    pub state: JobState,
+}
+
+/// Everything the app knows. `workspace` is the saved document; the rest is derived.
+pub struct AppState {
+    /// The document.
+    pub workspace: Workspace,
+    /// Where the document lives (`None`: not saved yet).
+    pub workspace_path: Option<PathBuf>,
+    /// Inputs, parallel to `workspace.inputs`.
+    pub inputs: Vec<InputEntry>,
+    /// Symbolicated logs by input.
+    pub results: HashMap<InputId, Arc<SymbolicatedTrace>>,
+    /// The job pool.
+    pub jobs: Jobs<JobOutput>,
+    /// What each running job does.
+    pub job_names: HashMap<JobId, String>,
+    /// Finished jobs, newest last.
+    pub timings: Vec<JobTiming>,
+    /// Messages for the user (newest last).
+    pub errors: Vec<String>,
+    /// The stack-list filter.
+    pub filter: String,
+    /// Files hovering over the window.
+    pub hovered: Vec<String>,
+    /// Recently opened workspaces.
+    pub recent: Vec<PathBuf>,
+    autosave: Autosave,
+    started: Instant,
+    next_input: u64,
+    /// The running symbolication job per log, to cancel it when a newer one starts.
+    symbolicating: HashMap<InputId, JobId>,
+    rows_cache: Option<(InputId, String, usize, Arc<StackRows>)>,
+    generation: usize,
+}
+
+impl AppState {
+    /// An empty app; `waker` is called from workers (the UI's `request_repaint`).
+    pub fn new(waker: Waker) -> Self {
+        let jobs = Jobs::new(0, waker).unwrap_or_else(|_| {
+            // A pool that cannot start threads is unrecoverable; one thread is the fallback.
+            Jobs::new(1, Arc::new(|| {}))
+                .unwrap_or_else(|e| panic!("cannot start a worker thread: {e}"))
+        });
+        Self {
+            workspace: Workspace::default(),
+            workspace_path: None,
+            inputs: Vec::new(),
+            results: HashMap::new(),
+            jobs,
+            job_names: HashMap::new(),
+            timings: Vec::new(),
+            errors: Vec::new(),
+            filter: String::new(),
+            hovered: Vec::new(),
+            recent: Vec::new(),
+            autosave: Autosave::new(Duration::from_millis(800)),
+            started: Instant::now(),
+            next_input: 1,
+            symbolicating: HashMap::new(),
+            rows_cache: None,
+            generation: 0,
+        }
+    }
+
+    /// The folder input paths are relative to.
+    pub fn workspace_dir(&self) -> PathBuf {
+        match self.workspace_path.as_deref().and_then(Path::parent) {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        }
+    }
+
+    /// The selected log's input, if any.
+    pub fn selected_log(&self) -> Option<&InputEntry> {
+        let path = self.workspace.selection.log.as_deref()?;
+        let i = self.workspace.inputs.iter().position(|x| x.path == path)?;
+        self.inputs.get(i)
+    }
+
+    /// The rows of the selected log's stack list (cached per log, filter and result).
+    pub fn stack_rows(&mut self) -> Option<Arc<StackRows>> {
+        let entry = self.selected_log()?;
+        let id = entry.id;
+        let Some(Loaded::Log(trace)) = &entry.loaded else {
+            return None;
+        };
+        if let Some((cid, f, g, rows)) = &self.rows_cache
+            && *cid == id
+            && *f == self.filter
+            && *g == self.generation
+        {
+            return Some(rows.clone());
+        }
+        let result = self.results.get(&id).cloned();
+        let rows = Arc::new(StackRows::build(trace, result.as_deref(), &self.filter));
+        self.rows_cache = Some((id, self.filter.clone(), self.generation, rows.clone()));
+        Some(rows)
+    }
+
+    /// The symbolicated result and trace of the selected log.
+    pub fn selected_result(&self) -> Option<(InputId, Arc<Trace>, Option<Arc<SymbolicatedTrace>>)> {
+        let entry = self.selected_log()?;
+        let Some(Loaded::Log(trace)) = &entry.loaded else {
+            return None;
+        };
+        Some((
+            entry.id,
+            trace.clone(),
+            self.results.get(&entry.id).cloned(),
+        ))
+    }
+
+    /// Maps that are loaded, with their names.
+    pub fn loaded_maps(&self) -> Vec<(String, Arc<crate::symbols::sourcemap::SourceMap>)> {
+        self.inputs
+            .iter()
+            .filter_map(|e| match &e.loaded {
+                Some(Loaded::Map(m, _)) => Some((e.name.clone(), m.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.started.elapsed().as_nanos() as u64
+    }
+
+    /// Handles job events; call once per frame. Returns whether anything changed.
+    pub fn poll_jobs(&mut self) -> bool {
+        let events = self.jobs.poll();
+        let mut changed = false;
+        let mut resymbolicate = false;
+        for event in events {
+            let JobEvent::Finished {
+                id,
+                state,
+                result,
+                spans,
+                elapsed,
+            } = event
+            else {
+                changed = true;
+                continue;
+            };
+            changed = true;
+            let name = self
+                .job_names
+                .remove(&id)
+                .unwrap_or_else(|| format!("job {}", id.0));
+            self.timings.push(JobTiming {
+                name: name.clone(),
+                end_ns: self.now_ns(),
+                spans,
+                elapsed,
+                state: state.clone(),
+            });
+            match (state, result) {
+                (
+                    JobState::Done,
+                    Some(JobOutput::Loaded {
+                        input,
+                        kind,
+                        loaded,
+                    }),
+                ) => {
+                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
+                        e.kind = kind;
+                        e.state = InputState::Ready;
+                        e.loaded = Some(loaded);
+                    }
+                    if let Some(i) = self.inputs.iter().position(|e| e.id == input)
+                        && let Some(doc) = self.workspace.inputs.get_mut(i)
+                        && doc.kind != kind
+                    {
+                        doc.kind = kind;
+                        self.autosave.changed(Instant::now());
+                    }
+                    resymbolicate = true;
+                }
+                (JobState::Done, Some(JobOutput::Symbolicated { log, result }))
+                    if self.symbolicating.get(&log) == Some(&id) =>
+                {
+                    // Only the newest run of a log counts (an older one may finish later).
+                    self.symbolicating.remove(&log);
+                    self.results.insert(log, Arc::new(result));
+                    self.generation += 1;
+                }
+                (JobState::Failed(message), _) => {
+                    if let Some(input) = self.input_of_job(&name)
+                        && let Some(e) = self.inputs.iter_mut().find(|e| e.id == input)
+                    {
+                        e.state = InputState::Failed(message.clone());
+                    }
+                    self.errors.push(format!("{name}: {message}"));
+                }
+                (JobState::Cancelled, _) => {}
+                _ => {}
+            }
+        }
+        if resymbolicate {
+            self.symbolicate_all();
+        }
+        changed
+    }
+
+    fn input_of_job(&self, job_name: &str) -> Option<InputId> {
+        let name = job_name.strip_prefix("load ")?;
+        self.inputs
+            .iter()
+            .find(|e| e.name == name && e.state == InputState::Loading)
+            .map(|e| e.id)
+    }
+
+    /// Starts loading a file whose bytes are in hand (dropped, pasted or read by the caller).
+    pub fn add_file(&mut self, path: PathBuf, bytes: Vec<u8>) {
+        let dir = self.workspace_dir();
+        let kind = crate::formats::peek(&bytes);
+        let before = self.workspace.inputs.len();
+        let index = self.workspace.add_input(&dir, &path, kind, &bytes);
+        if index < before {
+            // Already in the workspace: reload it (its contents may have changed).
+            if let Some(doc) = self.workspace.inputs.get_mut(index) {
+                doc.size = bytes.len() as u64;
+                doc.hash = workspace::fingerprint(&bytes);
+            }
+            if let Some(entry) = self.inputs.get(index) {
+                let id = entry.id;
+                self.start_load(id, bytes);
+            }
+            return;
+        }
+        let id = InputId(self.next_input);
+        self.next_input += 1;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        self.inputs.push(InputEntry {
+            id,
+            name,
+            path,
+            kind,
+            state: InputState::Loading,
+            loaded: None,
+        });
+        if kind == FileKind::Log && self.workspace.selection.log.is_none() {
+            self.workspace.selection.log = self.workspace.inputs.get(index).map(|i| i.path.clone());
+        }
+        self.autosave.changed(Instant::now());
+        self.start_load(id, bytes);
+    }
+
+    fn start_load(&mut self, id: InputId, bytes: Vec<u8>) {
+        let Some(entry) = self.inputs.iter_mut().find(|e| e.id == id) else {
+            return;
+        };
+        entry.state = InputState::Loading;
+        let name = entry.name.clone();
+        let path = entry.path.display().to_string();
+        let job = self
+            .jobs
+            .spawn(move |ctx| loading::load(ctx, id, &path, bytes));
+        self.job_names.insert(job, format!("load {name}"));
+    }
+
+    /// Re-symbolicates every loaded log against the loaded maps (after any map changes).
+    pub fn symbolicate_all(&mut self) {
+        let mut symbols = SymbolSet::new();
+        for e in &self.inputs {
+            match &e.loaded {
+                Some(Loaded::Map(map, ms)) => {
+                    symbols.add_shared_map(&e.path.display().to_string(), map.clone(), *ms)
+                }
+                Some(Loaded::Bundle(b)) => symbols.bundles.push(b.clone()),
+                _ => {}
+            }
+        }
+        let symbols = Arc::new(symbols);
+        let logs: Vec<(InputId, String, Arc<Trace>, Option<u32>)> = self
+            .inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .filter_map(|(e, doc)| match &e.loaded {
+                Some(Loaded::Log(t)) => {
+                    Some((e.id, e.name.clone(), t.clone(), doc.settings.column_base))
+                }
+                _ => None,
+            })
+            .collect();
+        for (id, name, trace, column_base) in logs {
+            if let Some(old) = self.symbolicating.remove(&id) {
+                self.jobs.cancel(old);
+            }
+            let symbols = symbols.clone();
+            let job = self
+                .jobs
+                .spawn(move |ctx| loading::symbolicate_log(ctx, id, &trace, &symbols, column_base));
+            self.job_names.insert(job, format!("symbolicate {name}"));
+            self.symbolicating.insert(id, job);
+        }
+    }
+
+    /// Opens a workspace file: inputs that exist are loaded, missing ones are shown as missing.
+    pub fn open_workspace(&mut self, path: &Path) -> Result<(), workspace::WorkspaceError> {
+        let ws = workspace::load(path)?;
+        self.workspace = ws;
+        self.workspace_path = Some(path.to_path_buf());
+        self.inputs.clear();
+        self.results.clear();
+        self.rows_cache = None;
+        self.remember_recent(path);
+        let dir = self.workspace_dir();
+        let docs = self.workspace.inputs.clone();
+        for doc in docs {
+            let id = InputId(self.next_input);
+            self.next_input += 1;
+            let abs = dir.join(&doc.path);
+            let name = abs
+                .file_name()
+                .map_or_else(|| doc.path.clone(), |n| n.to_string_lossy().into_owned());
+            let status = self.workspace.check_input(&dir, &doc);
+            let state = if status == InputStatus::Missing {
+                InputState::Missing
+            } else {
+                InputState::Loading
+            };
+            self.inputs.push(InputEntry {
+                id,
+                name,
+                path: abs.clone(),
+                kind: doc.kind,
+                state: state.clone(),
+                loaded: None,
+            });
+            if state == InputState::Loading {
+                match std::fs::read(&abs) {
+                    Ok(bytes) => {
+                        if let InputStatus::Changed { size, hash } = status
+                            && let Some(d) = self
+                                .workspace
+                                .inputs
+                                .iter_mut()
+                                .find(|d| d.path == doc.path)
+                        {
+                            // A changed file is re-indexed and its new fingerprint recorded.
+                            d.size = size;
+                            d.hash = hash;
+                            self.autosave.changed(Instant::now());
+                        }
+                        self.start_load(id, bytes);
+                    }
+                    Err(e) => {
+                        if let Some(entry) = self.inputs.last_mut() {
+                            entry.state = InputState::Failed(e.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn remember_recent(&mut self, path: &Path) {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| *p != path);
+        self.recent.insert(0, path);
+        self.recent.truncate(8);
+        if let Some(file) = recent_file() {
+            let text = self
+                .recent
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join("\n");
+            if let Some(dir) = file.parent() {
+                std::fs::create_dir_all(dir).ok();
+            }
+            // Losing the recent list is harmless; the workspace itself is saved atomically.
+            std::fs::write(&file, text).ok();
+        }
+    }
+
+    /// Starts the app from the command line: a workspace (`.ron`), files for a new workspace,
+    /// or nothing (the last workspace, when there is one).
+    pub fn start(&mut self, paths: &[PathBuf]) {
+        self.recent = recent_file()
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .map(|t| {
+                t.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(PathBuf::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        match paths {
+            [one] if one.extension().is_some_and(|e| e == "ron") => {
+                if let Err(e) = self.open_workspace(one) {
+                    self.errors.push(e.to_string());
+                }
+            }
+            [] => {
+                if let Some(last) = self.recent.first().cloned().filter(|p| p.exists())
+                    && let Err(e) = self.open_workspace(&last)
+                {
+                    self.errors.push(e.to_string());
+                }
+            }
+            files => self.apply_one(Command::AddPaths(files.to_vec())),
+        }
+    }
+
+    /// Saves the workspace to its file (or to `path`), atomically.
+    pub fn save_workspace(
+        &mut self,
+        path: Option<PathBuf>,
+    ) -> Result<PathBuf, workspace::WorkspaceError> {
+        let path = path
+            .or_else(|| self.workspace_path.clone())
+            .unwrap_or_else(|| PathBuf::from("workspaces/untitled.ron"));
+        if self.workspace_path.as_deref() != Some(&path) {
+            // Paths are relative to the document: rebase them on the new folder.
+            let old_dir = self.workspace_dir();
+            let new_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            for doc in &mut self.workspace.inputs {
+                doc.path = workspace::relative_path(&new_dir, &old_dir.join(&doc.path));
+            }
+            if let Some(log) = &self.workspace.selection.log {
+                self.workspace.selection.log =
+                    Some(workspace::relative_path(&new_dir, &old_dir.join(log)));
+            }
+        }
+        workspace::save(&path, &self.workspace)?;
+        self.workspace_path = Some(path.clone());
+        self.remember_recent(&path);
+        Ok(path)
+    }
+
+    /// Saves when a change has settled (autosave); returns how long until the next check.
+    pub fn tick_autosave(&mut self) -> Option<Duration> {
+        let now = Instant::now();
+        if self.workspace_path.is_some() && self.autosave.due(now) {
+            if let Err(e) = self.save_workspace(None) {
+                self.errors.push(e.to_string());
+            }
+            return None;
+        }
+        if self.workspace_path.is_some() {
+            self.autosave.wait(now)
+        } else {
+            None
+        }
+    }
+
+    /// Applies the frame's commands.
+    pub fn apply(&mut self, commands: Commands) {
+        for command in commands.into_vec() {
+            self.apply_one(command);
+        }
+    }
+
+    fn apply_one(&mut self, command: Command) {
+        let changed = Instant::now();
+        match command {
+            Command::AddFiles(files) => {
+                for (path, bytes) in files {
+                    self.add_file(path, bytes);
+                }
+            }
+            Command::AddPaths(paths) => {
+                for path in paths {
+                    match std::fs::read(&path) {
+                        Ok(bytes) => self.add_file(path, bytes),
+                        Err(e) => self.errors.push(format!("{}: {e}", path.display())),
+                    }
+                }
+            }
+            Command::PasteTrace(text) => {
+                let n = self
+                    .inputs
+                    .iter()
+                    .filter(|e| e.name.starts_with("pasted-"))
+                    .count()
+                    + 1;
+                let path = self.workspace_dir().join(format!("pasted-{n}.txt"));
+                if let Err(e) = std::fs::write(&path, &text) {
+                    self.errors.push(format!("{}: {e}", path.display()));
+                } else {
+                    self.add_file(path, text.into_bytes());
+                }
+            }
+            Command::RemoveInput(id) => {
+                if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
+                    self.inputs.remove(i);
+                    self.workspace.remove_input(i);
+                    self.results.remove(&id);
+                    self.autosave.changed(changed);
+                    self.symbolicate_all();
+                }
+            }
+            Command::SelectLog(id) => {
+                if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
+                    self.workspace.selection.log =
+                        self.workspace.inputs.get(i).map(|d| d.path.clone());
+                    self.workspace.selection.stack = 0;
+                    self.workspace.selection.frame = None;
+                    self.autosave.changed(changed);
+                }
+            }
+            Command::SelectFrame { stack, frame } => {
+                self.workspace.selection.stack = stack;
+                self.workspace.selection.frame = Some(frame);
+                self.autosave.changed(changed);
+            }
+            Command::SetFilter(f) => self.filter = f,
+            Command::ToggleRaw => {
+                self.workspace.layout.raw_frames = !self.workspace.layout.raw_frames;
+                self.autosave.changed(changed);
+            }
+            Command::ToggleTheme => {
+                self.workspace.layout.dark = !self.workspace.layout.dark;
+                self.autosave.changed(changed);
+            }
+            Command::ToggleTiming => {
+                self.workspace.layout.timing_open = !self.workspace.layout.timing_open;
+                self.autosave.changed(changed);
+            }
+            Command::CancelJob(id) => self.jobs.cancel(id),
+            Command::OpenWorkspace(path) => {
+                if let Err(e) = self.open_workspace(&path) {
+                    self.errors.push(e.to_string());
+                }
+            }
+            Command::SaveWorkspace(path) => {
+                if let Err(e) = self.save_workspace(path) {
+                    self.errors.push(e.to_string());
+                }
+            }
+            Command::DismissErrors => self.errors.clear(),
+        }
+    }
+}

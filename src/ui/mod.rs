@@ -1,0 +1,643 @@
+//! The window, in egui only: each panel is a `*_ui` function that reads [`AppState`] and
+//! emits [`Command`]s; [`app_ui`] applies them at the end of the frame.
+
+use crate::app::{AppState, Command, Commands, InputState, Loaded, Row, StackRows, frame_detail};
+use crate::model::{FileKind, FrameStatus, SymbolicatedTrace, Trace};
+use egui::{Color32, RichText};
+
+/// Height of a stack-list row in points.
+const ROW_HEIGHT: f32 = 20.0;
+
+/// Draws one frame of the whole app and applies what the user asked for.
+pub fn app_ui(ui: &mut egui::Ui, state: &mut AppState) {
+    let ctx = ui.ctx().clone();
+    state.poll_jobs();
+    ctx.set_theme(if state.workspace.layout.dark {
+        egui::Theme::Dark
+    } else {
+        egui::Theme::Light
+    });
+    let mut commands = Commands::default();
+    input_ui(&ctx, state, &mut commands);
+    let rows = state.stack_rows();
+    menu_bar_ui(ui, state, &mut commands);
+    status_bar_ui(ui, state, &mut commands);
+    workspace_panel_ui(ui, state, &mut commands);
+    if state.workspace.layout.timing_open {
+        timing_panel_ui(ui, state);
+    }
+    frame_detail_ui(ui, state);
+    egui::CentralPanel::default().show(ui, |ui| {
+        stack_list_ui(ui, state, rows.as_deref(), &mut commands);
+    });
+    if !state.hovered.is_empty() {
+        drop_overlay_ui(&ctx, &state.hovered);
+    }
+    state.apply(commands);
+    if let Some(wait) = state.tick_autosave() {
+        ctx.request_repaint_after(wait);
+    }
+}
+
+/// Dropped and hovering files, pasted traces and keyboard shortcuts.
+fn input_ui(ctx: &egui::Context, state: &mut AppState, commands: &mut Commands) {
+    let (dropped, hovered, events) = ctx.input(|i| {
+        (
+            i.raw.dropped_files.clone(),
+            i.raw.hovered_files.clone(),
+            i.events.clone(),
+        )
+    });
+    state.hovered = hovered
+        .iter()
+        .map(|h| {
+            h.path
+                .as_ref()
+                .map_or_else(|| "file".to_owned(), |p| file_name(p))
+        })
+        .collect();
+    if !dropped.is_empty() {
+        let mut files = Vec::new();
+        for f in dropped {
+            match f.bytes() {
+                Ok(bytes) => files.push((f.path().to_path_buf(), bytes)),
+                Err(e) => state.errors.push(format!("{}: {e}", f.path().display())),
+            }
+        }
+        commands.send(Command::AddFiles(files));
+    }
+    let typing = ctx.egui_wants_keyboard_input();
+    for event in events {
+        match event {
+            egui::Event::Paste(text) if !typing && !text.trim().is_empty() => {
+                commands.send(Command::PasteTrace(text))
+            }
+            egui::Event::Key {
+                key,
+                pressed: true,
+                modifiers,
+                ..
+            } if modifiers.command => match key {
+                egui::Key::S => commands.send(Command::SaveWorkspace(None)),
+                egui::Key::O => {
+                    if let Some(path) = rfd::FileDialog::new()
+                        .add_filter("workspace", &["ron"])
+                        .pick_file()
+                    {
+                        commands.send(Command::OpenWorkspace(path));
+                    }
+                }
+                egui::Key::F => ctx.memory_mut(|m| m.request_focus(egui::Id::unique("filter"))),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+fn file_name(p: &std::path::Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The menu bar: File, View, the filter and the raw/resolved switch.
+fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    egui::Panel::top("menu").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open files…").clicked() {
+                    if let Some(paths) = rfd::FileDialog::new().pick_files() {
+                        commands.send(Command::AddPaths(paths));
+                    }
+                    ui.close();
+                }
+                if ui.button("Open workspace…  Ctrl+O").clicked() {
+                    if let Some(path) = rfd::FileDialog::new()
+                        .add_filter("workspace", &["ron"])
+                        .pick_file()
+                    {
+                        commands.send(Command::OpenWorkspace(path));
+                    }
+                    ui.close();
+                }
+                if ui.button("Save workspace  Ctrl+S").clicked() {
+                    commands.send(Command::SaveWorkspace(None));
+                    ui.close();
+                }
+                if ui.button("Save workspace as…").clicked() {
+                    if let Some(path) = rfd::FileDialog::new()
+                        .add_filter("workspace", &["ron"])
+                        .save_file()
+                    {
+                        commands.send(Command::SaveWorkspace(Some(path)));
+                    }
+                    ui.close();
+                }
+                if !state.recent.is_empty() {
+                    ui.separator();
+                    ui.label(RichText::new("Recent workspaces").weak());
+                    for path in &state.recent {
+                        if ui
+                            .button(file_name(path))
+                            .on_hover_text(path.display().to_string())
+                            .clicked()
+                        {
+                            commands.send(Command::OpenWorkspace(path.clone()));
+                            ui.close();
+                        }
+                    }
+                }
+            });
+            ui.menu_button("View", |ui| {
+                let theme = if state.workspace.layout.dark {
+                    "Light theme"
+                } else {
+                    "Dark theme"
+                };
+                if ui.button(theme).clicked() {
+                    commands.send(Command::ToggleTheme);
+                    ui.close();
+                }
+                let timing = if state.workspace.layout.timing_open {
+                    "Hide timings"
+                } else {
+                    "Show timings"
+                };
+                if ui.button(timing).clicked() {
+                    commands.send(Command::ToggleTiming);
+                    ui.close();
+                }
+            });
+            ui.separator();
+            let mut filter = state.filter.clone();
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut filter)
+                    .id(egui::Id::unique("filter"))
+                    .hint_text("Filter frames (Ctrl+F)")
+                    .desired_width(220.0),
+            );
+            if edit.changed() {
+                commands.send(Command::SetFilter(filter));
+            }
+            let raw = state.workspace.layout.raw_frames;
+            if ui.selectable_label(raw, "Raw frames").clicked() {
+                commands.send(Command::ToggleRaw);
+            }
+        });
+    });
+}
+
+/// Running jobs with progress and cancel buttons, and the error count.
+fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    egui::Panel::bottom("status").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let running = state.jobs.running();
+            if running.is_empty() {
+                ui.label(RichText::new("Ready").weak());
+            }
+            for (id, progress) in running.iter().take(4) {
+                let name = state.job_names.get(id).map_or("job", String::as_str);
+                ui.label(format!("{name}: {}", progress.phase));
+                let fraction = if progress.total > 0 {
+                    progress.done as f32 / progress.total as f32
+                } else {
+                    0.0
+                };
+                ui.add(
+                    egui::ProgressBar::new(fraction)
+                        .desired_width(80.0)
+                        .show_percentage(),
+                );
+                if ui
+                    .small_button("Cancel")
+                    .on_hover_text(format!("Cancel {name}"))
+                    .clicked()
+                {
+                    commands.send(Command::CancelJob(*id));
+                }
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if !state.errors.is_empty() {
+                    let label = format!("{} errors", state.errors.len());
+                    let last = state.errors.last().cloned().unwrap_or_default();
+                    if ui
+                        .button(RichText::new(label).color(Color32::from_rgb(230, 90, 80)))
+                        .on_hover_text(last)
+                        .clicked()
+                    {
+                        commands.send(Command::DismissErrors);
+                    }
+                }
+            });
+        });
+    });
+}
+
+fn kind_badge(kind: FileKind) -> (&'static str, Color32) {
+    match kind {
+        FileKind::SourceMap => ("MAP", Color32::from_rgb(90, 150, 230)),
+        FileKind::JavaScript => ("JS", Color32::from_rgb(220, 190, 60)),
+        FileKind::HermesBytecode => ("HBC", Color32::from_rgb(150, 110, 220)),
+        FileKind::Log => ("LOG", Color32::from_rgb(90, 190, 120)),
+        FileKind::Unknown => ("?", Color32::GRAY),
+    }
+}
+
+/// The inputs, grouped by kind, with status; select a log, remove an input.
+fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    egui::Panel::left("workspace")
+        .resizable(true)
+        .default_size(state.workspace.layout.side_panel_width)
+        .show(ui, |ui| {
+            let title = state
+                .workspace_path
+                .as_deref()
+                .map_or_else(|| "Unsaved workspace".to_owned(), file_name);
+            ui.heading(title);
+            if state.inputs.is_empty() {
+                ui.label(
+                    RichText::new(
+                        "Drop symbol files and crash logs here, or paste a trace (Ctrl+V).",
+                    )
+                    .weak(),
+                );
+            }
+            let selected = state.selected_log().map(|e| e.id);
+            for (group, kinds) in [
+                ("Logs", &[FileKind::Log][..]),
+                (
+                    "Symbol files",
+                    &[
+                        FileKind::SourceMap,
+                        FileKind::JavaScript,
+                        FileKind::HermesBytecode,
+                    ][..],
+                ),
+                ("Other", &[FileKind::Unknown][..]),
+            ] {
+                let members: Vec<_> = state
+                    .inputs
+                    .iter()
+                    .filter(|e| kinds.contains(&e.kind))
+                    .collect();
+                if members.is_empty() {
+                    continue;
+                }
+                ui.add_space(6.0);
+                ui.label(RichText::new(group).strong());
+                for e in members {
+                    ui.horizontal(|ui| {
+                        let (badge, color) = kind_badge(e.kind);
+                        ui.label(RichText::new(badge).monospace().color(color));
+                        let is_log = e.kind == FileKind::Log;
+                        let label = ui.selectable_label(is_log && selected == Some(e.id), &e.name);
+                        if label.clicked() && is_log {
+                            commands.send(Command::SelectLog(e.id));
+                        }
+                        label.on_hover_text(e.path.display().to_string());
+                        match &e.state {
+                            InputState::Loading => {
+                                ui.spinner();
+                            }
+                            InputState::Ready => {
+                                let detail = match &e.loaded {
+                                    Some(Loaded::Map(m, ms)) => format!(
+                                        "indexed in {ms:.1} ms, {} sources",
+                                        m.source_names().len()
+                                    ),
+                                    Some(Loaded::Log(t)) => format!(
+                                        "{} frames",
+                                        t.stacks.iter().map(|s| s.frames.len()).sum::<usize>()
+                                    ),
+                                    Some(Loaded::Bundle(b)) => b
+                                        .source_mapping_url
+                                        .clone()
+                                        .unwrap_or_else(|| "no sourceMappingURL".to_owned()),
+                                    _ => "not used".to_owned(),
+                                };
+                                ui.label(RichText::new("ready").weak())
+                                    .on_hover_text(detail);
+                            }
+                            InputState::Failed(message) => {
+                                ui.label(
+                                    RichText::new("error").color(Color32::from_rgb(230, 90, 80)),
+                                )
+                                .on_hover_text(message);
+                            }
+                            InputState::Missing => {
+                                ui.label(
+                                    RichText::new("missing").color(Color32::from_rgb(230, 160, 60)),
+                                )
+                                .on_hover_text(format!("{} is not there", e.path.display()));
+                            }
+                        }
+                        if ui
+                            .small_button("x")
+                            .on_hover_text(format!("Remove {}", e.name))
+                            .clicked()
+                        {
+                            commands.send(Command::RemoveInput(e.id));
+                        }
+                    });
+                    if let InputState::Failed(message) = &e.state {
+                        ui.label(
+                            RichText::new(message)
+                                .small()
+                                .color(Color32::from_rgb(230, 90, 80)),
+                        );
+                    }
+                }
+            }
+        });
+}
+
+fn status_color(status: FrameStatus) -> Color32 {
+    match status {
+        FrameStatus::Resolved => Color32::from_rgb(90, 190, 120),
+        FrameStatus::NoSymbols => Color32::from_rgb(230, 160, 60),
+        FrameStatus::NotCovered => Color32::from_rgb(230, 90, 80),
+        FrameStatus::Unparsed | FrameStatus::Skipped => Color32::GRAY,
+    }
+}
+
+/// The selected log's frames: windowed (only visible rows are laid out).
+fn stack_list_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    rows: Option<&StackRows>,
+    commands: &mut Commands,
+) {
+    let Some((_, trace, result)) = state.selected_result() else {
+        ui.centered_and_justified(|ui| {
+            ui.label(
+                RichText::new("Drop a crash log and its symbol files anywhere in this window.")
+                    .weak(),
+            );
+        });
+        return;
+    };
+    let Some(rows) = rows else { return };
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("{} format", trace.format)).weak());
+        if result.is_none() {
+            ui.spinner();
+            ui.label("symbolicating…");
+        }
+        if rows.hidden > 0 {
+            ui.label(RichText::new(format!("{} frames hidden by the filter", rows.hidden)).weak());
+        }
+        if let Some(r) = &result
+            && ui.small_button("Copy symbolicated trace").clicked()
+        {
+            ui.ctx()
+                .copy_text(crate::symbolicate::report::text(&trace, r));
+        }
+    });
+    ui.separator();
+    let selection = &state.workspace.selection;
+    let raw = state.workspace.layout.raw_frames;
+    egui::ScrollArea::both()
+        .auto_shrink([false, false])
+        .show_rows(ui, ROW_HEIGHT, rows.rows.len(), |ui, range| {
+            for row in &rows.rows[range] {
+                match *row {
+                    Row::Stack { stack } => {
+                        let title = trace.stacks.get(stack).map_or("", |s| s.title.as_str());
+                        let title = if title.is_empty() {
+                            "(no error line)"
+                        } else {
+                            title.lines().next().unwrap_or("")
+                        };
+                        ui.add_sized(
+                            [ui.available_width(), ROW_HEIGHT],
+                            egui::Label::new(
+                                RichText::new(title)
+                                    .strong()
+                                    .color(Color32::from_rgb(230, 120, 110)),
+                            )
+                            .truncate(),
+                        );
+                    }
+                    Row::Frame { stack, frame } => {
+                        let selected = selection.stack == stack && selection.frame == Some(frame);
+                        let text = frame_text(&trace, result.as_deref(), stack, frame, raw);
+                        let response = ui.add_sized(
+                            [ui.available_width(), ROW_HEIGHT],
+                            egui::Button::selectable(selected, text).truncate(),
+                        );
+                        if response.clicked() {
+                            commands.send(Command::SelectFrame { stack, frame });
+                        }
+                    }
+                }
+            }
+        });
+    // Keyboard navigation among the visible frames.
+    if !ui.ctx().egui_wants_keyboard_input() {
+        let (down, up) = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::ArrowDown),
+                i.key_pressed(egui::Key::ArrowUp),
+            )
+        });
+        if down || up {
+            let frames: Vec<(usize, usize)> = rows
+                .rows
+                .iter()
+                .filter_map(|r| match r {
+                    Row::Frame { stack, frame } => Some((*stack, *frame)),
+                    Row::Stack { .. } => None,
+                })
+                .collect();
+            let at = frames
+                .iter()
+                .position(|&(s, f)| s == selection.stack && Some(f) == selection.frame);
+            let next = match (at, down) {
+                (None, _) => Some(0),
+                (Some(i), true) => Some((i + 1).min(frames.len().saturating_sub(1))),
+                (Some(i), false) => Some(i.saturating_sub(1)),
+            };
+            if let Some(&(stack, frame)) = next.and_then(|n| frames.get(n)) {
+                commands.send(Command::SelectFrame { stack, frame });
+            }
+        }
+    }
+}
+
+/// One frame's row: index, function, location and status.
+fn frame_text(
+    trace: &Trace,
+    result: Option<&SymbolicatedTrace>,
+    stack: usize,
+    frame: usize,
+    raw: bool,
+) -> RichText {
+    let Some(f) = trace.stacks.get(stack).and_then(|s| s.frames.get(frame)) else {
+        return RichText::new("");
+    };
+    let sym = result
+        .and_then(|r| r.stacks.get(stack))
+        .and_then(|s| s.frames.get(frame));
+    let status = sym.map(|s| s.status);
+    let text = match (raw, sym.and_then(|s| s.resolved.first())) {
+        (false, Some(loc)) => {
+            let function = loc.function.as_deref().unwrap_or("<unknown>");
+            let file = loc.file.as_deref().unwrap_or("?");
+            let library = if loc.ignored { "  [library]" } else { "" };
+            format!(
+                "{frame:>3}  {function}  {file}:{}:{}{library}",
+                loc.line.unwrap_or(0),
+                loc.column.unwrap_or(0)
+            )
+        }
+        _ => format!("{frame:>3}  {}", f.raw.trim()),
+    };
+    let color = status.map_or(Color32::GRAY, status_color);
+    let mark = match status {
+        Some(FrameStatus::Resolved) => "●",
+        Some(FrameStatus::NoSymbols) => "○",
+        Some(FrameStatus::NotCovered) => "✗",
+        Some(_) => "·",
+        None => " ",
+    };
+    RichText::new(format!("{mark} {text}")).monospace().color(
+        if status == Some(FrameStatus::Resolved) {
+            Color32::PLACEHOLDER
+        } else {
+            color
+        },
+    )
+}
+
+/// The selected frame: where it maps, why it does not, and the original source around it.
+fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState) {
+    egui::Panel::bottom("frame-detail")
+        .resizable(true)
+        .default_size(220.0)
+        .show(ui, |ui| {
+            let selection = &state.workspace.selection;
+            let detail = state.selected_result().and_then(|(_, trace, result)| {
+                let maps = state.loaded_maps();
+                frame_detail(
+                    &trace,
+                    result.as_deref(),
+                    &maps,
+                    selection.stack,
+                    selection.frame?,
+                )
+            });
+            let Some(d) = detail else {
+                ui.label(RichText::new("Select a frame to see its source.").weak());
+                return;
+            };
+            ui.label(RichText::new(&d.raw).monospace());
+            if let Some(loc) = &d.location {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(
+                        RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong(),
+                    );
+                    ui.label(format!(
+                        "{}:{}:{}",
+                        loc.file.as_deref().unwrap_or("?"),
+                        loc.line.unwrap_or(0),
+                        loc.column.unwrap_or(0)
+                    ));
+                    if let Some(src) = loc.name_source {
+                        ui.label(RichText::new(name_source_text(src)).weak());
+                    }
+                    if let Some(map) = &d.symbol_file {
+                        ui.label(RichText::new(format!("via {map}")).weak());
+                    }
+                    if let Some((l, c)) = d.generated {
+                        ui.label(RichText::new(format!("generated {}:{}", l + 1, c)).weak());
+                    }
+                });
+            }
+            if let Some(note) = &d.note {
+                ui.label(RichText::new(note).color(Color32::from_rgb(230, 160, 60)));
+            }
+            if let Some(ctx) = &d.context {
+                ui.separator();
+                egui::ScrollArea::vertical()
+                    .id_salt("source")
+                    .show(ui, |ui| {
+                        for (i, line) in ctx.lines.iter().enumerate() {
+                            let n = ctx.first_line as usize + i;
+                            let text = RichText::new(format!("{n:>6}  {line}")).monospace();
+                            if i == ctx.highlight {
+                                ui.label(text.background_color(Color32::from_rgba_unmultiplied(
+                                    230, 200, 60, 60,
+                                )));
+                            } else {
+                                ui.label(text.weak());
+                            }
+                        }
+                    });
+            }
+        });
+}
+
+fn name_source_text(src: crate::model::NameSource) -> &'static str {
+    use crate::model::NameSource;
+    match src {
+        NameSource::FunctionMap => "name from Metro's function map",
+        NameSource::CallerToken => "name from the caller's call-site token",
+        NameSource::CallerSource => "name from the caller's call in the source",
+        NameSource::Token => "name of the token here",
+        NameSource::Trace => "name as the engine printed it (minified)",
+    }
+}
+
+/// One bar per finished job split into its phases, newest at the bottom.
+fn timing_panel_ui(ui: &mut egui::Ui, state: &AppState) {
+    egui::Panel::right("timings")
+        .resizable(true)
+        .default_size(360.0)
+        .max_size(520.0)
+        .show(ui, |ui| {
+            ui.heading("Timings");
+            egui::ScrollArea::both()
+                .id_salt("timing-scroll")
+                .show(ui, |ui| {
+                    egui::Grid::new("timing-table")
+                        .striped(true)
+                        .show(ui, |ui| {
+                            ui.label(RichText::new("job").strong());
+                            ui.label(RichText::new("phases").strong());
+                            ui.label(RichText::new("total").strong());
+                            ui.end_row();
+                            for t in state.timings.iter().rev().take(50) {
+                                ui.label(&t.name);
+                                let phases: Vec<String> = t
+                                    .spans
+                                    .iter()
+                                    .map(|s| format!("{} {:.2} ms", s.phase, s.ms()))
+                                    .collect();
+                                ui.label(phases.join(", "));
+                                ui.label(format!("{:.2} ms", t.elapsed.as_secs_f64() * 1e3));
+                                ui.end_row();
+                            }
+                        });
+                });
+        });
+}
+
+/// Says what a drop will add.
+fn drop_overlay_ui(ctx: &egui::Context, hovered: &[String]) {
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("drop"),
+    ));
+    let rect = ctx.content_rect();
+    painter.rect_filled(rect, 0.0, Color32::from_black_alpha(170));
+    let text = format!("Drop to add {}", hovered.join(", "));
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        text,
+        egui::FontId::proportional(22.0),
+        Color32::WHITE,
+    );
+}
