@@ -333,11 +333,13 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                                 .on_hover_text(format!("{} is not there", e.path.display()));
                             }
                         }
-                        if ui
-                            .small_button("x")
-                            .on_hover_text(format!("Remove {}", e.name))
-                            .clicked()
-                        {
+                        let name = format!("Remove {}", e.name);
+                        let remove = ui.small_button("x").on_hover_text(&name);
+                        // The visible "x" is terse; screen readers (and tests) get the full name.
+                        remove.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
+                        });
+                        if remove.clicked() {
                             commands.send(Command::RemoveInput(e.id));
                         }
                     });
@@ -624,20 +626,22 @@ fn timing_panel_ui(ui: &mut egui::Ui, state: &AppState) {
         });
 }
 
-/// Says what a drop will add.
+/// Says what a drop will add (a real label, so screen readers and tests see it too).
 fn drop_overlay_ui(ctx: &egui::Context, hovered: &[String]) {
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
-        egui::Id::unique("drop"),
+        egui::Id::unique("drop-dim"),
     ));
     let rect = ctx.content_rect();
     painter.rect_filled(rect, 0.0, Color32::from_black_alpha(170));
-    let text = format!("Drop to add {}", hovered.join(", "));
-    painter.text(
-        rect.center(),
-        egui::Align2::CENTER_CENTER,
-        text,
-        egui::FontId::proportional(22.0),
-        Color32::WHITE,
-    );
+    egui::Area::new(egui::Id::unique("drop-overlay"))
+        .order(egui::Order::Tooltip)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.label(
+                RichText::new(format!("Drop to add {}", hovered.join(", ")))
+                    .size(22.0)
+                    .color(Color32::WHITE),
+            );
+        });
 }

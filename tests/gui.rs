@@ -1,0 +1,270 @@
+//! The real app driven through AccessKit as a person would: dropping files, clicking frames,
+//! typing a filter, pasting a trace, saving and reopening a workspace.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use symscope::app::{AppState, InputState};
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/js")
+        .join(rel)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("symscope-gui-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&d).ok();
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A dropped file, as winit hands it to egui.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+fn app() -> Harness<'static, AppState> {
+    // The real app with a waker that does nothing: the test polls frames itself.
+    let state = AppState::new(Arc::new(|| {}));
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, state: &mut AppState| symscope::ui::app_ui(ui, state),
+            state,
+        )
+}
+
+fn drop_files(h: &mut Harness<'static, AppState>, files: &[PathBuf]) {
+    for f in files {
+        h.input_mut().hovered_files.push(egui::HoveredFile {
+            path: Some(f.clone()),
+            mime: String::new(),
+        });
+    }
+    // Two frames: a new overlay is laid out invisibly on its first.
+    h.run_steps(2);
+    h.get_by_label_contains("Drop to add"); // the overlay says what will be added
+    // As winit does: the hover ends when the drop happens.
+    h.input_mut().hovered_files.clear();
+    for f in files {
+        h.input_mut()
+            .dropped_files
+            .push(Arc::new(Dropped(f.clone())));
+    }
+    h.step();
+}
+
+/// Runs frames until `done` holds (jobs run on the pool meanwhile).
+fn settle(h: &mut Harness<'static, AppState>, done: impl Fn(&Harness<'static, AppState>) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        h.run_steps(2);
+        if done(h) && h.state().jobs.running().is_empty() {
+            h.run_steps(2);
+            return;
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn has_label(h: &Harness<'static, AppState>, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+#[test]
+fn drop_a_trace_and_its_map_shows_original_names() {
+    let mut h = app();
+    h.run_steps(2);
+    h.get_by_label_contains("Drop symbol files and crash logs here");
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| {
+        has_label(
+            h,
+            "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
+        )
+    });
+    // The raw line is replaced by the original function and location; unmapped frames stay raw.
+    assert!(has_label(
+        &h,
+        "at Module._compile (node:internal/modules/cjs/loader:1521:14)"
+    ));
+    assert!(
+        h.state()
+            .inputs
+            .iter()
+            .all(|e| e.state == InputState::Ready)
+    );
+    // The raw/resolved toggle shows the lines as written.
+    h.get_by_label("Raw frames").click();
+    h.run_steps(2);
+    assert!(has_label(
+        &h,
+        "at De.expandByObject (out/three.min.js:1:98188)"
+    ));
+}
+
+#[test]
+fn a_map_dropped_after_its_trace_resymbolicates_it() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(&mut h, &[fixture("lodash-terser/trace.txt")]);
+    settle(&mut h, |h| has_label(h, "at Ct (out/lodash.min.js:9:5583)"));
+    assert!(
+        !has_label(&h, "node_modules/lodash/lodash.js"),
+        "nothing resolves without the map"
+    );
+    drop_files(&mut h, &[fixture("lodash-terser/lodash.min.js.map")]);
+    settle(&mut h, |h| has_label(h, "node_modules/lodash/lodash.js"));
+}
+
+#[test]
+fn select_a_frame_to_see_its_source_and_filter_the_list() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    h.get_all_by_label_contains(
+        "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
+    )
+    .next()
+    .unwrap()
+    .click();
+    h.run_steps(3);
+    // The detail panel shows the original source with the frame's line.
+    let line =
+        h.get_by_label_contains("const positionAttribute = geometry.getAttribute( 'position' );");
+    assert!(
+        format!("{line:?}").contains("16222"),
+        "the line is shown with its number: {line:?}"
+    );
+    h.get_by_label_contains("name from the caller's call in the source");
+    // Typing a filter hides the frames that do not match.
+    // The filter is the window's only text field (its hint says "Filter frames (Ctrl+F)").
+    h.get_by_role(egui::Role::TextInput).click();
+    h.run_steps(1);
+    h.get_by_role(egui::Role::TextInput).type_text("Module.");
+    h.run_steps(3);
+    h.get_by_label_contains("frames hidden by the filter");
+    assert!(
+        !has_label(&h, "expandByObject  ../node_modules/three"),
+        "the resolved frames are filtered out of the list (the detail still shows the selection)"
+    );
+    assert!(has_label(&h, "at Module.load"));
+}
+
+#[test]
+fn a_pasted_trace_becomes_a_log() {
+    let dir = temp_dir("paste");
+    let mut h = app();
+    h.state_mut().workspace_path = Some(dir.join("ws.ron"));
+    h.run_steps(2);
+    let trace = std::fs::read_to_string(fixture("rxjs-esbuild/trace.txt")).unwrap();
+    h.event(egui::Event::Paste(trace));
+    settle(&mut h, |h| {
+        h.state().inputs.iter().any(|e| e.name == "pasted-1.txt")
+    });
+    h.get_by_label("pasted-1.txt");
+    assert!(has_label(&h, "at r._subscribe (out/rxjs.min.js:3:49241)"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_broken_map_shows_its_error_and_the_rest_still_works() {
+    let dir = temp_dir("broken");
+    let bad = dir.join("three.min.js.map");
+    let map = std::fs::read(fixture("three-esbuild/three.min.js.map")).unwrap();
+    std::fs::write(&bad, &map[..map.len() / 3]).unwrap();
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("lodash-terser/trace.txt"),
+            bad,
+            fixture("lodash-terser/lodash.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "node_modules/lodash/lodash.js"));
+    h.get_by_label_contains("malformed or truncated JSON");
+    h.get_by_label_contains("1 errors");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn save_and_reopen_gives_the_same_workspace() {
+    let dir = temp_dir("save");
+    let file = dir.join("triage.ron");
+    let mut h = app();
+    h.state_mut().workspace_path = Some(file.clone());
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    h.get_by_label_contains("expandByObject  ../node_modules/three/build/three.core.js:16222:39")
+        .click();
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let saved = h.state().workspace.clone();
+    assert_eq!(saved.inputs.len(), 2);
+    assert_eq!(saved.selection.frame, Some(0));
+
+    // A fresh app opens the file and shows the same thing.
+    let mut h2 = app();
+    h2.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h2, |h| has_label(h, "16222:39"));
+    assert_eq!(h2.state().workspace, saved);
+    h2.get_by_label("triage.ron");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn removing_an_input_updates_the_list() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    h.get_by_label("Remove three.min.js.map").click();
+    settle(&mut h, |h| !has_label(h, "16222:39"));
+    assert_eq!(h.state().inputs.len(), 1);
+    assert!(has_label(
+        &h,
+        "at De.expandByObject (out/three.min.js:1:98188)"
+    ));
+}
