@@ -268,3 +268,28 @@ fn removing_an_input_updates_the_list() {
         "at De.expandByObject (out/three.min.js:1:98188)"
     ));
 }
+
+#[test]
+fn the_timing_panel_lists_each_jobs_phases() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Show timings").click();
+    h.run_steps(3);
+    h.get_by_label("Timings");
+    // The index job's phases and the look-up, with their figures.
+    assert!(has_label(&h, "load three.min.js.map"));
+    let phases = h.get_by_label_contains("parse + index");
+    assert!(format!("{phases:?}").contains(" ms"));
+    assert!(has_label(&h, "symbolicate trace.txt"));
+    assert!(has_label(&h, "look-up"));
+}

@@ -412,24 +412,15 @@ fn stack_list_ui(
                         } else {
                             title.lines().next().unwrap_or("")
                         };
-                        ui.add_sized(
-                            [ui.available_width(), ROW_HEIGHT],
-                            egui::Label::new(
-                                RichText::new(title)
-                                    .strong()
-                                    .color(Color32::from_rgb(230, 120, 110)),
-                            )
-                            .truncate(),
-                        );
+                        let text = RichText::new(title)
+                            .strong()
+                            .color(Color32::from_rgb(230, 120, 110));
+                        list_row(ui, text, false, false);
                     }
                     Row::Frame { stack, frame } => {
                         let selected = selection.stack == stack && selection.frame == Some(frame);
                         let text = frame_text(&trace, result.as_deref(), stack, frame, raw);
-                        let response = ui.add_sized(
-                            [ui.available_width(), ROW_HEIGHT],
-                            egui::Button::selectable(selected, text).truncate(),
-                        );
-                        if response.clicked() {
+                        if list_row(ui, text, selected, true).clicked() {
                             commands.send(Command::SelectFrame { stack, frame });
                         }
                     }
@@ -466,6 +457,40 @@ fn stack_list_ui(
             }
         }
     }
+}
+
+/// One full-width, left-aligned row of the stack list, painted directly (only visible rows
+/// are laid out at all) and named for screen readers and tests by its text.
+fn list_row(ui: &mut egui::Ui, text: RichText, selected: bool, clickable: bool) -> egui::Response {
+    let width = ui.available_width().max(ROW_HEIGHT);
+    let sense = if clickable {
+        egui::Sense::click()
+    } else {
+        egui::Sense::hover()
+    };
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, ROW_HEIGHT), sense);
+    let label = text.text().to_owned();
+    let role = if clickable {
+        egui::Role::Button
+    } else {
+        egui::Role::Label
+    };
+    response.widget_info(|| egui::WidgetInfo::labeled(role, true, &label));
+    if ui.is_rect_visible(rect) {
+        let visuals = ui.style().interact_selectable(&response, selected);
+        if selected || (clickable && response.hovered()) {
+            ui.painter().rect_filled(rect, 2.0, visuals.weak_bg_fill);
+        }
+        let galley = egui::WidgetText::from(text).into_galley(
+            ui,
+            Some(egui::TextWrapMode::Truncate),
+            rect.width() - 8.0,
+            egui::TextStyle::Monospace,
+        );
+        let pos = egui::pos2(rect.left() + 4.0, rect.center().y - galley.size().y / 2.0);
+        ui.painter().galley(pos, galley, visuals.text_color());
+    }
+    response
 }
 
 /// One frame's row: index, function, location and status.
@@ -569,9 +594,19 @@ fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState) {
                             let n = ctx.first_line as usize + i;
                             let text = RichText::new(format!("{n:>6}  {line}")).monospace();
                             if i == ctx.highlight {
-                                ui.label(text.background_color(Color32::from_rgba_unmultiplied(
-                                    230, 200, 60, 60,
-                                )));
+                                let line = ui.label(text.background_color(
+                                    Color32::from_rgba_unmultiplied(230, 200, 60, 60),
+                                ));
+                                // Bring the frame's line into view when the selection changes
+                                // (not every frame, so the user can still scroll).
+                                let key = egui::Id::unique("source-shown");
+                                let shown = (selection.stack, selection.frame, ctx.file.clone());
+                                let last =
+                                    ui.data(|d| d.get_temp::<(usize, Option<usize>, String)>(key));
+                                if last.as_ref() != Some(&shown) {
+                                    line.scroll_to_me(Some(egui::Align::Center));
+                                    ui.data_mut(|d| d.insert_temp(key, shown));
+                                }
                             } else {
                                 ui.label(text.weak());
                             }
@@ -596,33 +631,130 @@ fn name_source_text(src: crate::model::NameSource) -> &'static str {
 fn timing_panel_ui(ui: &mut egui::Ui, state: &AppState) {
     egui::Panel::right("timings")
         .resizable(true)
-        .default_size(360.0)
-        .max_size(520.0)
+        .default_size(380.0)
+        .max_size(640.0)
         .show(ui, |ui| {
             ui.heading("Timings");
-            egui::ScrollArea::both()
+            egui::ScrollArea::vertical()
                 .id_salt("timing-scroll")
                 .show(ui, |ui| {
-                    egui::Grid::new("timing-table")
-                        .striped(true)
-                        .show(ui, |ui| {
-                            ui.label(RichText::new("job").strong());
-                            ui.label(RichText::new("phases").strong());
-                            ui.label(RichText::new("total").strong());
-                            ui.end_row();
-                            for t in state.timings.iter().rev().take(50) {
-                                ui.label(&t.name);
-                                let phases: Vec<String> = t
-                                    .spans
-                                    .iter()
-                                    .map(|s| format!("{} {:.2} ms", s.phase, s.ms()))
-                                    .collect();
-                                ui.label(phases.join(", "));
-                                ui.label(format!("{:.2} ms", t.elapsed.as_secs_f64() * 1e3));
-                                ui.end_row();
-                            }
-                        });
+                    timeline_ui(ui, state, &TimelineOptions::default());
+                    ui.separator();
+                    timing_table_ui(ui, state);
                 });
+        });
+}
+
+/// Options of the timing timeline (after puffin's flamegraph options).
+struct TimelineOptions {
+    /// Spans narrower than this (points) are not painted.
+    cull_width: f32,
+    /// Height of one job's bar.
+    bar_height: f32,
+}
+
+impl Default for TimelineOptions {
+    fn default() -> Self {
+        Self {
+            cull_width: 0.5,
+            bar_height: 14.0,
+        }
+    }
+}
+
+/// What painting one bar needs.
+struct PaintCtx {
+    canvas: egui::Rect,
+    /// The longest job on screen: every bar uses the same scale.
+    max_ns: f64,
+}
+
+impl PaintCtx {
+    fn x_from_ns(&self, ns: u64) -> f32 {
+        self.canvas.left() + self.canvas.width() * (ns as f64 / self.max_ns).min(1.0) as f32
+    }
+}
+
+/// A stable colour per phase name.
+fn phase_color(phase: &str) -> Color32 {
+    const PALETTE: [Color32; 6] = [
+        Color32::from_rgb(90, 150, 230),
+        Color32::from_rgb(90, 190, 120),
+        Color32::from_rgb(230, 160, 60),
+        Color32::from_rgb(200, 110, 200),
+        Color32::from_rgb(80, 190, 200),
+        Color32::from_rgb(220, 100, 90),
+    ];
+    let h = phase.bytes().fold(0usize, |a, b| {
+        a.wrapping_mul(31).wrapping_add(usize::from(b))
+    });
+    PALETTE[h % PALETTE.len()]
+}
+
+/// One bar per finished job, split into its phases; exact figures on hover.
+fn timeline_ui(ui: &mut egui::Ui, state: &AppState, options: &TimelineOptions) {
+    let jobs: Vec<&crate::app::JobTiming> = state.timings.iter().rev().take(40).collect();
+    let max_ns = jobs
+        .iter()
+        .map(|t| t.elapsed.as_nanos() as f64)
+        .fold(1.0, f64::max);
+    for t in jobs {
+        ui.label(
+            RichText::new(format!(
+                "{}  {:.2} ms",
+                t.name,
+                t.elapsed.as_secs_f64() * 1e3
+            ))
+            .small(),
+        );
+        let (canvas, response) = ui.allocate_exact_size(
+            egui::vec2(ui.available_width(), options.bar_height),
+            egui::Sense::hover(),
+        );
+        let paint = PaintCtx { canvas, max_ns };
+        let painter = ui.painter_at(canvas);
+        painter.rect_filled(canvas, 2.0, ui.visuals().faint_bg_color);
+        let mut hovered: Option<String> = None;
+        for span in &t.spans {
+            let (x0, x1) = (paint.x_from_ns(span.start_ns), paint.x_from_ns(span.end_ns));
+            if x1 - x0 < options.cull_width {
+                continue;
+            }
+            let rect = egui::Rect::from_x_y_ranges(x0..=x1, canvas.y_range());
+            painter.rect_filled(rect, 1.0, phase_color(&span.phase));
+            if response.hover_pos().is_some_and(|p| rect.contains(p)) {
+                let share = 100.0 * span.ms() / (t.elapsed.as_secs_f64() * 1e3).max(1e-9);
+                hovered = Some(format!(
+                    "{}: {:.3} ms ({share:.0}% of the job)",
+                    span.phase,
+                    span.ms()
+                ));
+            }
+        }
+        if let Some(text) = hovered {
+            response.on_hover_text(text);
+        }
+    }
+}
+
+/// The phases of every job as text.
+fn timing_table_ui(ui: &mut egui::Ui, state: &AppState) {
+    egui::Grid::new("timing-table")
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label(RichText::new("job").strong());
+            ui.label(RichText::new("phases").strong());
+            ui.end_row();
+            for t in state.timings.iter().rev().take(40) {
+                ui.label(&t.name);
+                let phases: Vec<String> = t
+                    .spans
+                    .iter()
+                    .map(|s| format!("{} {:.2} ms", s.phase, s.ms()))
+                    .collect();
+                ui.label(phases.join(" · "));
+                ui.end_row();
+            }
         });
 }
 
