@@ -293,3 +293,44 @@ fn the_timing_panel_lists_each_jobs_phases() {
     assert!(has_label(&h, "symbolicate trace.txt"));
     assert!(has_label(&h, "look-up"));
 }
+
+#[test]
+fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+            fixture("three-esbuild/three.min.js"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16287:9"));
+    h.get_all_by_label_contains(
+        "expandByObject  ../node_modules/three/build/three.core.js:16287:9",
+    )
+    .next()
+    .unwrap()
+    .click();
+    h.run_steps(2);
+    h.get_by_label("Inspect segment").click();
+    h.run_steps(4);
+    // The frame's segment is selected: generated column 98699 → three.core.js 16287:9.
+    h.get_by_label_contains("98699 → ../node_modules/three/build/three.core.js:16287:9");
+    h.get_by_label("Original, ../node_modules/three/build/three.core.js:16287:9");
+    // The generated code around it comes from the bundle, the original line from sourcesContent.
+    assert!(has_label(&h, "this.expandByObject(i[r],e)"));
+    assert!(has_label(
+        &h,
+        "this.expandByObject( children[ i ], precise );"
+    ));
+    // Hovering another segment makes it the one both sides show.
+    let other = h
+        .get_all_by_label_contains("→ ../node_modules/three/build/three.core.js:16285:")
+        .next()
+        .expect("a segment of the for loop on the same generated line");
+    other.hover();
+    h.run_steps(3);
+    h.get_by_label_contains("Original, ../node_modules/three/build/three.core.js:16285:");
+}

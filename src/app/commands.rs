@@ -34,6 +34,16 @@ pub enum Command {
     ToggleTiming,
     /// Stop a running job.
     CancelJob(JobId),
+    /// Show or hide the segment inspector.
+    ToggleInspector,
+    /// Inspect this map (its input path in the workspace).
+    InspectMap(String),
+    /// Show this generated line (0-based) in the inspector.
+    InspectLine(u32),
+    /// Select a segment of the inspected line.
+    SelectSegment(usize),
+    /// Open the inspector at the selected frame's segment.
+    InspectSelectedFrame,
     /// Open a workspace file.
     OpenWorkspace(PathBuf),
     /// Save the workspace (to its file, or to the given path).

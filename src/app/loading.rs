@@ -2,7 +2,7 @@
 
 use crate::formats::{self, detect::peek, js};
 use crate::jobs::{JobContext, ParallelIndex};
-use crate::model::{Blob, FileKind, SymbolicatedTrace, Trace};
+use crate::model::{Blob, FileKind, SourceText, SymbolicatedTrace, Trace};
 use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
 use crate::symbols::sourcemap::SourceMap;
 use std::sync::Arc;
@@ -17,8 +17,8 @@ pub struct InputId(pub u64);
 pub enum Loaded {
     /// A parsed and indexed source map, with the milliseconds it took.
     Map(Arc<SourceMap>, f64),
-    /// A bundle (its map comments).
-    Bundle(BundleFile),
+    /// A bundle: its map comments and its text (line starts computed once, for the inspector).
+    Bundle(BundleFile, Arc<SourceText>),
     /// A parsed log.
     Log(Arc<Trace>),
     /// Something Symscope does not read (kept in the workspace, not used).
@@ -76,10 +76,13 @@ pub fn load(
                     .map_err(|e| e.to_string())?;
                 match set.maps.pop() {
                     Some(m) => Loaded::Map(m.map, m.parse_ms),
-                    None => Loaded::Bundle(bundle),
+                    None => Loaded::Bundle(bundle, Arc::new(SourceText::default())),
                 }
             } else {
-                Loaded::Bundle(bundle)
+                let text = ctx.phase("line starts", |_| {
+                    SourceText::new(String::from_utf8_lossy(&bytes).into_owned())
+                });
+                Loaded::Bundle(bundle, Arc::new(text))
             }
         }
         FileKind::Log => {

@@ -3,10 +3,12 @@
 //! applies at the end of the frame, as rerun's viewer does.
 
 mod commands;
+mod inspector;
 mod loading;
 mod view;
 
 pub use commands::{Command, Commands};
+pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
 pub use view::{FrameDetail, Row, SourceContext, StackRows, frame_detail};
 
@@ -97,6 +99,11 @@ pub struct AppState {
     pub hovered: Vec<String>,
     /// Recently opened workspaces.
     pub recent: Vec<PathBuf>,
+    /// The segment inspector's generated line (0-based) and selected segment.
+    pub inspector_line: u32,
+    /// The selected segment (index in the line).
+    pub inspector_segment: Option<usize>,
+    inspector_cache: Option<(String, u32, Arc<InspectorView>)>,
     autosave: Autosave,
     started: Instant,
     next_input: u64,
@@ -126,6 +133,9 @@ impl AppState {
             filter: String::new(),
             hovered: Vec::new(),
             recent: Vec::new(),
+            inspector_line: 0,
+            inspector_segment: None,
+            inspector_cache: None,
             autosave: Autosave::new(Duration::from_millis(800)),
             started: Instant::now(),
             next_input: 1,
@@ -192,6 +202,89 @@ impl AppState {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The inspected map's input: the one chosen, else the first loaded map.
+    pub fn inspected_map(&self) -> Option<(String, Arc<crate::symbols::sourcemap::SourceMap>)> {
+        let chosen = self.workspace.selection.inspected_map.as_deref();
+        let mut maps = self
+            .inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .filter_map(|(e, d)| match &e.loaded {
+                Some(Loaded::Map(m, _)) => Some((d.path.as_str(), e.name.clone(), m.clone())),
+                _ => None,
+            });
+        let first = maps.next()?;
+        let found = std::iter::once(first.clone())
+            .chain(maps)
+            .find(|(p, _, _)| Some(*p) == chosen);
+        let (_, name, map) = found.unwrap_or(first);
+        Some((name, map))
+    }
+
+    /// The inspector's view of the current map and line (decoded once, then cached).
+    pub fn inspector_view(&mut self) -> Option<Arc<InspectorView>> {
+        let (name, map) = self.inspected_map()?;
+        if let Some((n, l, v)) = &self.inspector_cache
+            && *n == name
+            && *l == self.inspector_line
+        {
+            return Some(v.clone());
+        }
+        // The generated text, when the bundle the map describes is loaded.
+        let stem = name.strip_suffix(".map").unwrap_or(&name).to_owned();
+        let file = map
+            .file()
+            .map(|f| crate::symbolicate::basename(f).to_owned());
+        let generated = self.inputs.iter().find_map(|e| match &e.loaded {
+            Some(Loaded::Bundle(_, text)) if e.name == stem || Some(&e.name) == file.as_ref() => {
+                Some(text.clone())
+            }
+            _ => None,
+        });
+        let view = Arc::new(InspectorView::new(
+            &name,
+            map,
+            self.inspector_line,
+            generated,
+        ));
+        self.inspector_cache = Some((name, self.inspector_line, view.clone()));
+        Some(view)
+    }
+
+    /// Points the inspector at the selected frame's map and segment.
+    fn inspect_selected_frame(&mut self) {
+        let sel = self.workspace.selection.clone();
+        let Some((_, _, Some(result))) = self.selected_result() else {
+            return;
+        };
+        let Some(frame) = result
+            .stacks
+            .get(sel.stack)
+            .and_then(|s| s.frames.get(sel.frame?))
+        else {
+            return;
+        };
+        let (Some(file), Some((line, col))) = (frame.symbol_file.as_deref(), frame.generated)
+        else {
+            return;
+        };
+        // A chained result names "outer + inner"; the frame's position is in the outer map.
+        let outer = file.split(" + ").next().unwrap_or(file);
+        let Some(path) = self
+            .inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .find(|(e, _)| e.name == outer)
+            .map(|(_, d)| d.path.clone())
+        else {
+            return;
+        };
+        self.workspace.selection.inspected_map = Some(path);
+        self.workspace.layout.inspector_open = true;
+        self.inspector_line = line;
+        self.inspector_segment = self.inspector_view().and_then(|v| v.segment_at(col));
     }
 
     fn now_ns(&self) -> u64 {
@@ -344,7 +437,7 @@ impl AppState {
                 Some(Loaded::Map(map, ms)) => {
                     symbols.add_shared_map(&e.path.display().to_string(), map.clone(), *ms)
                 }
-                Some(Loaded::Bundle(b)) => symbols.bundles.push(b.clone()),
+                Some(Loaded::Bundle(b, _)) => symbols.bundles.push(b.clone()),
                 _ => {}
             }
         }
@@ -598,6 +691,22 @@ impl AppState {
                 self.autosave.changed(changed);
             }
             Command::CancelJob(id) => self.jobs.cancel(id),
+            Command::ToggleInspector => {
+                self.workspace.layout.inspector_open = !self.workspace.layout.inspector_open;
+                self.autosave.changed(changed);
+            }
+            Command::InspectMap(path) => {
+                self.workspace.selection.inspected_map = Some(path);
+                self.inspector_line = 0;
+                self.inspector_segment = None;
+                self.autosave.changed(changed);
+            }
+            Command::InspectLine(line) => {
+                self.inspector_line = line;
+                self.inspector_segment = None;
+            }
+            Command::SelectSegment(i) => self.inspector_segment = Some(i),
+            Command::InspectSelectedFrame => self.inspect_selected_frame(),
             Command::OpenWorkspace(path) => {
                 if let Err(e) = self.open_workspace(&path) {
                     self.errors.push(e.to_string());

@@ -1,6 +1,8 @@
 //! The window, in egui only: each panel is a `*_ui` function that reads [`AppState`] and
 //! emits [`Command`]s; [`app_ui`] applies them at the end of the frame.
 
+mod inspector;
+
 use crate::app::{AppState, Command, Commands, InputState, Loaded, Row, StackRows, frame_detail};
 use crate::model::{FileKind, FrameStatus, SymbolicatedTrace, Trace};
 use egui::{Color32, RichText};
@@ -20,16 +22,24 @@ pub fn app_ui(ui: &mut egui::Ui, state: &mut AppState) {
     let mut commands = Commands::default();
     input_ui(&ctx, state, &mut commands);
     let rows = state.stack_rows();
+    let inspected = if state.workspace.layout.inspector_open {
+        state.inspector_view()
+    } else {
+        None
+    };
     menu_bar_ui(ui, state, &mut commands);
     status_bar_ui(ui, state, &mut commands);
     workspace_panel_ui(ui, state, &mut commands);
     if state.workspace.layout.timing_open {
         timing_panel_ui(ui, state);
     }
-    frame_detail_ui(ui, state);
+    frame_detail_ui(ui, state, &mut commands);
     egui::CentralPanel::default().show(ui, |ui| {
         stack_list_ui(ui, state, rows.as_deref(), &mut commands);
     });
+    if let Some(view) = &inspected {
+        inspector::inspector_ui(&ctx, state, view, &mut commands);
+    }
     if !state.hovered.is_empty() {
         drop_overlay_ui(&ctx, &state.hovered);
     }
@@ -167,6 +177,15 @@ fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
                 };
                 if ui.button(timing).clicked() {
                     commands.send(Command::ToggleTiming);
+                    ui.close();
+                }
+                let inspector = if state.workspace.layout.inspector_open {
+                    "Hide segment inspector"
+                } else {
+                    "Show segment inspector"
+                };
+                if ui.button(inspector).clicked() {
+                    commands.send(Command::ToggleInspector);
                     ui.close();
                 }
             });
@@ -311,7 +330,7 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                                         "{} frames",
                                         t.stacks.iter().map(|s| s.frames.len()).sum::<usize>()
                                     ),
-                                    Some(Loaded::Bundle(b)) => b
+                                    Some(Loaded::Bundle(b, _)) => b
                                         .source_mapping_url
                                         .clone()
                                         .unwrap_or_else(|| "no sourceMappingURL".to_owned()),
@@ -539,10 +558,11 @@ fn frame_text(
 }
 
 /// The selected frame: where it maps, why it does not, and the original source around it.
-fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState) {
+fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
     egui::Panel::bottom("frame-detail")
         .resizable(true)
-        .default_size(220.0)
+        .default_size(240.0)
+        .min_size(160.0)
         .show(ui, |ui| {
             let selection = &state.workspace.selection;
             let detail = state.selected_result().and_then(|(_, trace, result)| {
@@ -559,7 +579,13 @@ fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState) {
                 ui.label(RichText::new("Select a frame to see its source.").weak());
                 return;
             };
-            ui.label(RichText::new(&d.raw).monospace());
+            // The actions first, so a short panel never hides them.
+            ui.horizontal(|ui| {
+                if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
+                    commands.send(Command::InspectSelectedFrame);
+                }
+                ui.label(RichText::new(d.raw.trim()).monospace());
+            });
             if let Some(loc) = &d.location {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(

@@ -1,0 +1,423 @@
+//! The source-map segment inspector: a generated line's segments (a windowed table), the
+//! generated code around the chosen segment, and the original source it maps to. Each segment
+//! has a colour on every side; hovering one anywhere highlights its partners.
+
+use crate::app::{AppState, Command, Commands, InspectorView, Loaded, window};
+use crate::symbols::sourcemap::NONE;
+use egui::text::{LayoutJob, TextFormat};
+use egui::{Color32, RichText};
+use std::sync::Arc;
+
+const PALETTE: [Color32; 6] = [
+    Color32::from_rgb(90, 150, 230),
+    Color32::from_rgb(90, 190, 120),
+    Color32::from_rgb(230, 160, 60),
+    Color32::from_rgb(200, 110, 200),
+    Color32::from_rgb(80, 190, 200),
+    Color32::from_rgb(220, 100, 90),
+];
+
+/// The colour of segment `i`: faint normally, strong when hovered or selected.
+fn seg_color(i: usize, strong: bool) -> Color32 {
+    let c = PALETTE[i % PALETTE.len()];
+    Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), if strong { 170 } else { 55 })
+}
+
+/// Columns of generated code shown before the focused segment.
+const BEFORE: u32 = 60;
+/// Columns of generated code shown after it.
+const AFTER: u32 = 180;
+/// Lines of original source shown around the mapped line.
+const AROUND: u32 = 6;
+
+/// The inspector window.
+pub fn inspector_ui(
+    ctx: &egui::Context,
+    state: &AppState,
+    view: &Arc<InspectorView>,
+    commands: &mut Commands,
+) {
+    let mut open = true;
+    egui::Window::new("Segment inspector")
+        .open(&mut open)
+        .default_size([980.0, 560.0])
+        .resizable(true)
+        .show(ctx, |ui| {
+            header_ui(ui, state, view, commands);
+            let hover_id = egui::Id::unique("inspector-hover");
+            let hovered: Option<usize> = ctx
+                .data(|d| d.get_temp::<Option<usize>>(hover_id))
+                .flatten();
+            let selected = state.inspector_segment;
+            let focus = hovered
+                .or(selected)
+                .or((!view.segments.is_empty()).then_some(0));
+            let mut hovered_now = None;
+            ui.columns(2, |cols| {
+                if let [left, right] = cols {
+                    segment_table_ui(left, view, selected, hovered, &mut hovered_now, commands);
+                    generated_ui(
+                        right,
+                        view,
+                        focus,
+                        selected,
+                        hovered,
+                        &mut hovered_now,
+                        commands,
+                    );
+                    right.separator();
+                    original_ui(right, view, focus, selected, hovered, &mut hovered_now);
+                }
+            });
+            if hovered_now != hovered {
+                ctx.data_mut(|d| d.insert_temp(hover_id, hovered_now));
+                ctx.request_repaint();
+            }
+        });
+    if !open {
+        commands.send(Command::ToggleInspector);
+    }
+}
+
+fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands: &mut Commands) {
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt("inspected-map")
+            .selected_text(&view.map_name)
+            .show_ui(ui, |ui| {
+                for (e, d) in state.inputs.iter().zip(&state.workspace.inputs) {
+                    if matches!(e.loaded, Some(Loaded::Map(..)))
+                        && ui
+                            .selectable_label(e.name == view.map_name, &e.name)
+                            .clicked()
+                    {
+                        commands.send(Command::InspectMap(d.path.clone()));
+                    }
+                }
+            });
+        let lines = view.line_count().max(1) as u32;
+        let mut line = view.line + 1;
+        let drag = ui.add(
+            egui::DragValue::new(&mut line)
+                .range(1..=lines)
+                .prefix("generated line "),
+        );
+        if drag.changed() {
+            commands.send(Command::InspectLine(line.saturating_sub(1)));
+        }
+        ui.label(format!("of {lines}"));
+        ui.label(RichText::new(format!("{} segments on this line", view.segments.len())).weak());
+        if ui.button("Jump to the selected frame's segment").clicked() {
+            commands.send(Command::InspectSelectedFrame);
+        }
+    });
+    if !view.sections.is_empty() {
+        let list: Vec<String> = view
+            .sections
+            .iter()
+            .map(|(l, c)| format!("{}:{c}", l + 1))
+            .collect();
+        let current = view.section.map_or_else(String::new, |s| {
+            format!(" (this line is in section {})", s + 1)
+        });
+        ui.label(format!(
+            "Index map, {} sections at {}{current}",
+            view.sections.len(),
+            list.join(", ")
+        ));
+    }
+}
+
+fn segment_table_ui(
+    ui: &mut egui::Ui,
+    view: &InspectorView,
+    selected: Option<usize>,
+    hovered: Option<usize>,
+    hovered_now: &mut Option<usize>,
+    commands: &mut Commands,
+) {
+    ui.label(
+        RichText::new("gen col → source:line:col  name")
+            .monospace()
+            .weak(),
+    );
+    let mut area = egui::ScrollArea::vertical()
+        .id_salt("segments")
+        .auto_shrink([false, false]);
+    // Bring the selected segment into view when the selection changes (not every frame).
+    let key = egui::Id::unique("segment-shown");
+    let shown = (view.map_name.clone(), view.line, selected);
+    if ui
+        .data(|d| d.get_temp::<(String, u32, Option<usize>)>(key))
+        .as_ref()
+        != Some(&shown)
+    {
+        if let Some(i) = selected {
+            let row = 18.0 + ui.spacing().item_spacing.y;
+            area = area.vertical_scroll_offset((i as f32 * row - 100.0).max(0.0));
+        }
+        ui.data_mut(|d| d.insert_temp(key, shown));
+    }
+    area.show_rows(ui, 18.0, view.segments.len(), |ui, range| {
+        for i in range {
+            let Some(seg) = view.segments.get(i) else {
+                continue;
+            };
+            let gen_col = view.gen_col(i).unwrap_or(0);
+            let text = if seg.source == NONE {
+                format!("{gen_col:>7} → (no source)")
+            } else {
+                format!(
+                    "{gen_col:>7} → {}:{}:{}  {}",
+                    view.source(i).unwrap_or_default(),
+                    seg.src_line + 1,
+                    seg.src_col + 1,
+                    view.name(i).unwrap_or_default()
+                )
+            };
+            let strong = selected == Some(i) || hovered == Some(i);
+            let (rect, response) = ui
+                .allocate_exact_size(egui::vec2(ui.available_width(), 18.0), egui::Sense::click());
+            let label = format!("segment {i}: {text}");
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+            if ui.is_rect_visible(rect) {
+                ui.painter().rect_filled(rect, 2.0, seg_color(i, strong));
+                ui.painter().text(
+                    rect.left_center() + egui::vec2(4.0, 0.0),
+                    egui::Align2::LEFT_CENTER,
+                    &text,
+                    egui::FontId::monospace(12.0),
+                    ui.visuals().text_color(),
+                );
+            }
+            if response.hovered() {
+                *hovered_now = Some(i);
+            }
+            if response.clicked() {
+                commands.send(Command::SelectSegment(i));
+            }
+        }
+    });
+}
+
+/// Paints a layout job, and reports which piece (segment) the pointer is over.
+fn pieces_ui(
+    ui: &mut egui::Ui,
+    job: LayoutJob,
+    pieces: &[(usize, usize, usize)],
+) -> (egui::Response, Option<usize>) {
+    let galley = ui.painter().layout_job(job);
+    let (rect, response) = ui.allocate_exact_size(galley.size(), egui::Sense::click());
+    let text = galley.text().to_owned();
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
+    let over = response.hover_pos().and_then(|p| {
+        let c = galley.cursor_from_pos(p - rect.min).index.0;
+        pieces
+            .iter()
+            .find(|(a, b, _)| (*a..*b).contains(&c))
+            .map(|(_, _, i)| *i)
+    });
+    ui.painter()
+        .galley(rect.min, galley, ui.visuals().text_color());
+    (response, over)
+}
+
+fn format(color: Color32, background: Color32) -> TextFormat {
+    TextFormat {
+        font_id: egui::FontId::monospace(12.5),
+        color,
+        background,
+        ..Default::default()
+    }
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one view, its selection and hover state"
+)]
+fn generated_ui(
+    ui: &mut egui::Ui,
+    view: &InspectorView,
+    focus: Option<usize>,
+    selected: Option<usize>,
+    hovered: Option<usize>,
+    hovered_now: &mut Option<usize>,
+    commands: &mut Commands,
+) {
+    ui.label(RichText::new(format!("Generated, line {}", view.line + 1)).strong());
+    let Some(text) = &view.generated else {
+        ui.label(RichText::new("Add the generated file (the bundle) to see its code here.").weak());
+        return;
+    };
+    let Some(line) = text.line(view.line as usize) else {
+        ui.label(RichText::new("The bundle has no such line.").weak());
+        return;
+    };
+    let center = focus.and_then(|i| view.gen_col(i)).unwrap_or(0);
+    let (c0, c1) = (center.saturating_sub(BEFORE), center + AFTER);
+    let (b0, b1) = window(line, c0, c1);
+    let slice = &line[b0..b1];
+    // Walk the window once, cutting it at the segments' generated columns.
+    let mut job = LayoutJob::default();
+    job.wrap.max_width = ui.available_width();
+    let mut pieces = Vec::new();
+    let mut seg = view.segment_at(c0);
+    let mut col = c0;
+    let mut piece_start_byte = 0;
+    let mut chars = 0usize;
+    let mut piece_start_char = 0usize;
+    let text_color = ui.visuals().text_color();
+    let flush = |job: &mut LayoutJob,
+                 pieces: &mut Vec<(usize, usize, usize)>,
+                 s: &str,
+                 seg: Option<usize>,
+                 from: usize,
+                 to: usize| {
+        let bg = seg.map_or(Color32::TRANSPARENT, |i| {
+            seg_color(i, selected == Some(i) || hovered == Some(i))
+        });
+        job.append(s, 0.0, format(text_color, bg));
+        if let Some(i) = seg {
+            pieces.push((from, to, i));
+        }
+    };
+    for (b, ch) in slice.char_indices() {
+        let next = seg.map_or(0, |i| i + 1);
+        if view.gen_col(next).is_some_and(|c| c <= col) {
+            flush(
+                &mut job,
+                &mut pieces,
+                &slice[piece_start_byte..b],
+                seg,
+                piece_start_char,
+                chars,
+            );
+            piece_start_byte = b;
+            piece_start_char = chars;
+            let mut n = next;
+            while view.gen_col(n + 1).is_some_and(|c| c <= col) {
+                n += 1;
+            }
+            seg = Some(n);
+        }
+        col += ch.len_utf16() as u32;
+        chars += 1;
+    }
+    flush(
+        &mut job,
+        &mut pieces,
+        &slice[piece_start_byte..],
+        seg,
+        piece_start_char,
+        chars,
+    );
+    if c0 > 0 {
+        ui.label(RichText::new(format!("… from column {c0}")).weak().small());
+    }
+    let (response, over) = pieces_ui(ui, job, &pieces);
+    if over.is_some() {
+        *hovered_now = over;
+    }
+    if response.clicked()
+        && let Some(i) = over
+    {
+        commands.send(Command::SelectSegment(i));
+    }
+}
+
+fn original_ui(
+    ui: &mut egui::Ui,
+    view: &InspectorView,
+    focus: Option<usize>,
+    selected: Option<usize>,
+    hovered: Option<usize>,
+    hovered_now: &mut Option<usize>,
+) {
+    let Some(i) = focus else {
+        ui.label(RichText::new("This line has no segments.").weak());
+        return;
+    };
+    let Some(seg) = view.segments.get(i).filter(|s| s.source != NONE) else {
+        ui.label(RichText::new("This segment maps to no original source.").weak());
+        return;
+    };
+    let source = view.source(i).unwrap_or_default();
+    ui.label(
+        RichText::new(format!(
+            "Original, {source}:{}:{}",
+            seg.src_line + 1,
+            seg.src_col + 1
+        ))
+        .strong(),
+    );
+    let Some(text) = view.source_text(seg.source) else {
+        ui.label(RichText::new("The map has no sourcesContent for this source.").weak());
+        return;
+    };
+    let first = seg.src_line.saturating_sub(AROUND);
+    let last = (seg.src_line + AROUND).min(text.line_count().saturating_sub(1) as u32);
+    let text_color = ui.visuals().text_color();
+    egui::ScrollArea::vertical()
+        .id_salt("original")
+        .show(ui, |ui| {
+            for n in first..=last {
+                let Some(line) = text.line(n as usize) else {
+                    continue;
+                };
+                // The segments of this generated line that map into this original line.
+                let mut marks: Vec<(u32, usize)> = view
+                    .segments
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.source == seg.source && s.src_line == n)
+                    .map(|(k, s)| (s.src_col, k))
+                    .collect();
+                marks.sort_unstable();
+                let mut job = LayoutJob::default();
+                job.append(
+                    &format!("{:>6}  ", n + 1),
+                    0.0,
+                    format(ui.visuals().weak_text_color(), Color32::TRANSPARENT),
+                );
+                let prefix_chars = 8;
+                let mut pieces = Vec::new();
+                let mut at_byte = 0;
+                let mut at_char = 0;
+                for (col, k) in marks {
+                    let Some(b) = crate::model::utf16_col_to_byte(line, col) else {
+                        continue;
+                    };
+                    if b < at_byte {
+                        continue;
+                    }
+                    job.append(
+                        &line[at_byte..b],
+                        0.0,
+                        format(text_color, Color32::TRANSPARENT),
+                    );
+                    at_char += line[at_byte..b].chars().count();
+                    // Colour the token that starts at the mapped column.
+                    let len: usize = line[b..]
+                        .char_indices()
+                        .find(|&(j, c)| j > 0 && !(c.is_alphanumeric() || c == '_' || c == '$'))
+                        .map_or(line.len() - b, |(j, _)| j)
+                        .max(line[b..].chars().next().map_or(0, char::len_utf8));
+                    let token = &line[b..b + len];
+                    let strong = selected == Some(k) || hovered == Some(k);
+                    job.append(token, 0.0, format(text_color, seg_color(k, strong)));
+                    let n_chars = token.chars().count();
+                    pieces.push((prefix_chars + at_char, prefix_chars + at_char + n_chars, k));
+                    at_char += n_chars;
+                    at_byte = b + len;
+                }
+                job.append(
+                    &line[at_byte..],
+                    0.0,
+                    format(text_color, Color32::TRANSPARENT),
+                );
+                let (_, over) = pieces_ui(ui, job, &pieces);
+                if over.is_some() {
+                    *hovered_now = over;
+                }
+            }
+        });
+}
