@@ -103,10 +103,15 @@ fn drop_a_trace_and_its_map_shows_original_names() {
         )
     });
     // The raw line is replaced by the original function and location; unmapped frames stay raw.
+    // Node's own frames are folded into one row; a click shows them, raw, since no map covers them.
+    assert!(!has_label(&h, "at Module._compile"));
+    h.get_by_label("    ▶ 6 library frames (show)").click();
+    h.run_steps(2);
     assert!(has_label(
         &h,
         "at Module._compile (node:internal/modules/cjs/loader:1521:14)"
     ));
+    h.get_by_label("    ▼ 6 library frames (hide)");
     assert!(
         h.state()
             .inputs

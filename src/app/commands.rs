@@ -24,6 +24,13 @@ pub enum Command {
         /// Frame index in the stack.
         frame: usize,
     },
+    /// Expand or collapse a run of library frames.
+    ToggleGroup {
+        /// Stack index.
+        stack: usize,
+        /// The run's first frame.
+        first: usize,
+    },
     /// Filter the stack list.
     SetFilter(String),
     /// Switch between raw and resolved frames.

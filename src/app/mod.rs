@@ -10,7 +10,7 @@ mod view;
 pub use commands::{Command, Commands};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
-pub use view::{FrameDetail, Row, SourceContext, StackRows, frame_detail};
+pub use view::{FrameDetail, Row, SourceContext, StackRows, frame_detail, is_library};
 
 use crate::jobs::{JobEvent, JobId, JobState, Jobs, Span, Waker};
 use crate::model::{FileKind, SymbolicatedTrace, Trace};
@@ -99,6 +99,8 @@ pub struct AppState {
     pub hovered: Vec<String>,
     /// Recently opened workspaces.
     pub recent: Vec<PathBuf>,
+    /// Library-frame runs the user expanded, as (stack, first frame).
+    pub expanded: std::collections::HashSet<(usize, usize)>,
     /// The segment inspector's generated line (0-based) and selected segment.
     pub inspector_line: u32,
     /// The selected segment (index in the line).
@@ -133,6 +135,7 @@ impl AppState {
             filter: String::new(),
             hovered: Vec::new(),
             recent: Vec::new(),
+            expanded: std::collections::HashSet::new(),
             inspector_line: 0,
             inspector_segment: None,
             inspector_cache: None,
@@ -175,7 +178,12 @@ impl AppState {
             return Some(rows.clone());
         }
         let result = self.results.get(&id).cloned();
-        let rows = Arc::new(StackRows::build(trace, result.as_deref(), &self.filter));
+        let rows = Arc::new(StackRows::build(
+            trace,
+            result.as_deref(),
+            &self.filter,
+            &self.expanded,
+        ));
         self.rows_cache = Some((id, self.filter.clone(), self.generation, rows.clone()));
         Some(rows)
     }
@@ -664,6 +672,7 @@ impl AppState {
                 }
             }
             Command::SelectLog(id) => {
+                self.expanded.clear();
                 if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
                     self.workspace.selection.log =
                         self.workspace.inputs.get(i).map(|d| d.path.clone());
@@ -678,6 +687,12 @@ impl AppState {
                 self.autosave.changed(changed);
             }
             Command::SetFilter(f) => self.filter = f,
+            Command::ToggleGroup { stack, first } => {
+                if !self.expanded.remove(&(stack, first)) {
+                    self.expanded.insert((stack, first));
+                }
+                self.generation += 1;
+            }
             Command::ToggleRaw => {
                 self.workspace.layout.raw_frames = !self.workspace.layout.raw_frames;
                 self.autosave.changed(changed);

@@ -19,6 +19,18 @@ pub enum Row {
         /// Frame index.
         frame: usize,
     },
+    /// A run of library frames (ignore-listed, `node_modules`, runtime internals), collapsed
+    /// or, when expanded, the row that collapses them again.
+    Library {
+        /// Stack index.
+        stack: usize,
+        /// The run's first frame.
+        first: usize,
+        /// How many frames the run holds.
+        count: usize,
+        /// Whether the run is shown frame by frame below this row.
+        expanded: bool,
+    },
 }
 
 /// The rows of one log's stack list, filtered.
@@ -30,10 +42,45 @@ pub struct StackRows {
     pub hidden: usize,
 }
 
+/// Whether a frame is library code. A resolved frame is when its source is on the map's
+/// ignore list (the map's author decides, as in Chrome DevTools); an unresolved one when it is
+/// the runtime's own (`node:internal`, native, built-in) or an unmapped `node_modules` file.
+pub fn is_library(
+    trace: &Trace,
+    result: Option<&SymbolicatedTrace>,
+    stack: usize,
+    frame: usize,
+) -> bool {
+    let Some(f) = trace.stacks.get(stack).and_then(|s| s.frames.get(frame)) else {
+        return false;
+    };
+    let sym = result
+        .and_then(|r| r.stacks.get(stack))
+        .and_then(|s| s.frames.get(frame));
+    if let Some(loc) = sym.and_then(|s| s.resolved.first()) {
+        return loc.ignored;
+    }
+    let Some(input) = &f.input else { return false };
+    input.builtin
+        || input
+            .file
+            .as_deref()
+            .is_some_and(|p| p.starts_with("node:") || p.contains("node_modules/"))
+}
+
 impl StackRows {
     /// The rows of `trace`; `filter` (case-insensitive) keeps frames whose raw line or
-    /// resolved function or file contains it.
-    pub fn build(trace: &Trace, result: Option<&SymbolicatedTrace>, filter: &str) -> Self {
+    /// resolved function or file contains it. Without a filter, runs of two or more library
+    /// frames collapse into one row unless their `(stack, first frame)` is in `expanded`.
+    pub fn build(
+        trace: &Trace,
+        result: Option<&SymbolicatedTrace>,
+        filter: &str,
+        expanded: &std::collections::HashSet<(usize, usize)>,
+    ) -> Self {
+        if filter.trim().is_empty() {
+            return Self::grouped(trace, result, expanded);
+        }
         let needle = filter.trim().to_lowercase();
         let mut out = Self::default();
         for (s, stack) in trace.stacks.iter().enumerate() {
@@ -64,6 +111,47 @@ impl StackRows {
             }
             if kept == 0 && !needle.is_empty() && !stack.title.to_lowercase().contains(&needle) {
                 out.rows.truncate(header);
+            }
+        }
+        out
+    }
+
+    fn grouped(
+        trace: &Trace,
+        result: Option<&SymbolicatedTrace>,
+        expanded: &std::collections::HashSet<(usize, usize)>,
+    ) -> Self {
+        let mut out = Self::default();
+        for (s, stack) in trace.stacks.iter().enumerate() {
+            out.rows.push(Row::Stack { stack: s });
+            let n = stack.frames.len();
+            // The innermost frame (where it crashed) is never folded away.
+            let mut f = 0;
+            if n > 0 {
+                out.rows.push(Row::Frame { stack: s, frame: 0 });
+                f = 1;
+            }
+            while f < n {
+                let run = (f..n)
+                    .take_while(|&k| is_library(trace, result, s, k))
+                    .count();
+                if run >= 2 {
+                    let open = expanded.contains(&(s, f));
+                    out.rows.push(Row::Library {
+                        stack: s,
+                        first: f,
+                        count: run,
+                        expanded: open,
+                    });
+                    if open {
+                        out.rows
+                            .extend((f..f + run).map(|k| Row::Frame { stack: s, frame: k }));
+                    }
+                    f += run;
+                } else {
+                    out.rows.push(Row::Frame { stack: s, frame: f });
+                    f += 1;
+                }
             }
         }
         out
@@ -106,6 +194,51 @@ pub struct FrameDetail {
 
 /// Lines of context shown above and below the frame's line.
 const CONTEXT: u32 = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::js;
+    use std::collections::HashSet;
+
+    #[test]
+    fn runtime_frames_collapse_and_expand() {
+        let trace = js::parse(
+            "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
+        );
+        let rows = StackRows::build(&trace, None, "", &HashSet::new());
+        assert_eq!(
+            rows.rows,
+            vec![
+                Row::Stack { stack: 0 },
+                Row::Frame { stack: 0, frame: 0 },
+                Row::Library {
+                    stack: 0,
+                    first: 1,
+                    count: 2,
+                    expanded: false
+                },
+                Row::Frame { stack: 0, frame: 3 },
+                Row::Frame { stack: 0, frame: 4 },
+            ],
+            "a single library frame is not folded"
+        );
+        let open = StackRows::build(&trace, None, "", &HashSet::from([(0, 1)]));
+        assert_eq!(open.rows.len(), 7);
+        assert_eq!(
+            open.rows[2],
+            Row::Library {
+                stack: 0,
+                first: 1,
+                count: 2,
+                expanded: true
+            }
+        );
+        // A filter shows every match, unfolded.
+        let filtered = StackRows::build(&trace, None, "module", &HashSet::new());
+        assert_eq!((filtered.rows.len(), filtered.hidden), (3, 3));
+    }
+}
 
 /// The detail of frame `frame` of stack `stack`.
 pub fn frame_detail(

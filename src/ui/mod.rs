@@ -443,6 +443,25 @@ fn stack_list_ui(
                             commands.send(Command::SelectFrame { stack, frame });
                         }
                     }
+                    Row::Library {
+                        stack,
+                        first,
+                        count,
+                        expanded,
+                    } => {
+                        let (arrow, verb) = if expanded {
+                            ("▼", "hide")
+                        } else {
+                            ("▶", "show")
+                        };
+                        let text =
+                            RichText::new(format!("    {arrow} {count} library frames ({verb})"))
+                                .color(Color32::GRAY)
+                                .italics();
+                        if list_row(ui, text, false, true).clicked() {
+                            commands.send(Command::ToggleGroup { stack, first });
+                        }
+                    }
                 }
             }
         });
@@ -460,7 +479,7 @@ fn stack_list_ui(
                 .iter()
                 .filter_map(|r| match r {
                     Row::Frame { stack, frame } => Some((*stack, *frame)),
-                    Row::Stack { .. } => None,
+                    Row::Stack { .. } | Row::Library { .. } => None,
                 })
                 .collect();
             let at = frames
