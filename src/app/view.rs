@@ -195,51 +195,6 @@ pub struct FrameDetail {
 /// Lines of context shown above and below the frame's line.
 const CONTEXT: u32 = 5;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::formats::js;
-    use std::collections::HashSet;
-
-    #[test]
-    fn runtime_frames_collapse_and_expand() {
-        let trace = js::parse(
-            "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
-        );
-        let rows = StackRows::build(&trace, None, "", &HashSet::new());
-        assert_eq!(
-            rows.rows,
-            vec![
-                Row::Stack { stack: 0 },
-                Row::Frame { stack: 0, frame: 0 },
-                Row::Library {
-                    stack: 0,
-                    first: 1,
-                    count: 2,
-                    expanded: false
-                },
-                Row::Frame { stack: 0, frame: 3 },
-                Row::Frame { stack: 0, frame: 4 },
-            ],
-            "a single library frame is not folded"
-        );
-        let open = StackRows::build(&trace, None, "", &HashSet::from([(0, 1)]));
-        assert_eq!(open.rows.len(), 7);
-        assert_eq!(
-            open.rows[2],
-            Row::Library {
-                stack: 0,
-                first: 1,
-                count: 2,
-                expanded: true
-            }
-        );
-        // A filter shows every match, unfolded.
-        let filtered = StackRows::build(&trace, None, "module", &HashSet::new());
-        assert_eq!((filtered.rows.len(), filtered.hidden), (3, 3));
-    }
-}
-
 /// The detail of frame `frame` of stack `stack`.
 pub fn frame_detail(
     trace: &Trace,
@@ -294,4 +249,49 @@ fn source_context(map: &SourceMap, loc: &ResolvedLocation) -> Option<SourceConte
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::js;
+    use std::collections::HashSet;
+
+    #[test]
+    fn runtime_frames_collapse_and_expand() {
+        let trace = js::parse(
+            "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
+        );
+        let rows = StackRows::build(&trace, None, "", &HashSet::new());
+        assert_eq!(
+            rows.rows,
+            vec![
+                Row::Stack { stack: 0 },
+                Row::Frame { stack: 0, frame: 0 },
+                Row::Library {
+                    stack: 0,
+                    first: 1,
+                    count: 2,
+                    expanded: false
+                },
+                Row::Frame { stack: 0, frame: 3 },
+                Row::Frame { stack: 0, frame: 4 },
+            ],
+            "a single library frame is not folded"
+        );
+        let open = StackRows::build(&trace, None, "", &HashSet::from([(0, 1)]));
+        assert_eq!(open.rows.len(), 7);
+        assert_eq!(
+            open.rows[2],
+            Row::Library {
+                stack: 0,
+                first: 1,
+                count: 2,
+                expanded: true
+            }
+        );
+        // A filter shows every match, unfolded.
+        let filtered = StackRows::build(&trace, None, "module", &HashSet::new());
+        assert_eq!((filtered.rows.len(), filtered.hidden), (3, 3));
+    }
 }
