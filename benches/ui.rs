@@ -1,0 +1,155 @@
+//! `cargo bench --bench ui`: the window's frame time with 1,000 vs 1,000,000 frames in the
+//! stack list (idle, scrolling, and while a job runs), the memory a loaded 1M-frame trace
+//! takes per frame, and the time from dropping pdf.worker's map and trace to resolved frames
+//! on screen. The app is driven headless through egui_kittest (layout and tessellation, no
+//! GPU), as in the GUI tests.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use symscope::app::AppState;
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js").join(rel)
+}
+
+/// A V8 trace of `n` frames into three.min.js (every frame resolvable).
+fn synthetic_trace(n: usize) -> String {
+    let mut s = String::with_capacity(n * 48);
+    s.push_str("TypeError: synthetic\n");
+    for i in 0..n {
+        let col = 97_000 + (i * 37) % 1_700;
+        s.push_str(&format!("    at f{i} (out/three.min.js:1:{col})\n"));
+    }
+    s
+}
+
+fn app() -> Harness<'static, AppState> {
+    let state = AppState::new(Arc::new(|| {}));
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, s: &mut AppState| symscope::ui::app_ui(ui, s), state)
+}
+
+/// Runs frames until the app has no running job and `done` holds.
+fn settle(h: &mut Harness<'static, AppState>, done: impl Fn(&Harness<'static, AppState>) -> bool) -> Duration {
+    let start = Instant::now();
+    loop {
+        h.step();
+        if h.state().jobs.running().is_empty() && done(h) {
+            return start.elapsed();
+        }
+        assert!(start.elapsed() < Duration::from_secs(600), "did not settle");
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// Median milliseconds of `frames` frames, with `scroll` pixels of mouse wheel before each.
+fn frame_ms(h: &mut Harness<'static, AppState>, frames: usize, scroll: f32) -> f64 {
+    h.step();
+    let mut t: Vec<f64> = (0..frames)
+        .map(|_| {
+            if scroll != 0.0 {
+                h.event(egui::Event::MouseWheel {
+                    unit: egui::MouseWheelUnit::Point,
+                    delta: egui::vec2(0.0, scroll),
+                    modifiers: egui::Modifiers::default(),
+                    phase: egui::TouchPhase::Move,
+                    source: egui::MouseWheelSource::Wheel,
+                });
+            }
+            let start = Instant::now();
+            h.step();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+fn rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    println!("# UI benchmark (headless egui_kittest, 1280×800; medians)\n");
+    println!("| measure | 1,000 frames | 1,000,000 frames | 1M / 1k |");
+    println!("|---|---:|---:|---:|");
+    let map = std::fs::read(fixture("three-esbuild/three.min.js.map")).unwrap();
+    let mut idle = Vec::new();
+    let mut scrolling = Vec::new();
+    let mut busy = Vec::new();
+    let mut per_frame = Vec::new();
+    for n in [1_000usize, 1_000_000] {
+        let text = synthetic_trace(n);
+        let mut h = app();
+        h.step();
+        let before = rss_bytes();
+        h.state_mut().add_file(PathBuf::from("big-trace.txt"), text.into_bytes());
+        // Frame time while the log is parsed and symbolicated in the background.
+        let mut during = Vec::new();
+        let start = Instant::now();
+        while !h.state().jobs.running().is_empty() || start.elapsed() < Duration::from_millis(50) {
+            let t = Instant::now();
+            h.step();
+            during.push(t.elapsed().as_secs_f64() * 1e3);
+            if start.elapsed() > Duration::from_secs(600) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        during.sort_by(f64::total_cmp);
+        settle(&mut h, |_| true);
+        let loaded = rss_bytes().saturating_sub(before);
+        h.state_mut().add_file(PathBuf::from("three.min.js.map"), map.clone());
+        settle(&mut h, |h| h.state().results.values().next().is_some());
+        idle.push(frame_ms(&mut h, 100, 0.0));
+        scrolling.push(frame_ms(&mut h, 100, -400.0));
+        busy.push(during.get(during.len() / 2).copied().unwrap_or(0.0));
+        per_frame.push(loaded as f64 / n as f64);
+        assert!(h.query_all_by_label_contains("three.core.js").next().is_some(), "frames resolved on screen");
+    }
+    let row = |name: &str, v: &[f64], unit: &str| {
+        println!("| {name} | {:.3} {unit} | {:.3} {unit} | {:.2}× |", v[0], v[1], v[1] / v[0]);
+    };
+    row("frame time, idle", &idle, "ms");
+    row("frame time, scrolling", &scrolling, "ms");
+    row("frame time while the log is parsed and symbolicated", &busy, "ms");
+    println!(
+        "| memory of the loaded log (RSS delta) per frame | {:.0} B | {:.0} B | |",
+        per_frame[0], per_frame[1]
+    );
+
+    // Drop pdf.worker's map and trace → resolved frames on screen.
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let mut h = app();
+        h.step();
+        let files = [fixture("pdfjs-dist-worker/pdf.worker.mjs.map"), fixture("pdfjs-dist-worker/trace.txt")];
+        let start = Instant::now();
+        for f in files {
+            let bytes = std::fs::read(&f).unwrap();
+            h.state_mut().add_file(f, bytes);
+        }
+        let t = settle(&mut h, |h| {
+            h.query_all_by_label_contains("webpack://pdf.js/src/core/xref.js").next().is_some()
+        });
+        times.push(t.max(start.elapsed()).as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "\n| drop pdf.worker's map (5.8 MB) and trace → resolved frames on screen | {:.1} ms (median of 5) |\n|---|---:|",
+        times[2]
+    );
+    println!("\nTargets (issue #3): 1M within 1.2× of 1k; ≤ 4 ms per frame in release while jobs run; drop → resolved ≤ 100 ms; ≤ 64 B per frame.");
+}

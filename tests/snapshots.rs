@@ -1,0 +1,94 @@
+//! PNG snapshots of the real window (wgpu; Mesa's lavapipe where there is no GPU). They are
+//! the README's screenshots in `screenshots/`: a change that alters what a user sees fails
+//! here until the pictures are looked at and renewed with `UPDATE_SNAPSHOTS=1`.
+//!
+//! Run with `cargo test --features snapshots --test snapshots` (`.ci/run` does).
+
+use egui_kittest::kittest::Queryable as _;
+use egui_kittest::{Harness, SnapshotOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use symscope::app::{AppState, JobTiming};
+use symscope::jobs::{JobState, Span};
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js").join(rel)
+}
+
+fn screenshots() -> SnapshotOptions {
+    SnapshotOptions::new().output_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots"))
+}
+
+/// The app with three.js's crash, map and bundle loaded and resolved, frame 1 selected.
+fn loaded_app() -> Harness<'static, AppState> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 760.0))
+        .build_ui_state(|ui, s: &mut AppState| symscope::ui::app_ui(ui, s), AppState::new(Arc::new(|| {})));
+    h.step();
+    for f in ["three-esbuild/trace.txt", "three-esbuild/three.min.js.map", "three-esbuild/three.min.js"] {
+        let path = fixture(f);
+        let bytes = std::fs::read(&path).unwrap();
+        // A stable path in the pictures, whatever the checkout's location.
+        h.state_mut().add_file(PathBuf::from(f.rsplit('/').next().unwrap()), bytes);
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        h.step();
+        if h.state().jobs.running().is_empty() && !h.state().results.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(3);
+    h.get_all_by_label_contains("expandByObject  ../node_modules/three/build/three.core.js:16287:9")
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(3);
+    h
+}
+
+#[test]
+fn main_window() {
+    let mut h = loaded_app();
+    h.snapshot_options("main_window", &screenshots());
+}
+
+#[test]
+fn segment_inspector() {
+    let mut h = loaded_app();
+    h.get_by_label("Inspect segment").click();
+    h.run_steps(5);
+    h.snapshot_options("segment_inspector", &screenshots());
+}
+
+#[test]
+fn timing_panel() {
+    let mut h = loaded_app();
+    // Real timings change from run to run; the picture shows fixed, typical ones.
+    let span = |phase: &str, start: f64, end: f64| Span {
+        phase: phase.to_owned(),
+        start_ns: (start * 1e6) as u64,
+        end_ns: (end * 1e6) as u64,
+    };
+    let timing = |name: &str, spans: Vec<Span>| JobTiming {
+        name: name.to_owned(),
+        end_ns: 0,
+        elapsed: Duration::from_nanos(spans.last().map_or(0, |s| s.end_ns)),
+        spans,
+        state: JobState::Done,
+    };
+    h.state_mut().timings = vec![
+        timing("load trace.txt", vec![span("detect", 0.0, 0.05), span("parse", 0.05, 0.09)]),
+        timing("load three.min.js", vec![span("detect", 0.0, 0.3), span("scan", 0.3, 0.4), span("line starts", 0.4, 0.9)]),
+        timing("load three.min.js.map", vec![span("detect", 0.0, 0.2), span("parse + index", 0.2, 2.4)]),
+        timing("symbolicate trace.txt", vec![span("look-up", 0.0, 1.1)]),
+    ];
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Show timings").click();
+    h.run_steps(4);
+    h.snapshot_options("timing_panel", &screenshots());
+}
