@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use symscope::app::AppState;
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/js")
+        .join(rel)
 }
 
 /// A V8 trace of `n` frames into three.min.js (every frame resolvable).
@@ -34,7 +36,10 @@ fn app() -> Harness<'static, AppState> {
 }
 
 /// Runs frames until the app has no running job and `done` holds.
-fn settle(h: &mut Harness<'static, AppState>, done: impl Fn(&Harness<'static, AppState>) -> bool) -> Duration {
+fn settle(
+    h: &mut Harness<'static, AppState>,
+    done: impl Fn(&Harness<'static, AppState>) -> bool,
+) -> Duration {
     let start = Instant::now();
     loop {
         h.step();
@@ -95,7 +100,8 @@ fn main() {
         let mut h = app();
         h.step();
         let before = rss_bytes();
-        h.state_mut().add_file(PathBuf::from("big-trace.txt"), text.into_bytes());
+        h.state_mut()
+            .add_file(PathBuf::from("big-trace.txt"), text.into_bytes());
         // Frame time while the log is parsed and symbolicated in the background.
         let mut during = Vec::new();
         let start = Instant::now();
@@ -111,20 +117,35 @@ fn main() {
         during.sort_by(f64::total_cmp);
         settle(&mut h, |_| true);
         let loaded = rss_bytes().saturating_sub(before);
-        h.state_mut().add_file(PathBuf::from("three.min.js.map"), map.clone());
+        h.state_mut()
+            .add_file(PathBuf::from("three.min.js.map"), map.clone());
         settle(&mut h, |h| h.state().results.values().next().is_some());
         idle.push(frame_ms(&mut h, 100, 0.0));
         scrolling.push(frame_ms(&mut h, 100, -400.0));
         busy.push(during.get(during.len() / 2).copied().unwrap_or(0.0));
         per_frame.push(loaded as f64 / n as f64);
-        assert!(h.query_all_by_label_contains("three.core.js").next().is_some(), "frames resolved on screen");
+        assert!(
+            h.query_all_by_label_contains("three.core.js")
+                .next()
+                .is_some(),
+            "frames resolved on screen"
+        );
     }
     let row = |name: &str, v: &[f64], unit: &str| {
-        println!("| {name} | {:.3} {unit} | {:.3} {unit} | {:.2}× |", v[0], v[1], v[1] / v[0]);
+        println!(
+            "| {name} | {:.3} {unit} | {:.3} {unit} | {:.2}× |",
+            v[0],
+            v[1],
+            v[1] / v[0]
+        );
     };
     row("frame time, idle", &idle, "ms");
     row("frame time, scrolling", &scrolling, "ms");
-    row("frame time while the log is parsed and symbolicated", &busy, "ms");
+    row(
+        "frame time while the log is parsed and symbolicated",
+        &busy,
+        "ms",
+    );
     println!(
         "| memory of the loaded log (RSS delta) per frame | {:.0} B | {:.0} B | |",
         per_frame[0], per_frame[1]
@@ -135,14 +156,19 @@ fn main() {
     for _ in 0..5 {
         let mut h = app();
         h.step();
-        let files = [fixture("pdfjs-dist-worker/pdf.worker.mjs.map"), fixture("pdfjs-dist-worker/trace.txt")];
+        let files = [
+            fixture("pdfjs-dist-worker/pdf.worker.mjs.map"),
+            fixture("pdfjs-dist-worker/trace.txt"),
+        ];
         let start = Instant::now();
         for f in files {
             let bytes = std::fs::read(&f).unwrap();
             h.state_mut().add_file(f, bytes);
         }
         let t = settle(&mut h, |h| {
-            h.query_all_by_label_contains("webpack://pdf.js/src/core/xref.js").next().is_some()
+            h.query_all_by_label_contains("webpack://pdf.js/src/core/xref.js")
+                .next()
+                .is_some()
         });
         times.push(t.max(start.elapsed()).as_secs_f64() * 1e3);
     }
@@ -151,5 +177,7 @@ fn main() {
         "\n| drop pdf.worker's map (5.8 MB) and trace → resolved frames on screen | {:.1} ms (median of 5) |\n|---|---:|",
         times[2]
     );
-    println!("\nTargets (issue #3): 1M within 1.2× of 1k; ≤ 4 ms per frame in release while jobs run; drop → resolved ≤ 100 ms; ≤ 64 B per frame.");
+    println!(
+        "\nTargets (issue #3): 1M within 1.2× of 1k; ≤ 4 ms per frame in release while jobs run; drop → resolved ≤ 100 ms; ≤ 64 B per frame."
+    );
 }

@@ -339,3 +339,41 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
     h.run_steps(3);
     h.get_by_label_contains("Original, ../node_modules/three/build/three.core.js:16285:");
 }
+
+#[test]
+fn copy_a_frame() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    h.get_all_by_label_contains(
+        "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
+    )
+    .next()
+    .unwrap()
+    .click();
+    h.run_steps(2);
+    h.get_by_label("Copy frame").click();
+    h.run_steps(1);
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        });
+    assert_eq!(
+        copied.as_deref(),
+        Some(
+            "at De.expandByObject (out/three.min.js:1:98188)\n    → expandByObject (../node_modules/three/build/three.core.js:16222:39)"
+        )
+    );
+}

@@ -13,7 +13,9 @@ use symscope::app::{AppState, JobTiming};
 use symscope::jobs::{JobState, Span};
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/js")
+        .join(rel)
 }
 
 fn screenshots() -> SnapshotOptions {
@@ -24,13 +26,21 @@ fn screenshots() -> SnapshotOptions {
 fn loaded_app() -> Harness<'static, AppState> {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 760.0))
-        .build_ui_state(|ui, s: &mut AppState| symscope::ui::app_ui(ui, s), AppState::new(Arc::new(|| {})));
+        .build_ui_state(
+            |ui, s: &mut AppState| symscope::ui::app_ui(ui, s),
+            AppState::new(Arc::new(|| {})),
+        );
     h.step();
-    for f in ["three-esbuild/trace.txt", "three-esbuild/three.min.js.map", "three-esbuild/three.min.js"] {
+    for f in [
+        "three-esbuild/trace.txt",
+        "three-esbuild/three.min.js.map",
+        "three-esbuild/three.min.js",
+    ] {
         let path = fixture(f);
         let bytes = std::fs::read(&path).unwrap();
         // A stable path in the pictures, whatever the checkout's location.
-        h.state_mut().add_file(PathBuf::from(f.rsplit('/').next().unwrap()), bytes);
+        h.state_mut()
+            .add_file(PathBuf::from(f.rsplit('/').next().unwrap()), bytes);
     }
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -42,10 +52,12 @@ fn loaded_app() -> Harness<'static, AppState> {
         std::thread::sleep(Duration::from_millis(5));
     }
     h.run_steps(3);
-    h.get_all_by_label_contains("expandByObject  ../node_modules/three/build/three.core.js:16287:9")
-        .next()
-        .unwrap()
-        .click();
+    h.get_all_by_label_contains(
+        "expandByObject  ../node_modules/three/build/three.core.js:16287:9",
+    )
+    .next()
+    .unwrap()
+    .click();
     h.run_steps(3);
     h
 }
@@ -81,9 +93,22 @@ fn timing_panel() {
         state: JobState::Done,
     };
     h.state_mut().timings = vec![
-        timing("load trace.txt", vec![span("detect", 0.0, 0.05), span("parse", 0.05, 0.09)]),
-        timing("load three.min.js", vec![span("detect", 0.0, 0.3), span("scan", 0.3, 0.4), span("line starts", 0.4, 0.9)]),
-        timing("load three.min.js.map", vec![span("detect", 0.0, 0.2), span("parse + index", 0.2, 2.4)]),
+        timing(
+            "load trace.txt",
+            vec![span("detect", 0.0, 0.05), span("parse", 0.05, 0.09)],
+        ),
+        timing(
+            "load three.min.js",
+            vec![
+                span("detect", 0.0, 0.3),
+                span("scan", 0.3, 0.4),
+                span("line starts", 0.4, 0.9),
+            ],
+        ),
+        timing(
+            "load three.min.js.map",
+            vec![span("detect", 0.0, 0.2), span("parse + index", 0.2, 2.4)],
+        ),
         timing("symbolicate trace.txt", vec![span("look-up", 0.0, 1.1)]),
     ];
     h.get_by_label("View").click();

@@ -30,6 +30,9 @@ fn recent_file() -> Option<PathBuf> {
     Some(base.join("symscope").join("recent"))
 }
 
+/// What a frame detail depends on: the log, the stack, the frame and the result generation.
+type DetailKey = (InputId, usize, usize, usize);
+
 /// Where an input stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputState {
@@ -112,6 +115,7 @@ pub struct AppState {
     /// The running symbolication job per log, to cancel it when a newer one starts.
     symbolicating: HashMap<InputId, JobId>,
     rows_cache: Option<(InputId, String, usize, Arc<StackRows>)>,
+    detail_cache: Option<(DetailKey, Option<Arc<FrameDetail>>)>,
     generation: usize,
 }
 
@@ -144,6 +148,7 @@ impl AppState {
             next_input: 1,
             symbolicating: HashMap::new(),
             rows_cache: None,
+            detail_cache: None,
             generation: 0,
         }
     }
@@ -186,6 +191,23 @@ impl AppState {
         ));
         self.rows_cache = Some((id, self.filter.clone(), self.generation, rows.clone()));
         Some(rows)
+    }
+
+    /// The selected frame's detail, computed once per selection and result (its source
+    /// context decodes a `sourcesContent` entry, which must not happen every frame).
+    pub fn selected_frame_detail(&mut self) -> Option<Arc<FrameDetail>> {
+        let (id, trace, result) = self.selected_result()?;
+        let sel = &self.workspace.selection;
+        let key = (id, sel.stack, sel.frame?, self.generation);
+        if let Some((k, d)) = &self.detail_cache
+            && *k == key
+        {
+            return d.clone();
+        }
+        let maps = self.loaded_maps();
+        let detail = frame_detail(&trace, result.as_deref(), &maps, key.1, key.2).map(Arc::new);
+        self.detail_cache = Some((key, detail.clone()));
+        detail
     }
 
     /// The symbolicated result and trace of the selected log.

@@ -3,7 +3,7 @@
 
 mod inspector;
 
-use crate::app::{AppState, Command, Commands, InputState, Loaded, Row, StackRows, frame_detail};
+use crate::app::{AppState, Command, Commands, InputState, Loaded, Row, StackRows};
 use crate::model::{FileKind, FrameStatus, SymbolicatedTrace, Trace};
 use egui::{Color32, RichText};
 
@@ -22,6 +22,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &mut AppState) {
     let mut commands = Commands::default();
     input_ui(&ctx, state, &mut commands);
     let rows = state.stack_rows();
+    let detail = state.selected_frame_detail();
     let inspected = if state.workspace.layout.inspector_open {
         state.inspector_view()
     } else {
@@ -33,7 +34,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &mut AppState) {
     if state.workspace.layout.timing_open {
         timing_panel_ui(ui, state);
     }
-    frame_detail_ui(ui, state, &mut commands);
+    frame_detail_ui(ui, state, detail.as_deref(), &mut commands);
     egui::CentralPanel::default().show(ui, |ui| {
         stack_list_ui(ui, state, rows.as_deref(), &mut commands);
     });
@@ -577,23 +578,18 @@ fn frame_text(
 }
 
 /// The selected frame: where it maps, why it does not, and the original source around it.
-fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+fn frame_detail_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    detail: Option<&crate::app::FrameDetail>,
+    commands: &mut Commands,
+) {
     egui::Panel::bottom("frame-detail")
         .resizable(true)
         .default_size(240.0)
         .min_size(160.0)
         .show(ui, |ui| {
             let selection = &state.workspace.selection;
-            let detail = state.selected_result().and_then(|(_, trace, result)| {
-                let maps = state.loaded_maps();
-                frame_detail(
-                    &trace,
-                    result.as_deref(),
-                    &maps,
-                    selection.stack,
-                    selection.frame?,
-                )
-            });
             let Some(d) = detail else {
                 ui.label(RichText::new("Select a frame to see its source.").weak());
                 return;
@@ -602,6 +598,9 @@ fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands)
             ui.horizontal(|ui| {
                 if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
                     commands.send(Command::InspectSelectedFrame);
+                }
+                if ui.small_button("Copy frame").clicked() {
+                    ui.ctx().copy_text(copied_frame(d));
                 }
                 ui.label(RichText::new(d.raw.trim()).monospace());
             });
@@ -659,6 +658,23 @@ fn frame_detail_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands)
                     });
             }
         });
+}
+
+/// A frame as copied: the line as written and, when resolved, where it maps.
+pub fn copied_frame(d: &crate::app::FrameDetail) -> String {
+    let mut text = d.raw.trim().to_owned();
+    if let Some(loc) = &d.location {
+        text.push_str(&format!(
+            "\n    → {} ({}:{}:{})",
+            loc.function.as_deref().unwrap_or("<unknown>"),
+            loc.file.as_deref().unwrap_or("?"),
+            loc.line.unwrap_or(0),
+            loc.column.unwrap_or(0)
+        ));
+    } else if let Some(note) = &d.note {
+        text.push_str(&format!("\n    ({note})"));
+    }
+    text
 }
 
 fn name_source_text(src: crate::model::NameSource) -> &'static str {
