@@ -80,6 +80,28 @@ fn settle(h: &mut Harness<'static, AppState>, done: impl Fn(&Harness<'static, Ap
     }
 }
 
+/// The app with three.js's crash and its map loaded and resolved, frame 0 selected.
+fn three_with_frame_0() -> Harness<'static, AppState> {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            fixture("three-esbuild/trace.txt"),
+            fixture("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    h.get_all_by_label_contains(
+        "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
+    )
+    .next()
+    .unwrap()
+    .click();
+    h.run_steps(3);
+    h
+}
+
 fn has_label(h: &Harness<'static, AppState>, text: &str) -> bool {
     h.query_all_by_label_contains(text).next().is_some()
 }
@@ -143,23 +165,7 @@ fn a_map_dropped_after_its_trace_resymbolicates_it() {
 
 #[test]
 fn select_a_frame_to_see_its_source_and_filter_the_list() {
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16222:39"));
-    h.get_all_by_label_contains(
-        "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
-    )
-    .next()
-    .unwrap()
-    .click();
-    h.run_steps(3);
+    let mut h = three_with_frame_0();
     // The detail panel shows the original source with the frame's line.
     let line =
         h.get_by_label_contains("const positionAttribute = geometry.getAttribute( 'position' );");
@@ -342,23 +348,7 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
 
 #[test]
 fn copy_a_frame() {
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16222:39"));
-    h.get_all_by_label_contains(
-        "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
-    )
-    .next()
-    .unwrap()
-    .click();
-    h.run_steps(2);
+    let mut h = three_with_frame_0();
     h.get_by_label("Copy frame").click();
     h.run_steps(1);
     let copied = h

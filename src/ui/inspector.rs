@@ -2,20 +2,12 @@
 //! generated code around the chosen segment, and the original source it maps to. Each segment
 //! has a colour on every side; hovering one anywhere highlights its partners.
 
+use super::PALETTE;
 use crate::app::{AppState, Command, Commands, InspectorView, Loaded, window};
 use crate::symbols::sourcemap::NONE;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, RichText};
 use std::sync::Arc;
-
-const PALETTE: [Color32; 6] = [
-    Color32::from_rgb(90, 150, 230),
-    Color32::from_rgb(90, 190, 120),
-    Color32::from_rgb(230, 160, 60),
-    Color32::from_rgb(200, 110, 200),
-    Color32::from_rgb(80, 190, 200),
-    Color32::from_rgb(220, 100, 90),
-];
 
 /// The colour of segment `i`: faint normally, strong when hovered or selected.
 fn seg_color(i: usize, strong: bool) -> Color32 {

@@ -736,16 +736,18 @@ impl PaintCtx {
     }
 }
 
+/// The colours of segments (inspector) and phases (timings).
+const PALETTE: [Color32; 6] = [
+    Color32::from_rgb(90, 150, 230),
+    Color32::from_rgb(90, 190, 120),
+    Color32::from_rgb(230, 160, 60),
+    Color32::from_rgb(200, 110, 200),
+    Color32::from_rgb(80, 190, 200),
+    Color32::from_rgb(220, 100, 90),
+];
+
 /// A stable colour per phase name.
 fn phase_color(phase: &str) -> Color32 {
-    const PALETTE: [Color32; 6] = [
-        Color32::from_rgb(90, 150, 230),
-        Color32::from_rgb(90, 190, 120),
-        Color32::from_rgb(230, 160, 60),
-        Color32::from_rgb(200, 110, 200),
-        Color32::from_rgb(80, 190, 200),
-        Color32::from_rgb(220, 100, 90),
-    ];
     let h = phase.bytes().fold(0usize, |a, b| {
         a.wrapping_mul(31).wrapping_add(usize::from(b))
     });
