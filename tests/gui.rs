@@ -367,3 +367,59 @@ fn copy_a_frame() {
         )
     );
 }
+
+/// A long symbolication (200,000 frames) stops when its Cancel button is clicked, and the app
+/// keeps working.
+#[test]
+fn cancel_a_long_job() {
+    let mut h = app();
+    h.run_steps(2);
+    let mut trace = String::from("TypeError: synthetic\n");
+    for i in 0..200_000 {
+        trace.push_str(&format!(
+            "    at f{i} (out/three.min.js:1:{})\n",
+            97_000 + i % 1_700
+        ));
+    }
+    let map = std::fs::read(fixture("three-esbuild/three.min.js.map")).unwrap();
+    h.state_mut()
+        .add_file(PathBuf::from("three.min.js.map"), map);
+    settle(&mut h, |h| {
+        h.state()
+            .inputs
+            .iter()
+            .all(|e| e.state == InputState::Ready)
+    });
+    h.state_mut()
+        .add_file(PathBuf::from("big.txt"), trace.into_bytes());
+    // Wait until the symbolication is running and reporting progress.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !has_label(&h, "Cancel symbolicate big.txt") {
+        assert!(Instant::now() < deadline, "the symbolication never started");
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.get_by_label("Cancel symbolicate big.txt").click();
+    settle(&mut h, |h| !has_label(h, "Cancel symbolicate big.txt"));
+    let last = h
+        .state()
+        .timings
+        .iter()
+        .rev()
+        .find(|t| t.name == "symbolicate big.txt")
+        .unwrap();
+    assert_eq!(last.state, symscope::jobs::JobState::Cancelled);
+    assert!(
+        h.state().results.is_empty(),
+        "a cancelled run leaves no result"
+    );
+    // The app still works: a small trace resolves.
+    drop_files(&mut h, &[fixture("three-esbuild/trace.txt")]);
+    settle(&mut h, |h| has_label(h, "trace.txt"));
+    assert!(
+        !has_label(&h, "Cancel symbolicate big.txt"),
+        "adding a log re-runs no other log"
+    );
+    h.get_by_label("trace.txt").click();
+    settle(&mut h, |h| has_label(h, "16222:39"));
+}

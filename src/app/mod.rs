@@ -325,7 +325,9 @@ impl AppState {
     pub fn poll_jobs(&mut self) -> bool {
         let events = self.jobs.poll();
         let mut changed = false;
+        // A new map or bundle re-runs every log; a new log only needs itself.
         let mut resymbolicate = false;
+        let mut new_logs: Vec<InputId> = Vec::new();
         for event in events {
             let JobEvent::Finished {
                 id,
@@ -359,6 +361,11 @@ impl AppState {
                         loaded,
                     }),
                 ) => {
+                    if matches!(loaded, Loaded::Log(_)) {
+                        new_logs.push(input);
+                    } else {
+                        resymbolicate = true;
+                    }
                     if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
                         e.kind = kind;
                         e.state = InputState::Ready;
@@ -371,7 +378,6 @@ impl AppState {
                         doc.kind = kind;
                         self.autosave.changed(Instant::now());
                     }
-                    resymbolicate = true;
                 }
                 (JobState::Done, Some(JobOutput::Symbolicated { log, result }))
                     if self.symbolicating.get(&log) == Some(&id) =>
@@ -395,6 +401,10 @@ impl AppState {
         }
         if resymbolicate {
             self.symbolicate_all();
+        } else {
+            for log in new_logs {
+                self.symbolicate_logs(Some(log));
+            }
         }
         changed
     }
@@ -461,6 +471,11 @@ impl AppState {
 
     /// Re-symbolicates every loaded log against the loaded maps (after any map changes).
     pub fn symbolicate_all(&mut self) {
+        self.symbolicate_logs(None);
+    }
+
+    /// Symbolicates one log (`Some`) or every loaded log (`None`) against the loaded maps.
+    fn symbolicate_logs(&mut self, only: Option<InputId>) {
         let mut symbols = SymbolSet::new();
         for e in &self.inputs {
             match &e.loaded {
@@ -476,6 +491,7 @@ impl AppState {
             .inputs
             .iter()
             .zip(&self.workspace.inputs)
+            .filter(|(e, _)| only.is_none_or(|id| id == e.id))
             .filter_map(|(e, doc)| match &e.loaded {
                 Some(Loaded::Log(t)) => {
                     Some((e.id, e.name.clone(), t.clone(), doc.settings.column_base))

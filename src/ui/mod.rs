@@ -230,11 +230,11 @@ fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
                         .desired_width(80.0)
                         .show_percentage(),
                 );
-                if ui
-                    .small_button("Cancel")
-                    .on_hover_text(format!("Cancel {name}"))
-                    .clicked()
-                {
+                let what = format!("Cancel {name}");
+                let cancel = ui.small_button("Cancel").on_hover_text(&what);
+                // Several jobs may run: each button is named after its job.
+                cancel.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &what));
+                if cancel.clicked() {
                     commands.send(Command::CancelJob(*id));
                 }
             }
