@@ -31,7 +31,8 @@ pub struct Options {
 pub enum Outcome {
     /// Every frame was processed.
     Done(SymbolicatedTrace),
-    /// Progress answered `Break`; frames not reached are left `skipped`.
+    /// Progress answered `Break`: the stacks and frames done until then (the last stack may
+    /// be short, later ones absent), so the result is not parallel to the trace.
     Cancelled(SymbolicatedTrace),
 }
 
@@ -60,9 +61,7 @@ pub fn symbolicate(
         let mut tokens: Vec<Option<NamedToken>> = Vec::with_capacity(stack.frames.len());
         for frame in &stack.frames {
             if cancelled {
-                frames.push(not_reached());
-                tokens.push(None);
-                continue;
+                break;
             }
             let (sym, tok) = resolve_frame(
                 frame,
@@ -85,6 +84,10 @@ pub fn symbolicate(
             crashed: stack_index == 0,
             frames,
         });
+        if cancelled {
+            // Stop at once: a cancelled run is thrown away, so the rest is not filled in.
+            break;
+        }
     }
 
     let mut timings: Vec<Timing> = symbols
@@ -119,17 +122,6 @@ struct NamedToken {
     token_name: Option<String>,
     /// The callee of the call expression at this position in the original source.
     callee: Option<String>,
-}
-
-fn not_reached() -> SymbolicatedFrame {
-    SymbolicatedFrame {
-        status: FrameStatus::Skipped,
-        symbol_file: None,
-        generated: None,
-        resolved: Vec::new(),
-        alternatives: Vec::new(),
-        note: Some("cancelled before this frame was looked up".to_owned()),
-    }
 }
 
 fn unresolved(status: FrameStatus, symbol_file: Option<String>, note: String) -> SymbolicatedFrame {
@@ -382,4 +374,47 @@ pub fn status_counts(result: &SymbolicatedTrace) -> BTreeMap<&'static str, usize
         *counts.entry(frame.status.as_str()).or_insert(0) += 1;
     }
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::js;
+
+    /// Progress that says stop after three frames ends the run there.
+    #[test]
+    fn cancel_stops_at_once() {
+        let trace = js::parse(
+            "Error: x\n    at a (a.js:1:1)\n    at b (a.js:1:2)\n    at c (a.js:1:3)\n    at d (a.js:1:4)\n\nError: y\n    at e (a.js:1:5)\n",
+        );
+        let mut seen = 0;
+        let mut stop_after_three = |_: &str, done: u64, _: u64| {
+            seen = done;
+            if done >= 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let Outcome::Cancelled(partial) = symbolicate(
+            &trace,
+            &SymbolSet::new(),
+            Options::default(),
+            &mut stop_after_three,
+        ) else {
+            panic!("not cancelled");
+        };
+        assert_eq!(seen, 3);
+        assert_eq!(partial.stacks.len(), 1);
+        assert_eq!(partial.stacks[0].frames.len(), 3);
+        let Outcome::Done(all) = symbolicate(
+            &trace,
+            &SymbolSet::new(),
+            Options::default(),
+            &mut crate::model::NoProgress,
+        ) else {
+            panic!("cancelled");
+        };
+        assert_eq!((all.stacks.len(), all.stacks[0].frames.len()), (2, 4));
+    }
 }
