@@ -109,6 +109,9 @@ pub struct AppState {
     /// The selected segment (index in the line).
     pub inspector_segment: Option<usize>,
     inspector_cache: Option<(String, u32, Arc<InspectorView>)>,
+    /// Point the open inspector at the selected frame once its log is symbolicated (a
+    /// workspace saved with the inspector open reopens on the frame's segment).
+    inspect_when_ready: bool,
     autosave: Autosave,
     started: Instant,
     next_input: u64,
@@ -143,6 +146,7 @@ impl AppState {
             inspector_line: 0,
             inspector_segment: None,
             inspector_cache: None,
+            inspect_when_ready: false,
             autosave: Autosave::new(Duration::from_millis(800)),
             started: Instant::now(),
             next_input: 1,
@@ -386,6 +390,10 @@ impl AppState {
                     self.symbolicating.remove(&log);
                     self.results.insert(log, Arc::new(result));
                     self.generation += 1;
+                    if self.inspect_when_ready && self.selected_log().is_some_and(|e| e.id == log) {
+                        self.inspect_when_ready = false;
+                        self.inspect_selected_frame();
+                    }
                 }
                 (JobState::Failed(message), _) => {
                     if let Some(input) = self.input_of_job(&name)
@@ -515,6 +523,7 @@ impl AppState {
     /// Opens a workspace file: inputs that exist are loaded, missing ones are shown as missing.
     pub fn open_workspace(&mut self, path: &Path) -> Result<(), workspace::WorkspaceError> {
         let ws = workspace::load(path)?;
+        self.inspect_when_ready = ws.layout.inspector_open && ws.selection.frame.is_some();
         self.workspace = ws;
         self.workspace_path = Some(path.to_path_buf());
         self.inputs.clear();

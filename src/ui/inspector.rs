@@ -32,7 +32,8 @@ pub fn inspector_ui(
     let mut open = true;
     egui::Window::new("Segment inspector")
         .open(&mut open)
-        .default_size([980.0, 560.0])
+        .default_size([840.0, 470.0])
+        .default_pos(ctx.content_rect().right_top() + egui::vec2(-860.0, 40.0))
         .resizable(true)
         .show(ctx, |ui| {
             header_ui(ui, state, view, commands);
