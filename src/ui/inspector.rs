@@ -173,8 +173,10 @@ fn segment_table_ui(
             let label = format!("segment {i}: {text}");
             response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
             if ui.is_rect_visible(rect) {
-                ui.painter().rect_filled(rect, 2.0, seg_color(i, strong));
-                ui.painter().text(
+                // Clipped to the row: a long source path must not run into the next column.
+                let painter = ui.painter_at(rect);
+                painter.rect_filled(rect, 2.0, seg_color(i, strong));
+                painter.text(
                     rect.left_center() + egui::vec2(4.0, 0.0),
                     egui::Align2::LEFT_CENTER,
                     &text,
@@ -366,6 +368,8 @@ fn original_ui(
                     .collect();
                 marks.sort_unstable();
                 let mut job = LayoutJob::default();
+                // Wrapped to the pane: a long original line must not widen the window.
+                job.wrap.max_width = ui.available_width();
                 job.append(
                     &format!("{:>6}  ", n + 1),
                     0.0,
