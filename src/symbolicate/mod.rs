@@ -50,7 +50,7 @@ pub fn symbolicate(
     let total: u64 = trace.stacks.iter().map(|s| s.frames.len() as u64).sum();
     let mut done = 0u64;
     let mut warnings: Vec<String> = Vec::new();
-    let mut matches: HashMap<String, Option<Match>> = HashMap::new();
+    let mut matches: HashMap<String, Option<Resolver>> = HashMap::new();
     let mut cancelled = false;
     let mut sources = SourceCache::default();
     let mut stacks = Vec::with_capacity(trace.stacks.len());
@@ -139,7 +139,7 @@ fn resolve_frame(
     frame: &Frame,
     base: u32,
     symbols: &SymbolSet,
-    matches: &mut HashMap<String, Option<Match>>,
+    matches: &mut HashMap<String, Option<Resolver>>,
     warnings: &mut Vec<String>,
     sources: &mut SourceCache,
 ) -> (SymbolicatedFrame, Option<NamedToken>) {
@@ -173,16 +173,19 @@ fn resolve_frame(
             None,
         );
     };
-    let found = matches
-        .entry(file.to_owned())
-        .or_insert_with(|| {
+    // One match per file name and run; the name is copied only the first time.
+    let found = match matches.get(file) {
+        Some(resolver) => *resolver,
+        None => {
             let m = symbols.find(file);
-            if let Some(w) = m.as_ref().and_then(|m| m.warning.clone()) {
-                warnings.push(w);
-            }
-            m
-        })
-        .clone();
+            let resolver = m.map(|m| {
+                warnings.extend(m.warning);
+                m.resolver
+            });
+            matches.insert(file.to_owned(), resolver);
+            resolver
+        }
+    };
     let Some(found) = found else {
         let base_name = basename(file);
         return (
@@ -196,7 +199,7 @@ fn resolve_frame(
             None,
         );
     };
-    let (outer, inner) = match found.resolver {
+    let (outer, inner) = match found {
         Resolver::Map(i) => (i, None),
         Resolver::Chain(i, j) => (i, Some(j)),
     };

@@ -71,7 +71,7 @@ pub struct SymbolSet {
 }
 
 /// How a frame's file was matched to a map.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resolver {
     /// Look up in one map.
     Map(usize),

@@ -42,24 +42,20 @@ pub fn inspector_ui(
                 .data(|d| d.get_temp::<Option<usize>>(hover_id))
                 .flatten();
             let selected = state.inspector_segment;
-            let focus = hovered
-                .or(selected)
-                .or((!view.segments.is_empty()).then_some(0));
+            let marks = Marks {
+                focus: hovered
+                    .or(selected)
+                    .or((!view.segments.is_empty()).then_some(0)),
+                selected,
+                hovered,
+            };
             let mut hovered_now = None;
             ui.columns(2, |cols| {
                 if let [left, right] = cols {
-                    segment_table_ui(left, view, selected, hovered, &mut hovered_now, commands);
-                    generated_ui(
-                        right,
-                        view,
-                        focus,
-                        selected,
-                        hovered,
-                        &mut hovered_now,
-                        commands,
-                    );
+                    segment_table_ui(left, view, marks, &mut hovered_now, commands);
+                    generated_ui(right, view, marks, &mut hovered_now, commands);
                     right.separator();
-                    original_ui(right, view, focus, selected, hovered, &mut hovered_now);
+                    original_ui(right, view, marks, &mut hovered_now);
                 }
             });
             if hovered_now != hovered {
@@ -120,14 +116,32 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
     }
 }
 
+/// Which segments stand out in every pane (from the previous frame's hover).
+#[derive(Clone, Copy)]
+struct Marks {
+    /// The segment the panes centre on: the hovered one, else the selected one.
+    focus: Option<usize>,
+    /// The selected segment.
+    selected: Option<usize>,
+    /// The hovered segment.
+    hovered: Option<usize>,
+}
+
+impl Marks {
+    /// Whether segment `i` is drawn strong.
+    fn strong(&self, i: usize) -> bool {
+        self.selected == Some(i) || self.hovered == Some(i)
+    }
+}
+
 fn segment_table_ui(
     ui: &mut egui::Ui,
     view: &InspectorView,
-    selected: Option<usize>,
-    hovered: Option<usize>,
+    marks: Marks,
     hovered_now: &mut Option<usize>,
     commands: &mut Commands,
 ) {
+    let selected = marks.selected;
     ui.label(
         RichText::new("gen col → source:line:col  name")
             .monospace()
@@ -167,7 +181,7 @@ fn segment_table_ui(
                     view.name(i).unwrap_or_default()
                 )
             };
-            let strong = selected == Some(i) || hovered == Some(i);
+            let strong = marks.strong(i);
             let (rect, response) = ui
                 .allocate_exact_size(egui::vec2(ui.available_width(), 18.0), egui::Sense::click());
             let label = format!("segment {i}: {text}");
@@ -225,16 +239,10 @@ fn format(color: Color32, background: Color32) -> TextFormat {
     }
 }
 
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one view, its selection and hover state"
-)]
 fn generated_ui(
     ui: &mut egui::Ui,
     view: &InspectorView,
-    focus: Option<usize>,
-    selected: Option<usize>,
-    hovered: Option<usize>,
+    marks: Marks,
     hovered_now: &mut Option<usize>,
     commands: &mut Commands,
 ) {
@@ -247,7 +255,7 @@ fn generated_ui(
         ui.label(RichText::new("The bundle has no such line.").weak());
         return;
     };
-    let center = focus.and_then(|i| view.gen_col(i)).unwrap_or(0);
+    let center = marks.focus.and_then(|i| view.gen_col(i)).unwrap_or(0);
     let (c0, c1) = (center.saturating_sub(BEFORE), center + AFTER);
     let (b0, b1) = window(line, c0, c1);
     let slice = &line[b0..b1];
@@ -267,9 +275,7 @@ fn generated_ui(
                  seg: Option<usize>,
                  from: usize,
                  to: usize| {
-        let bg = seg.map_or(Color32::TRANSPARENT, |i| {
-            seg_color(i, selected == Some(i) || hovered == Some(i))
-        });
+        let bg = seg.map_or(Color32::TRANSPARENT, |i| seg_color(i, marks.strong(i)));
         job.append(s, 0.0, format(text_color, bg));
         if let Some(i) = seg {
             pieces.push((from, to, i));
@@ -322,12 +328,10 @@ fn generated_ui(
 fn original_ui(
     ui: &mut egui::Ui,
     view: &InspectorView,
-    focus: Option<usize>,
-    selected: Option<usize>,
-    hovered: Option<usize>,
+    marks: Marks,
     hovered_now: &mut Option<usize>,
 ) {
-    let Some(i) = focus else {
+    let Some(i) = marks.focus else {
         ui.label(RichText::new("This line has no segments.").weak());
         return;
     };
@@ -359,14 +363,14 @@ fn original_ui(
                     continue;
                 };
                 // The segments of this generated line that map into this original line.
-                let mut marks: Vec<(u32, usize)> = view
+                let mut mapped: Vec<(u32, usize)> = view
                     .segments
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.source == seg.source && s.src_line == n)
                     .map(|(k, s)| (s.src_col, k))
                     .collect();
-                marks.sort_unstable();
+                mapped.sort_unstable();
                 let mut job = LayoutJob::default();
                 // Wrapped to the pane: a long original line must not widen the window.
                 job.wrap.max_width = ui.available_width();
@@ -379,7 +383,7 @@ fn original_ui(
                 let mut pieces = Vec::new();
                 let mut at_byte = 0;
                 let mut at_char = 0;
-                for (col, k) in marks {
+                for (col, k) in mapped {
                     let Some(b) = crate::model::utf16_col_to_byte(line, col) else {
                         continue;
                     };
@@ -399,7 +403,7 @@ fn original_ui(
                         .map_or(line.len() - b, |(j, _)| j)
                         .max(line[b..].chars().next().map_or(0, char::len_utf8));
                     let token = &line[b..b + len];
-                    let strong = selected == Some(k) || hovered == Some(k);
+                    let strong = marks.strong(k);
                     job.append(token, 0.0, format(text_color, seg_color(k, strong)));
                     let n_chars = token.chars().count();
                     pieces.push((prefix_chars + at_char, prefix_chars + at_char + n_chars, k));

@@ -325,7 +325,7 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                                 let detail = match &e.loaded {
                                     Some(Loaded::Map(m, ms)) => format!(
                                         "indexed in {ms:.1} ms, {} sources",
-                                        m.source_names().len()
+                                        m.source_count()
                                     ),
                                     Some(Loaded::Log(t)) => format!(
                                         "{} frames",

@@ -81,12 +81,6 @@ impl Error {
         }
     }
 
-    /// Shifts the byte offset by `base` (for errors found in a slice).
-    pub fn relocated(mut self, base: usize) -> Self {
-        self.offset = self.offset.map(|o| o + base);
-        self
-    }
-
     /// Adds a detail string.
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());

@@ -13,7 +13,7 @@
 //! see [`split_chunks`], [`index_chunk`] and [`LineIndex::stitch`].
 
 use super::error::{Error, ErrorKind, Result};
-use super::vlq::{BAD, CLASS, COMMA, ONE_DIGIT, SEMI, unsign};
+use super::vlq::{BAD, CLASS, COMMA, ONE_DIGIT, unsign};
 use std::ops::Range;
 
 /// Segments between two checkpoints inside one line.
@@ -501,12 +501,7 @@ fn index_chunk_into<const ABSOLUTE: bool>(
                     | ((acc[1] as u64 | acc[2] as u64) > i32::MAX as u64)
                     | ((fields == 5) & (acc[3] as u64 >= limits.1));
                 if bad {
-                    return Err(locate_bad_value(
-                        &bytes[..pos],
-                        limits.0 as usize,
-                        limits.1 as usize,
-                    )
-                    .relocated(base));
+                    return Err(range_error(&acc, fields, limits, base + pos, line));
                 }
                 segments += 1;
                 in_block += 1;
@@ -784,7 +779,7 @@ impl LineIndex {
                 continue; // No segment carried this field.
             }
             if base[k] + chunk.min[k] < 0 || base[k] + chunk.max[k] >= limits[k] {
-                return Err(locate_bad_value(mappings, sources, names));
+                return Err(first_error(mappings, sources, names));
             }
         }
         Ok(())
@@ -952,70 +947,37 @@ impl LineIndex {
     }
 }
 
-/// The first problem of `mappings` in byte order (slow path, run only after a chunk failed).
+/// The first problem of `mappings` in byte order (slow path, run only after a chunk failed):
+/// the serial pass, which checks every value against the counts as it goes.
 fn first_error(mappings: &[u8], sources: usize, names: usize) -> Error {
     index_chunk(mappings, 0..mappings.len(), sources, names)
         .error
-        .unwrap_or_else(|| locate_bad_value(mappings, sources, names))
+        .unwrap_or_else(|| Error::new(ErrorKind::BadSourceIndex))
 }
 
-/// Finds the first segment whose source/name index or position is out of range (slow path,
-/// run only after the fast pass saw a range problem, to name the line in the error).
-fn locate_bad_value(mappings: &[u8], sources: usize, names: usize) -> Error {
-    let mut acc = [0i64; 5];
-    let mut field = 0usize;
-    let mut value: u64 = 0;
-    let mut shift = 0u32;
-    let mut line = 0u32;
-    let check = |acc: &[i64; 5], field: usize, i: usize, line: u32| -> Option<Error> {
-        let kind = if field >= 4 && (acc[1] < 0 || acc[1] >= sources as i64) {
-            Some(ErrorKind::BadSourceIndex)
-        } else if field == 5 && (acc[4] < 0 || acc[4] >= names as i64) {
-            Some(ErrorKind::BadNameIndex)
-        } else if field >= 4
-            && (acc[2] < 0
-                || acc[3] < 0
-                || acc[2] > i64::from(i32::MAX)
-                || acc[3] > i64::from(i32::MAX))
-        {
-            Some(ErrorKind::NegativeValue)
-        } else {
-            None
-        }?;
-        let detail = match kind {
-            ErrorKind::BadSourceIndex => format!("source {} of {sources}", acc[1]),
-            ErrorKind::BadNameIndex => format!("name {} of {names}", acc[4]),
-            _ => format!("original line {} column {}", acc[2], acc[3]),
-        };
-        let mut e = Error::at(kind, i).with_detail(detail);
-        e.line = Some(line);
-        Some(e)
+/// The error for a segment whose values are out of range (source first, then name, then
+/// original line and column), at byte `offset` of generated line `line`.
+#[cold]
+fn range_error(acc: &[i64; 4], fields: u8, limits: Limits, offset: usize, line: u32) -> Error {
+    let (kind, detail) = if acc[0] < 0 || acc[0] as u64 >= limits.0 {
+        (
+            ErrorKind::BadSourceIndex,
+            format!("source {} of {}", acc[0], limits.0),
+        )
+    } else if fields == 5 && (acc[3] < 0 || acc[3] as u64 >= limits.1) {
+        (
+            ErrorKind::BadNameIndex,
+            format!("name {} of {}", acc[3], limits.1),
+        )
+    } else {
+        (
+            ErrorKind::NegativeValue,
+            format!("original line {} column {}", acc[1], acc[2]),
+        )
     };
-    for (i, &b) in mappings.iter().enumerate() {
-        let c = CLASS[b as usize];
-        if c < 32 {
-            if let Some(slot) = acc.get_mut(field) {
-                *slot += unsign(value | (u64::from(c) << shift));
-            }
-            field += 1;
-            value = 0;
-            shift = 0;
-        } else if c < 64 {
-            value |= u64::from(c & 31) << shift;
-            shift = (shift + 5).min(35);
-        } else {
-            if let Some(e) = check(&acc, field, i, line) {
-                return e;
-            }
-            field = 0;
-            if c == SEMI {
-                line += 1;
-                acc[0] = 0;
-            }
-        }
-    }
-    check(&acc, field, mappings.len(), line)
-        .unwrap_or_else(|| Error::new(ErrorKind::BadSourceIndex))
+    let mut e = Error::at(kind, offset).with_detail(detail);
+    e.line = Some(line);
+    e
 }
 
 #[cfg(test)]

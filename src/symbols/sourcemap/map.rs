@@ -446,6 +446,11 @@ impl SourceMap {
         }
     }
 
+    /// How many `sources` the map has (its sections' together), without decoding them.
+    pub fn source_count(&self) -> usize {
+        self.regular_maps().iter().map(|m| m.source_count()).sum()
+    }
+
     /// The `sources` entries of the map (and of its sections that parse), as written.
     pub fn source_names(&self) -> Vec<String> {
         self.regular_maps()
