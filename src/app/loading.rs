@@ -1,8 +1,8 @@
 //! The app's jobs: loading an input, symbolicating a log.
 
-use crate::formats::{self, detect::peek, js};
+use crate::formats::{self, detect::peek};
 use crate::jobs::{JobContext, ParallelIndex};
-use crate::model::{Blob, FileKind, SourceText, SymbolicatedTrace, Trace};
+use crate::model::{Blob, FileKind, FrameTable, SourceText};
 use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
 use crate::symbols::sourcemap::SourceMap;
 use std::sync::Arc;
@@ -19,8 +19,8 @@ pub enum Loaded {
     Map(Arc<SourceMap>, f64),
     /// A bundle: its map comments and its text (line starts computed once, for the inspector).
     Bundle(BundleFile, Arc<SourceText>),
-    /// A parsed log.
-    Log(Arc<Trace>),
+    /// A parsed log (symbolicated once its symbolication finishes).
+    Log(Arc<FrameTable>),
     /// Something Symscope does not read (kept in the workspace, not used).
     Other,
 }
@@ -41,8 +41,8 @@ pub enum JobOutput {
     Symbolicated {
         /// Which log.
         log: InputId,
-        /// The result.
-        result: SymbolicatedTrace,
+        /// The log with its result.
+        table: Box<FrameTable>,
     },
 }
 
@@ -85,14 +85,11 @@ pub fn load(
                 Loaded::Bundle(bundle, Arc::new(text))
             }
         }
-        FileKind::Log => {
-            let text = String::from_utf8_lossy(&bytes);
-            Loaded::Log(Arc::new(ctx.phase("parse", |_| js::parse(&text))))
-        }
+        FileKind::Log => log_table(ctx, &bytes),
         FileKind::HermesBytecode | FileKind::Unknown => {
             if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() && !bytes.is_empty() {
                 // Text that looks like nothing else: treat it as a log (every line kept).
-                Loaded::Log(Arc::new(formats::parse_log(&bytes)))
+                log_table(ctx, &bytes)
             } else {
                 Loaded::Other
             }
@@ -105,19 +102,38 @@ pub fn load(
     })
 }
 
-/// Symbolicates one log; cancellation is honoured between frames.
+/// Parses a log into its compact table (the parsed `Trace` is dropped).
+fn log_table(ctx: &mut JobContext<JobOutput>, bytes: &[u8]) -> Loaded {
+    let text: Arc<str> = String::from_utf8_lossy(bytes).into();
+    let trace = ctx.phase("parse", |_| formats::parse_text(&text));
+    Loaded::Log(Arc::new(
+        ctx.phase("store", |_| FrameTable::build(text.clone(), &trace, None)),
+    ))
+}
+
+/// Symbolicates one log; cancellation is honoured between frames. The log is parsed again
+/// from its text (the app keeps only the compact table) and stored compact with its result.
 pub fn symbolicate_log(
     ctx: &mut JobContext<JobOutput>,
     log: InputId,
-    trace: &Trace,
+    table: &FrameTable,
     symbols: &SymbolSet,
     column_base: Option<u32>,
 ) -> Result<JobOutput, String> {
+    let trace = ctx.phase("parse", |_| formats::parse_text(table.text()));
     let outcome = ctx.phase("look-up", |ctx| {
-        symbolicate::symbolicate(trace, symbols, Options { column_base }, ctx)
+        symbolicate::symbolicate(&trace, symbols, Options { column_base }, ctx)
     });
     match outcome {
-        Outcome::Done(result) => Ok(JobOutput::Symbolicated { log, result }),
+        Outcome::Done(result) => {
+            let table = ctx.phase("store", |_| {
+                FrameTable::build(table.shared_text(), &trace, Some(&result))
+            });
+            Ok(JobOutput::Symbolicated {
+                log,
+                table: Box::new(table),
+            })
+        }
         Outcome::Cancelled(_) => Err("cancelled".to_owned()),
     }
 }

@@ -10,10 +10,10 @@ mod view;
 pub use commands::{Command, Commands};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
-pub use view::{FrameDetail, Row, SourceContext, StackRows, frame_detail, is_library};
+pub use view::{FrameDetail, Row, SourceContext, StackRows, frame_detail};
 
 use crate::jobs::{JobEvent, JobId, JobState, Jobs, Span, Waker};
-use crate::model::{FileKind, SymbolicatedTrace, Trace};
+use crate::model::{FileKind, FrameTable};
 use crate::symbolicate::SymbolSet;
 use crate::workspace::{self, Autosave, InputStatus, Workspace};
 use std::collections::HashMap;
@@ -86,8 +86,8 @@ pub struct AppState {
     pub workspace_path: Option<PathBuf>,
     /// Inputs, parallel to `workspace.inputs`.
     pub inputs: Vec<InputEntry>,
-    /// Symbolicated logs by input.
-    pub results: HashMap<InputId, Arc<SymbolicatedTrace>>,
+    /// Symbolicated logs by input (the same tables their inputs' `Loaded::Log` now hold).
+    pub results: HashMap<InputId, Arc<FrameTable>>,
     /// The job pool.
     pub jobs: Jobs<JobOutput>,
     /// What each running job does.
@@ -176,7 +176,7 @@ impl AppState {
     pub fn stack_rows(&mut self) -> Option<Arc<StackRows>> {
         let entry = self.selected_log()?;
         let id = entry.id;
-        let Some(Loaded::Log(trace)) = &entry.loaded else {
+        let Some(Loaded::Log(table)) = &entry.loaded else {
             return None;
         };
         if let Some((cid, f, g, rows)) = &self.rows_cache
@@ -186,13 +186,7 @@ impl AppState {
         {
             return Some(rows.clone());
         }
-        let result = self.results.get(&id).cloned();
-        let rows = Arc::new(StackRows::build(
-            trace,
-            result.as_deref(),
-            &self.filter,
-            &self.expanded,
-        ));
+        let rows = Arc::new(StackRows::build(table, &self.filter, &self.expanded));
         self.rows_cache = Some((id, self.filter.clone(), self.generation, rows.clone()));
         Some(rows)
     }
@@ -200,7 +194,7 @@ impl AppState {
     /// The selected frame's detail, computed once per selection and result (its source
     /// context decodes a `sourcesContent` entry, which must not happen every frame).
     pub fn selected_frame_detail(&mut self) -> Option<Arc<FrameDetail>> {
-        let (id, trace, result) = self.selected_result()?;
+        let (id, table) = self.selected_table()?;
         let sel = &self.workspace.selection;
         let key = (id, sel.stack, sel.frame?, self.generation);
         if let Some((k, d)) = &self.detail_cache
@@ -209,22 +203,18 @@ impl AppState {
             return d.clone();
         }
         let maps = self.loaded_maps();
-        let detail = frame_detail(&trace, result.as_deref(), &maps, key.1, key.2).map(Arc::new);
+        let detail = frame_detail(&table, &maps, key.1, key.2).map(Arc::new);
         self.detail_cache = Some((key, detail.clone()));
         detail
     }
 
-    /// The symbolicated result and trace of the selected log.
-    pub fn selected_result(&self) -> Option<(InputId, Arc<Trace>, Option<Arc<SymbolicatedTrace>>)> {
+    /// The selected log's table (symbolicated once its job finished).
+    pub fn selected_table(&self) -> Option<(InputId, Arc<FrameTable>)> {
         let entry = self.selected_log()?;
-        let Some(Loaded::Log(trace)) = &entry.loaded else {
+        let Some(Loaded::Log(table)) = &entry.loaded else {
             return None;
         };
-        Some((
-            entry.id,
-            trace.clone(),
-            self.results.get(&entry.id).cloned(),
-        ))
+        Some((entry.id, table.clone()))
     }
 
     /// Maps that are loaded, with their names.
@@ -290,18 +280,13 @@ impl AppState {
     /// Points the inspector at the selected frame's map and segment.
     fn inspect_selected_frame(&mut self) {
         let sel = self.workspace.selection.clone();
-        let Some((_, _, Some(result))) = self.selected_result() else {
+        let Some((_, table)) = self.selected_table() else {
             return;
         };
-        let Some(frame) = result
-            .stacks
-            .get(sel.stack)
-            .and_then(|s| s.frames.get(sel.frame?))
-        else {
+        let Some(frame) = sel.frame.and_then(|f| table.frame(sel.stack, f)) else {
             return;
         };
-        let (Some(file), Some((line, col))) = (frame.symbol_file.as_deref(), frame.generated)
-        else {
+        let (Some(file), Some((line, col))) = (frame.symbol_file(), frame.generated()) else {
             return;
         };
         // A chained result names "outer + inner"; the frame's position is in the outer map.
@@ -383,12 +368,17 @@ impl AppState {
                         self.autosave.changed(Instant::now());
                     }
                 }
-                (JobState::Done, Some(JobOutput::Symbolicated { log, result }))
+                (JobState::Done, Some(JobOutput::Symbolicated { log, table }))
                     if self.symbolicating.get(&log) == Some(&id) =>
                 {
                     // Only the newest run of a log counts (an older one may finish later).
                     self.symbolicating.remove(&log);
-                    self.results.insert(log, Arc::new(result));
+                    // The symbolicated table replaces the parsed one: one table per log.
+                    let table: Arc<FrameTable> = Arc::from(table);
+                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == log) {
+                        e.loaded = Some(Loaded::Log(table.clone()));
+                    }
+                    self.results.insert(log, table);
                     self.generation += 1;
                     if self.inspect_when_ready && self.selected_log().is_some_and(|e| e.id == log) {
                         self.inspect_when_ready = false;
@@ -495,7 +485,7 @@ impl AppState {
             }
         }
         let symbols = Arc::new(symbols);
-        let logs: Vec<(InputId, String, Arc<Trace>, Option<u32>)> = self
+        let logs: Vec<(InputId, String, Arc<FrameTable>, Option<u32>)> = self
             .inputs
             .iter()
             .zip(&self.workspace.inputs)

@@ -1,6 +1,6 @@
 //! View models: what the panels show, computed apart from painting so it can be tested.
 
-use crate::model::{FrameStatus, ResolvedLocation, SourceText, SymbolicatedTrace, Trace};
+use crate::model::{FrameStatus, FrameTable, ResolvedLocation, SourceText};
 use crate::symbols::sourcemap::SourceMap;
 use std::sync::Arc;
 
@@ -33,124 +33,272 @@ pub enum Row {
     },
 }
 
-/// The rows of one log's stack list, filtered.
+/// A run of rows: the unit the stack list is stored in, so that a million frames take a few
+/// runs rather than a million rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    /// A stack's header row.
+    Header { stack: usize },
+    /// Consecutive frames of one stack, one row each.
+    Frames {
+        stack: usize,
+        first: usize,
+        count: usize,
+    },
+    /// A group of library frames: its row, and its frames' rows when expanded.
+    Library {
+        stack: usize,
+        first: usize,
+        count: usize,
+        expanded: bool,
+    },
+}
+
+impl Run {
+    fn rows(&self) -> usize {
+        match *self {
+            Self::Header { .. } => 1,
+            Self::Frames { count, .. } => count,
+            Self::Library {
+                count, expanded, ..
+            } => 1 + if expanded { count } else { 0 },
+        }
+    }
+
+    /// The run's `k`-th row.
+    fn row(&self, k: usize) -> Row {
+        match *self {
+            Self::Header { stack } => Row::Stack { stack },
+            Self::Frames { stack, first, .. } => Row::Frame {
+                stack,
+                frame: first + k,
+            },
+            Self::Library {
+                stack,
+                first,
+                count,
+                expanded,
+            } => match k {
+                0 => Row::Library {
+                    stack,
+                    first,
+                    count,
+                    expanded,
+                },
+                _ => Row::Frame {
+                    stack,
+                    frame: first + k - 1,
+                },
+            },
+        }
+    }
+
+    /// The row of frame `f` of stack `s` inside this run, if it is shown here.
+    fn row_of(&self, s: usize, f: usize) -> Option<usize> {
+        match *self {
+            Self::Frames {
+                stack,
+                first,
+                count,
+            } if stack == s && (first..first + count).contains(&f) => Some(f - first),
+            Self::Library {
+                stack,
+                first,
+                count,
+                expanded: true,
+            } if stack == s && (first..first + count).contains(&f) => Some(f - first + 1),
+            _ => None,
+        }
+    }
+
+    /// Where the run sits in log order: (stack, first frame), headers before their frames.
+    fn key(&self) -> (usize, isize) {
+        match *self {
+            Self::Header { stack } => (stack, -1),
+            Self::Frames { stack, first, .. } | Self::Library { stack, first, .. } => {
+                (stack, first as isize)
+            }
+        }
+    }
+}
+
+/// The rows of one log's stack list, filtered, stored as runs with their cumulative row
+/// counts, so that the Nth visible row is found by binary search (React DevTools keeps
+/// subtree weights for the same reason) and a group's rows cost nothing until shown.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StackRows {
-    /// The rows, in order.
-    pub rows: Vec<Row>,
+    runs: Vec<Run>,
+    /// Rows before the end of each run (cumulative).
+    ends: Vec<usize>,
     /// Frames hidden by the filter.
     pub hidden: usize,
 }
 
-/// Whether a frame is library code. A resolved frame is when its source is on the map's
-/// ignore list (the map's author decides, as in Chrome DevTools); an unresolved one when it is
-/// the runtime's own (`node:internal`, native, built-in) or an unmapped `node_modules` file.
-pub fn is_library(
-    trace: &Trace,
-    result: Option<&SymbolicatedTrace>,
-    stack: usize,
-    frame: usize,
-) -> bool {
-    let Some(f) = trace.stacks.get(stack).and_then(|s| s.frames.get(frame)) else {
-        return false;
-    };
-    let sym = result
-        .and_then(|r| r.stacks.get(stack))
-        .and_then(|s| s.frames.get(frame));
-    if let Some(loc) = sym.and_then(|s| s.resolved.first()) {
-        return loc.ignored;
-    }
-    let Some(input) = &f.input else { return false };
-    input.builtin
-        || input
-            .file
-            .as_deref()
-            .is_some_and(|p| p.starts_with("node:") || p.contains("node_modules/"))
-}
-
 impl StackRows {
-    /// The rows of `trace`; `filter` (case-insensitive) keeps frames whose raw line or
+    fn push(&mut self, run: Run) {
+        let n = run.rows();
+        if n == 0 {
+            return;
+        }
+        // Consecutive frames of one stack merge into one run.
+        if let (
+            Run::Frames {
+                stack,
+                first,
+                count,
+            },
+            Some(Run::Frames {
+                stack: s,
+                first: f,
+                count: c,
+            }),
+        ) = (run, self.runs.last_mut())
+            && *s == stack
+            && *f + *c == first
+        {
+            *c += count;
+            if let Some(end) = self.ends.last_mut() {
+                *end += n;
+            }
+            return;
+        }
+        let end = self.len() + n;
+        self.runs.push(run);
+        self.ends.push(end);
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Row `n`, in O(log runs).
+    pub fn row(&self, n: usize) -> Option<Row> {
+        let r = self.ends.partition_point(|&e| e <= n);
+        let run = self.runs.get(r)?;
+        let start = if r == 0 { 0 } else { self.ends[r - 1] };
+        Some(run.row(n - start))
+    }
+
+    /// Rows `range`, in order.
+    pub fn rows(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = Row> + '_ {
+        range.map_while(|n| self.row(n))
+    }
+
+    /// The row showing frame `frame` of `stack`, in O(log runs); `None` when it is hidden.
+    pub fn row_of_frame(&self, stack: usize, frame: usize) -> Option<usize> {
+        let key = (stack, frame as isize);
+        // The last run starting at or before the frame holds it, if any run does.
+        let r = self
+            .runs
+            .partition_point(|run| run.key() <= key)
+            .checked_sub(1)?;
+        let k = self.runs[r].row_of(stack, frame)?;
+        Some(if r == 0 { 0 } else { self.ends[r - 1] } + k)
+    }
+
+    /// The frame shown next to `current` (below when `down`), for keyboard navigation; the
+    /// first frame shown when `current` is not shown.
+    pub fn step(&self, current: Option<(usize, usize)>, down: bool) -> Option<(usize, usize)> {
+        let frame_at = |n: usize| match self.row(n)? {
+            Row::Frame { stack, frame } => Some((stack, frame)),
+            Row::Stack { .. } | Row::Library { .. } => None,
+        };
+        let Some(at) = current.and_then(|(s, f)| self.row_of_frame(s, f)) else {
+            return (0..self.len()).find_map(frame_at);
+        };
+        let next = if down {
+            (at + 1..self.len()).find_map(frame_at)
+        } else {
+            (0..at).rev().find_map(frame_at)
+        };
+        next.or(current)
+    }
+
+    /// The rows of `table`; `filter` (case-insensitive) keeps frames whose raw line or
     /// resolved function or file contains it. Without a filter, runs of two or more library
     /// frames collapse into one row unless their `(stack, first frame)` is in `expanded`.
     pub fn build(
-        trace: &Trace,
-        result: Option<&SymbolicatedTrace>,
+        table: &FrameTable,
         filter: &str,
         expanded: &std::collections::HashSet<(usize, usize)>,
     ) -> Self {
         if filter.trim().is_empty() {
-            return Self::grouped(trace, result, expanded);
+            return Self::grouped(table, expanded);
         }
         let needle = filter.trim().to_lowercase();
         let mut out = Self::default();
-        for (s, stack) in trace.stacks.iter().enumerate() {
-            let header = out.rows.len();
-            out.rows.push(Row::Stack { stack: s });
+        let contains = |x: &str| x.to_lowercase().contains(&needle);
+        for s in 0..table.stack_count() {
+            let mark = (out.runs.len(), out.ends.len());
+            out.push(Run::Header { stack: s });
             let mut kept = 0;
-            for (f, frame) in stack.frames.iter().enumerate() {
-                let matches = needle.is_empty() || frame.raw.to_lowercase().contains(&needle) || {
-                    let loc = result
-                        .and_then(|r| r.stacks.get(s))
-                        .and_then(|st| st.frames.get(f))
-                        .and_then(|fr| fr.resolved.first());
-                    loc.is_some_and(|l| {
-                        l.function
-                            .as_deref()
-                            .is_some_and(|x| x.to_lowercase().contains(&needle))
-                            || l.file
-                                .as_deref()
-                                .is_some_and(|x| x.to_lowercase().contains(&needle))
-                    })
+            for f in 0..table.stack_len(s) {
+                let Some(frame) = table.frame(s, f) else {
+                    continue;
                 };
+                let matches = contains(frame.raw())
+                    || frame.location().is_some_and(|l| {
+                        l.function.is_some_and(contains) || l.file.is_some_and(contains)
+                    });
                 if matches {
-                    out.rows.push(Row::Frame { stack: s, frame: f });
+                    out.push(Run::Frames {
+                        stack: s,
+                        first: f,
+                        count: 1,
+                    });
                     kept += 1;
                 } else {
                     out.hidden += 1;
                 }
             }
-            if kept == 0 && !needle.is_empty() && !stack.title.to_lowercase().contains(&needle) {
-                out.rows.truncate(header);
+            if kept == 0 && !contains(table.stack_title(s)) {
+                out.runs.truncate(mark.0);
+                out.ends.truncate(mark.1);
             }
         }
         out
     }
 
-    fn grouped(
-        trace: &Trace,
-        result: Option<&SymbolicatedTrace>,
-        expanded: &std::collections::HashSet<(usize, usize)>,
-    ) -> Self {
+    fn grouped(table: &FrameTable, expanded: &std::collections::HashSet<(usize, usize)>) -> Self {
         let mut out = Self::default();
-        for (s, stack) in trace.stacks.iter().enumerate() {
-            out.rows.push(Row::Stack { stack: s });
-            let n = stack.frames.len();
+        let library = |s: usize, f: usize| table.frame(s, f).is_some_and(|fr| fr.is_library());
+        for s in 0..table.stack_count() {
+            out.push(Run::Header { stack: s });
+            let n = table.stack_len(s);
             // The innermost frame (where it crashed) is never folded away.
             let mut f = 0;
             if n > 0 {
-                out.rows.push(Row::Frame { stack: s, frame: 0 });
+                out.push(Run::Frames {
+                    stack: s,
+                    first: 0,
+                    count: 1,
+                });
                 f = 1;
             }
             while f < n {
-                let run = (f..n)
-                    .take_while(|&k| is_library(trace, result, s, k))
-                    .count();
+                let run = (f..n).take_while(|&k| library(s, k)).count();
                 if run >= 2 {
-                    let open = expanded.contains(&(s, f));
-                    out.rows.push(Row::Library {
+                    out.push(Run::Library {
                         stack: s,
                         first: f,
                         count: run,
-                        expanded: open,
+                        expanded: expanded.contains(&(s, f)),
                     });
-                    if open {
-                        out.rows
-                            .extend((f..f + run).map(|k| Row::Frame { stack: s, frame: k }));
-                    }
                     f += run;
                 } else {
-                    out.rows.push(Row::Frame { stack: s, frame: f });
-                    f += 1;
+                    let plain = (f + 1..n).take_while(|&k| !library(s, k)).count() + 1;
+                    out.push(Run::Frames {
+                        stack: s,
+                        first: f,
+                        count: plain,
+                    });
+                    f += plain;
                 }
             }
         }
@@ -197,30 +345,26 @@ const CONTEXT: u32 = 5;
 
 /// The detail of frame `frame` of stack `stack`.
 pub fn frame_detail(
-    trace: &Trace,
-    result: Option<&SymbolicatedTrace>,
+    table: &FrameTable,
     maps: &[(String, Arc<SourceMap>)],
     stack: usize,
     frame: usize,
 ) -> Option<FrameDetail> {
-    let raw = trace.stacks.get(stack)?.frames.get(frame)?.raw.clone();
-    let sym = result
-        .and_then(|r| r.stacks.get(stack))
-        .and_then(|s| s.frames.get(frame));
-    let location = sym.and_then(|s| s.resolved.first().cloned());
+    let f = table.frame(stack, frame)?;
+    let location = f.location().map(|l| l.to_owned());
     let context = location.as_ref().and_then(|loc| {
         // A chained result names "outer + inner"; the source lives in the inner map.
-        let map_name = sym?.symbol_file.as_deref()?.rsplit(" + ").next()?;
+        let map_name = f.symbol_file()?.rsplit(" + ").next()?;
         let (_, map) = maps.iter().find(|(n, _)| n == map_name)?;
         source_context(map, loc)
     });
     Some(FrameDetail {
-        raw,
-        status: sym.map(|s| s.status),
-        symbol_file: sym.and_then(|s| s.symbol_file.clone()),
-        generated: sym.and_then(|s| s.generated),
+        raw: f.raw().to_owned(),
+        status: f.status(),
+        symbol_file: f.symbol_file().map(str::to_owned),
+        generated: f.generated(),
         location,
-        note: sym.and_then(|s| s.note.clone()),
+        note: f.note().map(str::to_owned),
         context,
     })
 }
@@ -257,14 +401,22 @@ mod tests {
     use crate::formats::js;
     use std::collections::HashSet;
 
+    fn table(text: &str) -> FrameTable {
+        FrameTable::build(text.into(), &js::parse(text), None)
+    }
+
+    fn all(rows: &StackRows) -> Vec<Row> {
+        rows.rows(0..rows.len()).collect()
+    }
+
     #[test]
     fn runtime_frames_collapse_and_expand() {
-        let trace = js::parse(
+        let t = table(
             "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
         );
-        let rows = StackRows::build(&trace, None, "", &HashSet::new());
+        let rows = StackRows::build(&t, "", &HashSet::new());
         assert_eq!(
-            rows.rows,
+            all(&rows),
             vec![
                 Row::Stack { stack: 0 },
                 Row::Frame { stack: 0, frame: 0 },
@@ -279,19 +431,94 @@ mod tests {
             ],
             "a single library frame is not folded"
         );
-        let open = StackRows::build(&trace, None, "", &HashSet::from([(0, 1)]));
-        assert_eq!(open.rows.len(), 7);
+        assert_eq!(rows.row_of_frame(0, 1), None, "folded away");
+        let open = StackRows::build(&t, "", &HashSet::from([(0, 1)]));
+        assert_eq!(open.len(), 7);
         assert_eq!(
-            open.rows[2],
-            Row::Library {
+            open.row(2),
+            Some(Row::Library {
                 stack: 0,
                 first: 1,
                 count: 2,
                 expanded: true
-            }
+            })
         );
+        assert_eq!(open.row_of_frame(0, 2), Some(4));
         // A filter shows every match, unfolded.
-        let filtered = StackRows::build(&trace, None, "module", &HashSet::new());
-        assert_eq!((filtered.rows.len(), filtered.hidden), (3, 3));
+        let filtered = StackRows::build(&t, "module", &HashSet::new());
+        assert_eq!((filtered.len(), filtered.hidden), (3, 3));
+    }
+
+    #[test]
+    fn rows_are_found_by_binary_search_over_runs() {
+        let mut text = String::new();
+        for s in 0..3 {
+            text.push_str(&format!("Error: e{s}\n"));
+            for f in 0..1000 {
+                let file = if f % 100 >= 50 {
+                    "node:internal/x"
+                } else {
+                    "app.js"
+                };
+                text.push_str(&format!("    at f{f} ({file}:1:{f})\n"));
+            }
+            text.push('\n');
+        }
+        let t = table(&text);
+        assert_eq!(t.stack_count(), 3);
+        let expanded = HashSet::from([(1, 50), (2, 950)]);
+        let rows = StackRows::build(&t, "", &expanded);
+        // Walking the rows one by one (what a flat list would hold) agrees with `row(n)`
+        // and `row_of_frame` at every row.
+        let mut flat = Vec::new();
+        for s in 0..3 {
+            flat.push(Row::Stack { stack: s });
+            let mut f = 0;
+            while f < 1000 {
+                if f % 100 == 50 {
+                    let open = expanded.contains(&(s, f));
+                    flat.push(Row::Library {
+                        stack: s,
+                        first: f,
+                        count: 50,
+                        expanded: open,
+                    });
+                    if open {
+                        flat.extend((f..f + 50).map(|k| Row::Frame { stack: s, frame: k }));
+                    }
+                    f += 50;
+                } else {
+                    flat.push(Row::Frame { stack: s, frame: f });
+                    f += 1;
+                }
+            }
+        }
+        assert_eq!(rows.len(), flat.len());
+        assert!(rows.runs.len() < 100, "runs, not rows: {}", rows.runs.len());
+        for (n, row) in flat.iter().enumerate() {
+            assert_eq!(rows.row(n), Some(*row), "row {n}");
+            if let Row::Frame { stack, frame } = *row {
+                assert_eq!(rows.row_of_frame(stack, frame), Some(n));
+            }
+        }
+        assert_eq!(rows.row(flat.len()), None);
+        // Keyboard steps skip headers and folded groups.
+        assert_eq!(rows.step(Some((0, 49)), true), Some((0, 100)));
+        assert_eq!(
+            rows.step(Some((1, 0)), false),
+            Some((0, 949)),
+            "folded group skipped"
+        );
+        assert_eq!(
+            rows.step(Some((1, 49)), true),
+            Some((1, 50)),
+            "expanded group"
+        );
+        assert_eq!(rows.step(None, true), Some((0, 0)));
+        assert_eq!(
+            rows.step(Some((2, 999)), true),
+            Some((2, 999)),
+            "stays at the end"
+        );
     }
 }

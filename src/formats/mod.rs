@@ -11,5 +11,10 @@ use crate::model::Trace;
 ///
 /// Invalid UTF-8 is replaced, so any bytes give a trace (possibly of `unparsed` frames).
 pub fn parse_log(bytes: &[u8]) -> Trace {
-    js::parse(&String::from_utf8_lossy(bytes))
+    parse_text(&String::from_utf8_lossy(bytes))
+}
+
+/// Parses a log's text, detecting the format (what [`parse_log`] does after decoding).
+pub fn parse_text(text: &str) -> Trace {
+    js::parse(text)
 }

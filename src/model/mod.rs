@@ -1,9 +1,11 @@
-//! Plain data shared by every layer: traces, frames, resolved frames, file kinds.
+//! Plain data shared by every layer: traces, frames, resolved frames, file kinds, and the
+//! compact frame table the app keeps (interned strings and locations).
 
 mod blob;
 mod kind;
 mod progress;
 mod resolved;
+mod table;
 mod text;
 mod trace;
 
@@ -14,5 +16,6 @@ pub use resolved::{
     FrameStatus, NameSource, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
     SymbolicatedTrace, Timing,
 };
+pub use table::{FrameRef, FrameTable, Location, Strings};
 pub use text::{SourceText, utf16_col_to_byte};
 pub use trace::{Frame, FrameInput, Stack, Trace};

@@ -4,7 +4,7 @@
 mod inspector;
 
 use crate::app::{AppState, Command, Commands, InputState, Loaded, Row, StackRows};
-use crate::model::{FileKind, FrameStatus, SymbolicatedTrace, Trace};
+use crate::model::{FileKind, FrameStatus, FrameTable};
 use egui::{Color32, RichText};
 
 /// Height of a stack-list row in points.
@@ -327,10 +327,9 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                                         "indexed in {ms:.1} ms, {} sources",
                                         m.source_count()
                                     ),
-                                    Some(Loaded::Log(t)) => format!(
-                                        "{} frames",
-                                        t.stacks.iter().map(|s| s.frames.len()).sum::<usize>()
-                                    ),
+                                    Some(Loaded::Log(t)) => {
+                                        format!("{} frames", t.frame_count())
+                                    }
                                     Some(Loaded::Bundle(b, _)) => b
                                         .source_mapping_url
                                         .clone()
@@ -391,7 +390,7 @@ fn stack_list_ui(
     rows: Option<&StackRows>,
     commands: &mut Commands,
 ) {
-    let Some((_, trace, result)) = state.selected_result() else {
+    let Some((_, table)) = state.selected_table() else {
         ui.centered_and_justified(|ui| {
             ui.label(
                 RichText::new("Drop a crash log and its symbol files anywhere in this window.")
@@ -402,19 +401,20 @@ fn stack_list_ui(
     };
     let Some(rows) = rows else { return };
     ui.horizontal(|ui| {
-        ui.label(RichText::new(format!("{} format", trace.format)).weak());
-        if result.is_none() {
+        ui.label(RichText::new(format!("{} format", table.format())).weak());
+        if !table.is_symbolicated() {
             ui.spinner();
             ui.label("symbolicating…");
         }
         if rows.hidden > 0 {
             ui.label(RichText::new(format!("{} frames hidden by the filter", rows.hidden)).weak());
         }
-        if let Some(r) = &result
-            && ui.small_button("Copy symbolicated trace").clicked()
-        {
-            ui.ctx()
-                .copy_text(crate::symbolicate::report::text(&trace, r));
+        if table.is_symbolicated() && ui.small_button("Copy symbolicated trace").clicked() {
+            let trace = crate::formats::parse_text(table.text());
+            if let Some(r) = table.to_result() {
+                ui.ctx()
+                    .copy_text(crate::symbolicate::report::text(&trace, &r));
+            }
         }
     });
     ui.separator();
@@ -422,11 +422,11 @@ fn stack_list_ui(
     let raw = state.workspace.layout.raw_frames;
     egui::ScrollArea::both()
         .auto_shrink([false, false])
-        .show_rows(ui, ROW_HEIGHT, rows.rows.len(), |ui, range| {
-            for row in &rows.rows[range] {
-                match *row {
+        .show_rows(ui, ROW_HEIGHT, rows.len(), |ui, range| {
+            for row in rows.rows(range) {
+                match row {
                     Row::Stack { stack } => {
-                        let title = trace.stacks.get(stack).map_or("", |s| s.title.as_str());
+                        let title = table.stack_title(stack);
                         let title = if title.is_empty() {
                             "(no error line)"
                         } else {
@@ -439,7 +439,7 @@ fn stack_list_ui(
                     }
                     Row::Frame { stack, frame } => {
                         let selected = selection.stack == stack && selection.frame == Some(frame);
-                        let text = frame_text(&trace, result.as_deref(), stack, frame, raw);
+                        let text = frame_text(&table, stack, frame, raw);
                         if list_row(ui, text, selected, true).clicked() {
                             commands.send(Command::SelectFrame { stack, frame });
                         }
@@ -475,23 +475,10 @@ fn stack_list_ui(
             )
         });
         if down || up {
-            let frames: Vec<(usize, usize)> = rows
-                .rows
-                .iter()
-                .filter_map(|r| match r {
-                    Row::Frame { stack, frame } => Some((*stack, *frame)),
-                    Row::Stack { .. } | Row::Library { .. } => None,
-                })
-                .collect();
-            let at = frames
-                .iter()
-                .position(|&(s, f)| s == selection.stack && Some(f) == selection.frame);
-            let next = match (at, down) {
-                (None, _) => Some(0),
-                (Some(i), true) => Some((i + 1).min(frames.len().saturating_sub(1))),
-                (Some(i), false) => Some(i.saturating_sub(1)),
-            };
-            if let Some(&(stack, frame)) = next.and_then(|n| frames.get(n)) {
+            let current = selection.frame.map(|f| (selection.stack, f));
+            if let Some((stack, frame)) = rows.step(current, down)
+                && Some((stack, frame)) != current
+            {
                 commands.send(Command::SelectFrame { stack, frame });
             }
         }
@@ -533,24 +520,15 @@ fn list_row(ui: &mut egui::Ui, text: RichText, selected: bool, clickable: bool) 
 }
 
 /// One frame's row: index, function, location and status.
-fn frame_text(
-    trace: &Trace,
-    result: Option<&SymbolicatedTrace>,
-    stack: usize,
-    frame: usize,
-    raw: bool,
-) -> RichText {
-    let Some(f) = trace.stacks.get(stack).and_then(|s| s.frames.get(frame)) else {
+fn frame_text(table: &FrameTable, stack: usize, frame: usize, raw: bool) -> RichText {
+    let Some(f) = table.frame(stack, frame) else {
         return RichText::new("");
     };
-    let sym = result
-        .and_then(|r| r.stacks.get(stack))
-        .and_then(|s| s.frames.get(frame));
-    let status = sym.map(|s| s.status);
-    let text = match (raw, sym.and_then(|s| s.resolved.first())) {
+    let status = f.status();
+    let text = match (raw, f.location()) {
         (false, Some(loc)) => {
-            let function = loc.function.as_deref().unwrap_or("<unknown>");
-            let file = loc.file.as_deref().unwrap_or("?");
+            let function = loc.function.unwrap_or("<unknown>");
+            let file = loc.file.unwrap_or("?");
             let library = if loc.ignored { "  [library]" } else { "" };
             format!(
                 "{frame:>3}  {function}  {file}:{}:{}{library}",
@@ -558,7 +536,7 @@ fn frame_text(
                 loc.column.unwrap_or(0)
             )
         }
-        _ => format!("{frame:>3}  {}", f.raw.trim()),
+        _ => format!("{frame:>3}  {}", f.raw().trim()),
     };
     let color = status.map_or(Color32::GRAY, status_color);
     let mark = match status {
