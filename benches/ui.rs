@@ -28,6 +28,18 @@ fn synthetic_trace(n: usize) -> String {
     s
 }
 
+/// A stack overflow of `n` frames: a cycle of 1,000 different frames into three.min.js.
+fn recursion_trace(n: usize) -> String {
+    let mut s = String::with_capacity(n * 48);
+    s.push_str("RangeError: Maximum call stack size exceeded\n");
+    for i in 0..n {
+        let k = i % 1_000;
+        let col = 97_000 + (k * 37) % 1_700;
+        s.push_str(&format!("    at f{k} (out/three.min.js:1:{col})\n"));
+    }
+    s
+}
+
 fn app() -> Harness<'static, AppState> {
     let state = AppState::new(Arc::new(|| {}));
     Harness::builder()
@@ -95,6 +107,7 @@ fn main() {
     let mut scrolling = Vec::new();
     let mut busy = Vec::new();
     let mut per_frame = Vec::new();
+    let mut table_bytes = Vec::new();
     for n in [1_000usize, 1_000_000] {
         let text = synthetic_trace(n);
         let mut h = app();
@@ -124,6 +137,8 @@ fn main() {
         scrolling.push(frame_ms(&mut h, 100, -400.0));
         busy.push(during.get(during.len() / 2).copied().unwrap_or(0.0));
         per_frame.push(loaded as f64 / n as f64);
+        let table = h.state().results.values().next().unwrap().clone();
+        table_bytes.push(table.heap_bytes() as f64 / n as f64);
         assert!(
             h.query_all_by_label_contains("three.core.js")
                 .next()
@@ -147,7 +162,29 @@ fn main() {
         "ms",
     );
     println!(
-        "| memory of the loaded log (RSS delta) per frame | {:.0} B | {:.0} B | |",
+        "| bytes per frame of the symbolicated log's table, its text included: every line different | {:.1} B | {:.1} B | |",
+        table_bytes[0], table_bytes[1]
+    );
+    let recursion: Vec<f64> = [1_000usize, 1_000_000]
+        .iter()
+        .map(|&n| {
+            let mut h = app();
+            h.step();
+            h.state_mut()
+                .add_file(PathBuf::from("three.min.js.map"), map.clone());
+            h.state_mut()
+                .add_file(PathBuf::from("overflow.txt"), recursion_trace(n).into_bytes());
+            settle(&mut h, |h| !h.state().results.is_empty());
+            let table = h.state().results.values().next().unwrap().clone();
+            table.heap_bytes() as f64 / n as f64
+        })
+        .collect();
+    println!(
+        "| … a stack overflow (a cycle of 1,000 different frames) | {:.1} B | {:.1} B | |",
+        recursion[0], recursion[1]
+    );
+    println!(
+        "| process RSS growth per frame after loading (includes freed parse buffers the allocator keeps) | {:.0} B | {:.0} B | |",
         per_frame[0], per_frame[1]
     );
 

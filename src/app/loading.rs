@@ -104,10 +104,10 @@ pub fn load(
 
 /// Parses a log into its compact table (the parsed `Trace` is dropped).
 fn log_table(ctx: &mut JobContext<JobOutput>, bytes: &[u8]) -> Loaded {
-    let text: Arc<str> = String::from_utf8_lossy(bytes).into();
+    let text = String::from_utf8_lossy(bytes);
     let trace = ctx.phase("parse", |_| formats::parse_text(&text));
     Loaded::Log(Arc::new(
-        ctx.phase("store", |_| FrameTable::build(text.clone(), &trace, None)),
+        ctx.phase("store", |_| FrameTable::build(&text, &trace, None)),
     ))
 }
 
@@ -120,15 +120,14 @@ pub fn symbolicate_log(
     symbols: &SymbolSet,
     column_base: Option<u32>,
 ) -> Result<JobOutput, String> {
-    let trace = ctx.phase("parse", |_| formats::parse_text(table.text()));
+    let text = table.text();
+    let trace = ctx.phase("parse", |_| formats::parse_text(&text));
     let outcome = ctx.phase("look-up", |ctx| {
         symbolicate::symbolicate(&trace, symbols, Options { column_base }, ctx)
     });
     match outcome {
         Outcome::Done(result) => {
-            let table = ctx.phase("store", |_| {
-                FrameTable::build(table.shared_text(), &trace, Some(&result))
-            });
+            let table = ctx.phase("store", |_| FrameTable::build(&text, &trace, Some(&result)));
             Ok(JobOutput::Symbolicated {
                 log,
                 table: Box::new(table),

@@ -402,7 +402,7 @@ mod tests {
     use std::collections::HashSet;
 
     fn table(text: &str) -> FrameTable {
-        FrameTable::build(text.into(), &js::parse(text), None)
+        FrameTable::build(text, &js::parse(text), None)
     }
 
     fn all(rows: &StackRows) -> Vec<Row> {

@@ -1,11 +1,12 @@
 //! `FrameTable`: a loaded log in compact form, for the app to keep.
 //!
 //! A parsed `Trace` and its `SymbolicatedTrace` hold several `String`s per frame, about
-//! 500 bytes a frame. The table keeps the log's text once and, per frame, a 20-byte record of
-//! `u32` ids: where its raw line starts in the text, its outcome (status, symbol file, note;
-//! few distinct ones, interned), its chain of original locations (interned, and each location
-//! interned, its strings too) and the generated position looked up. This is Ruby's
-//! "locindex" idea: a million-frame stack overflow repeats a handful of locations.
+//! 500 bytes a frame. The table keeps the log's text as interned lines (one `u32` per line)
+//! and, per frame, a 20-byte record of `u32` ids: its raw line, its outcome (status, symbol
+//! file, note; few distinct ones, interned), its chain of original locations (interned, and
+//! each location interned, its strings too) and the generated position looked up. This is
+//! Ruby's "locindex" idea: a million-frame stack overflow repeats a handful of lines and
+//! locations, so it costs little more than its records.
 
 use super::{
     FrameStatus, LogFormat, NameSource, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
@@ -13,7 +14,6 @@ use super::{
 };
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::Arc;
 
 /// "No value" in a `u32` id field.
 const NONE: u32 = u32::MAX;
@@ -114,7 +114,7 @@ struct StackRec {
 /// One frame: 20 bytes of ids.
 #[derive(Clone, Copy, Debug)]
 struct FrameRec {
-    /// Byte offset of the raw line in the text.
+    /// The raw line's string id.
     raw: u32,
     /// Index in `outcomes`.
     outcome: u32,
@@ -151,7 +151,8 @@ struct LocRec {
 /// A loaded log, compact: see the module documentation.
 #[derive(Clone, Debug)]
 pub struct FrameTable {
-    text: Arc<str>,
+    /// The log's lines, as string ids.
+    lines: Vec<u32>,
     format: LogFormat,
     symbolicated: bool,
     stacks: Vec<StackRec>,
@@ -187,13 +188,10 @@ fn is_library(frame: &super::Frame, sym: Option<&SymbolicatedFrame>) -> bool {
 
 impl FrameTable {
     /// The table of `trace` (parsed from `text`) and, once symbolicated, of its `result`.
-    ///
-    /// Each frame's raw line must be a line of `text`, as the parsers keep them.
-    pub fn build(text: Arc<str>, trace: &Trace, result: Option<&SymbolicatedTrace>) -> Self {
-        // Where each line of the text starts (1-based line numbers index it from 1).
-        let mut line_starts: Vec<u32> = vec![0, 0];
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
+    pub fn build(text: &str, trace: &Trace, result: Option<&SymbolicatedTrace>) -> Self {
         let mut strings = StringsBuilder::default();
+        let mut lines: Vec<u32> = text.lines().map(|l| strings.intern(l)).collect();
+        lines.shrink_to_fit();
         let mut outcomes = Dedup::<OutcomeRec>::new();
         let mut locations = Dedup::<LocRec>::new();
         let mut chains: Vec<(u32, u32)> = Vec::new();
@@ -240,8 +238,11 @@ impl FrameTable {
             });
             for (f, frame) in stack.frames.iter().enumerate() {
                 let sym = sym_stack.and_then(|st| st.frames.get(f));
-                let raw = line_starts.get(frame.line_no).copied().unwrap_or(0);
-                debug_assert!(text[raw as usize..].starts_with(frame.raw.as_str()));
+                // The parsers keep each frame's line as it is in the text.
+                let raw = match frame.line_no.checked_sub(1).and_then(|i| lines.get(i)) {
+                    Some(&id) if strings.strings.get(id) == Some(frame.raw.as_str()) => id,
+                    _ => strings.intern(&frame.raw),
+                };
                 let outcome = outcomes.id(OutcomeRec {
                     status: sym.map(|s| s.status),
                     symbol_file: strings.intern_opt(sym.and_then(|s| s.symbol_file.as_deref())),
@@ -267,31 +268,43 @@ impl FrameTable {
                 });
             }
         }
+        let mut locations = locations.items;
+        locations.shrink_to_fit();
+        chains.shrink_to_fit();
+        chain_locs.shrink_to_fit();
+        let mut strings = strings.strings;
+        strings.bytes.shrink_to_fit();
+        strings.ends.shrink_to_fit();
         Self {
-            text,
+            lines,
             format: trace.format,
             symbolicated: result.is_some(),
             stacks,
             frames,
             outcomes: outcomes.items,
-            locations: locations.items,
+            locations,
             chains,
             chain_locs,
             alternatives,
-            strings: strings.strings,
+            strings,
             warnings: result.map(|r| r.warnings.clone()).unwrap_or_default(),
             timings: result.map(|r| r.timings.clone()).unwrap_or_default(),
         }
     }
 
-    /// The log's text.
-    pub fn text(&self) -> &str {
-        &self.text
+    /// The log's text, rebuilt from its lines (line breaks become `\n`), to parse it again.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for &id in &self.lines {
+            out.push_str(self.strings.get(id).unwrap_or(""));
+            out.push('\n');
+        }
+        out
     }
 
-    /// The shared text, to build another table of the same log.
-    pub fn shared_text(&self) -> Arc<str> {
-        self.text.clone()
+    /// Number of lines in the log.
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
     }
 
     /// The log's format.
@@ -380,7 +393,7 @@ impl FrameTable {
 
     /// Bytes this table holds on the heap, the log's text included.
     pub fn heap_bytes(&self) -> usize {
-        self.text.len()
+        self.lines.capacity() * 4
             + self.stacks.capacity() * size_of::<StackRec>()
             + self.frames.capacity() * size_of::<FrameRec>()
             + self.outcomes.capacity() * size_of::<OutcomeRec>()
@@ -440,9 +453,7 @@ pub struct FrameRef<'a> {
 impl<'a> FrameRef<'a> {
     /// The line exactly as in the log (without the line break).
     pub fn raw(&self) -> &'a str {
-        let rest = self.table.text.get(self.rec.raw as usize..).unwrap_or("");
-        let line = rest.split('\n').next().unwrap_or("");
-        line.strip_suffix('\r').unwrap_or(line)
+        self.table.strings.get(self.rec.raw).unwrap_or("")
     }
 
     fn outcome(&self) -> OutcomeRec {
@@ -567,8 +578,8 @@ mod tests {
     use super::*;
     use crate::model::{Frame, FrameInput, Stack};
 
-    fn sample() -> (Arc<str>, Trace, SymbolicatedTrace) {
-        let text: Arc<str> = "Error: boom\r\n    at a (x.js:1:2)\n    at b (node_modules/y.js:3:4)\n    at a (x.js:1:2)".into();
+    fn sample() -> (&'static str, Trace, SymbolicatedTrace) {
+        let text = "Error: boom\r\n    at a (x.js:1:2)\n    at b (node_modules/y.js:3:4)\n    at a (x.js:1:2)";
         let frame = |raw: &str, line_no, file: &str| Frame {
             raw: raw.to_owned(),
             line_no,
@@ -639,6 +650,12 @@ mod tests {
         // Two frames at one place share one outcome, one chain and one location.
         assert_eq!((table.outcomes.len(), table.chains.len()), (2, 1));
         assert_eq!(table.locations.len(), 1);
+        // The two equal lines are one string.
+        assert_eq!(table.lines[1], table.lines[3]);
+        assert_eq!(
+            table.text(),
+            "Error: boom\n    at a (x.js:1:2)\n    at b (node_modules/y.js:3:4)\n    at a (x.js:1:2)\n"
+        );
         assert_eq!(size_of::<FrameRec>(), 20);
     }
 

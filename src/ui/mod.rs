@@ -410,7 +410,7 @@ fn stack_list_ui(
             ui.label(RichText::new(format!("{} frames hidden by the filter", rows.hidden)).weak());
         }
         if table.is_symbolicated() && ui.small_button("Copy symbolicated trace").clicked() {
-            let trace = crate::formats::parse_text(table.text());
+            let trace = crate::formats::parse_text(&table.text());
             if let Some(r) = table.to_result() {
                 ui.ctx()
                     .copy_text(crate::symbolicate::report::text(&trace, &r));
