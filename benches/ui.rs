@@ -172,8 +172,10 @@ fn main() {
             h.step();
             h.state_mut()
                 .add_file(PathBuf::from("three.min.js.map"), map.clone());
-            h.state_mut()
-                .add_file(PathBuf::from("overflow.txt"), recursion_trace(n).into_bytes());
+            h.state_mut().add_file(
+                PathBuf::from("overflow.txt"),
+                recursion_trace(n).into_bytes(),
+            );
             settle(&mut h, |h| !h.state().results.is_empty());
             let table = h.state().results.values().next().unwrap().clone();
             table.heap_bytes() as f64 / n as f64

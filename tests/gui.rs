@@ -399,6 +399,21 @@ fn cancel_a_long_job() {
         h.run_steps(1);
         std::thread::sleep(Duration::from_millis(5));
     }
+    // The workspace panel shows how far the log's symbolication is, as a bar.
+    let bar = |h: &Harness<'static, AppState>| {
+        let by = egui_kittest::kittest::By::new()
+            .role(egui::accesskit::Role::ProgressIndicator)
+            .label_contains("look-up ");
+        h.query(by).is_some()
+    };
+    while !bar(&h) {
+        assert!(
+            Instant::now() < deadline,
+            "no progress bar for the running log"
+        );
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
     h.get_by_label("Cancel symbolicate big.txt").click();
     settle(&mut h, |h| !has_label(h, "Cancel symbolicate big.txt"));
     let last = h

@@ -1,7 +1,7 @@
 //! The app's jobs: loading an input, symbolicating a log.
 
 use crate::formats::{self, detect::peek};
-use crate::jobs::{JobContext, ParallelIndex};
+use crate::jobs::{JobContext, ParallelIndex, ReportingIndex};
 use crate::model::{Blob, FileKind, FrameTable, SourceText};
 use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
 use crate::symbols::sourcemap::SourceMap;
@@ -57,8 +57,12 @@ pub fn load(
     let loaded = match kind {
         FileKind::SourceMap => {
             let start = Instant::now();
+            // The index pass reports each finished chunk, for the workspace panel's bar.
+            let reporter = ctx.reporter("parse + index");
+            let on_task = |done, total| reporter.report(done, total);
+            let runner = ReportingIndex { on_task: &on_task };
             let map = ctx.phase("parse + index", |_| {
-                SourceMap::parse_with(Blob::from(bytes), &ParallelIndex)
+                SourceMap::parse_with(Blob::from(bytes), &runner)
             });
             let map = map.map_err(|e| format!("{path}: {e}"))?;
             Loaded::Map(Arc::new(map), start.elapsed().as_secs_f64() * 1e3)

@@ -117,6 +117,8 @@ pub struct AppState {
     next_input: u64,
     /// The running symbolication job per log, to cancel it when a newer one starts.
     symbolicating: HashMap<InputId, JobId>,
+    /// The load job per input, for its progress bar.
+    loading: HashMap<InputId, JobId>,
     rows_cache: Option<(InputId, String, usize, Arc<StackRows>)>,
     detail_cache: Option<(DetailKey, Option<Arc<FrameDetail>>)>,
     generation: usize,
@@ -151,6 +153,7 @@ impl AppState {
             started: Instant::now(),
             next_input: 1,
             symbolicating: HashMap::new(),
+            loading: HashMap::new(),
             rows_cache: None,
             detail_cache: None,
             generation: 0,
@@ -334,6 +337,7 @@ impl AppState {
                 .job_names
                 .remove(&id)
                 .unwrap_or_else(|| format!("job {}", id.0));
+            self.loading.retain(|_, job| *job != id);
             self.timings.push(JobTiming {
                 name: name.clone(),
                 end_ns: self.now_ns(),
@@ -465,6 +469,15 @@ impl AppState {
             .jobs
             .spawn(move |ctx| loading::load(ctx, id, &path, bytes));
         self.job_names.insert(job, format!("load {name}"));
+        self.loading.insert(id, job);
+    }
+
+    /// The progress of the job loading or symbolicating input `id`, while one runs.
+    pub fn input_progress(&self, id: InputId) -> Option<&crate::jobs::JobProgress> {
+        [self.loading.get(&id), self.symbolicating.get(&id)]
+            .into_iter()
+            .flatten()
+            .find_map(|&job| self.jobs.progress_of(job))
     }
 
     /// Re-symbolicates every loaded log against the loaded maps (after any map changes).

@@ -46,6 +46,28 @@ impl ChunkRunner for ParallelIndex {
     }
 }
 
+/// A [`ParallelIndex`] that calls `on_task(done, n)` each time one of its tasks finishes, so
+/// a job can show how far a big map's index pass is.
+pub struct ReportingIndex<'a> {
+    /// Called with the number of finished tasks and the number of tasks.
+    pub on_task: &'a (dyn Fn(u64, u64) + Sync),
+}
+
+impl ChunkRunner for ReportingIndex<'_> {
+    fn chunks_for(&self, len: usize) -> usize {
+        ParallelIndex.chunks_for(len)
+    }
+
+    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+        let done = AtomicUsize::new(0);
+        ParallelIndex.for_each(n, &|i| {
+            task(i);
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            (self.on_task)(d as u64, n as u64);
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,5 +138,27 @@ mod tests {
                 (p, s) => panic!("parallel {:?} vs serial {:?}", p.err(), s.err()),
             }
         }
+    }
+
+    /// The reporting runner reports every finished task, ending at n of n, and indexes the
+    /// same map.
+    #[test]
+    fn reporting_index_reports_each_chunk() {
+        let m = synthetic_mappings();
+        let json = format!(r#"{{"version":3,"sources":["a.js"],"names":["n"],"mappings":"{m}"}}"#);
+        let seen = std::sync::Mutex::new(Vec::new());
+        let on_task = |done, total| seen.lock().unwrap().push((done, total));
+        let runner = ReportingIndex { on_task: &on_task };
+        let map = SourceMap::parse_with(Blob::from(json.clone()), &runner).unwrap();
+        let serial = SourceMap::parse(json.into_bytes()).unwrap();
+        assert_eq!(
+            map.lookup(19_998, 200).unwrap().map(|t| t.segment),
+            serial.lookup(19_998, 200).unwrap().map(|t| t.segment)
+        );
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort();
+        let total = seen.last().map(|&(_, t)| t).unwrap();
+        assert!(total >= 2, "a {} KB mappings is split", m.len() / 1024);
+        assert_eq!(seen, (1..=total).map(|d| (d, total)).collect::<Vec<_>>());
     }
 }

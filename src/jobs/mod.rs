@@ -7,5 +7,5 @@
 mod index;
 mod pool;
 
-pub use index::ParallelIndex;
-pub use pool::{JobContext, JobEvent, JobId, JobProgress, JobState, Jobs, Span, Waker};
+pub use index::{ParallelIndex, ReportingIndex};
+pub use pool::{JobContext, JobEvent, JobId, JobProgress, JobState, Jobs, Reporter, Span, Waker};

@@ -138,6 +138,55 @@ impl<T> JobContext<T> {
     }
 }
 
+impl<T: Send> JobContext<T> {
+    /// A handle that reports progress of `phase` from any thread (for work the job spreads
+    /// over the pool, such as a source map's index pass).
+    pub fn reporter(&self, phase: &str) -> Reporter<T> {
+        Reporter {
+            id: self.id,
+            phase: phase.to_owned(),
+            tx: std::sync::Mutex::new(self.tx.clone()),
+            waker: self.waker.clone(),
+            last: std::sync::Mutex::new(None),
+        }
+    }
+}
+
+/// Reports one phase's progress from any thread; see [`JobContext::reporter`].
+pub struct Reporter<T> {
+    id: JobId,
+    phase: String,
+    tx: std::sync::Mutex<Sender<JobEvent<T>>>,
+    waker: Waker,
+    last: std::sync::Mutex<Option<Instant>>,
+}
+
+impl<T> Reporter<T> {
+    /// Reports that `done` of `total` units are finished (at most about every 15 ms, and
+    /// always the last unit).
+    pub fn report(&self, done: u64, total: u64) {
+        let now = Instant::now();
+        {
+            let Ok(mut last) = self.last.lock() else {
+                return;
+            };
+            if done < total && last.is_some_and(|t| now.duration_since(t) < REPORT_EVERY) {
+                return;
+            }
+            *last = Some(now);
+        }
+        let progress = JobProgress {
+            phase: self.phase.clone(),
+            done,
+            total,
+        };
+        if let Ok(tx) = self.tx.lock() {
+            tx.send(JobEvent::Progress(self.id, progress)).ok();
+        }
+        (self.waker)();
+    }
+}
+
 impl<T> Progress for JobContext<T> {
     fn step(&mut self, phase: &str, done: u64, total: u64) -> ControlFlow<()> {
         self.report(phase, done, total, false);
@@ -256,6 +305,11 @@ impl<T: Send + 'static> Jobs<T> {
             }
         }
         events
+    }
+
+    /// The last progress of job `id`, while it runs.
+    pub fn progress_of(&self, id: JobId) -> Option<&JobProgress> {
+        self.progress.get(&id)
     }
 
     /// The jobs still running, with their last progress, oldest first.

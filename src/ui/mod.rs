@@ -318,8 +318,10 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                         }
                         label.on_hover_text(e.path.display().to_string());
                         match &e.state {
-                            InputState::Loading => {
-                                ui.spinner();
+                            InputState::Loading => progress_ui(ui, state.input_progress(e.id)),
+                            // A log being symbolicated shows how far its job is.
+                            InputState::Ready if state.input_progress(e.id).is_some() => {
+                                progress_ui(ui, state.input_progress(e.id));
                             }
                             InputState::Ready => {
                                 let detail = match &e.loaded {
@@ -483,6 +485,23 @@ fn stack_list_ui(
             }
         }
     }
+}
+
+/// A running job's bar: its phase and, when the job knows its total, how far it is.
+fn progress_ui(ui: &mut egui::Ui, progress: Option<&crate::jobs::JobProgress>) {
+    let Some(p) = progress else {
+        ui.spinner();
+        return;
+    };
+    let bar = if p.total > 0 {
+        let fraction = p.done as f32 / p.total as f32;
+        egui::ProgressBar::new(fraction).text(format!("{} {:.0}%", p.phase, fraction * 100.0))
+    } else {
+        egui::ProgressBar::new(0.0)
+            .animate(true)
+            .text(p.phase.clone())
+    };
+    ui.add(bar.desired_width(140.0));
 }
 
 /// One full-width, left-aligned row of the stack list, painted directly (only visible rows
