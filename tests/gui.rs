@@ -188,6 +188,28 @@ fn select_a_frame_to_see_its_source_and_filter_the_list() {
     assert!(has_label(&h, "at Module.load"));
 }
 
+/// Arrow keys move the selection among the shown frames, except while a text field has the
+/// keyboard (a focused row or button does not stop them).
+#[test]
+fn arrow_keys_move_the_selection_after_a_click() {
+    let mut h = three_with_frame_0();
+    assert_eq!(h.state().workspace.selection.frame, Some(0));
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    assert_eq!(h.state().workspace.selection.frame, Some(2));
+    h.key_press(egui::Key::ArrowUp);
+    h.run_steps(2);
+    assert_eq!(h.state().workspace.selection.frame, Some(1));
+    // While the filter is being typed in, arrows belong to the text field.
+    h.get_by_role(egui::Role::TextInput).click();
+    h.run_steps(1);
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    assert_eq!(h.state().workspace.selection.frame, Some(1));
+}
+
 #[test]
 fn a_pasted_trace_becomes_a_log() {
     let dir = temp_dir("paste");

@@ -77,7 +77,7 @@ fn input_ui(ctx: &egui::Context, state: &mut AppState, commands: &mut Commands) 
         }
         commands.send(Command::AddFiles(files));
     }
-    let typing = ctx.egui_wants_keyboard_input();
+    let typing = ctx.text_edit_focused();
     for event in events {
         match event {
             egui::Event::Paste(text) if !typing && !text.trim().is_empty() => {
@@ -469,7 +469,7 @@ fn stack_list_ui(
             }
         });
     // Keyboard navigation among the visible frames.
-    if !ui.ctx().egui_wants_keyboard_input() {
+    if !ui.ctx().text_edit_focused() {
         let (down, up) = ui.input(|i| {
             (
                 i.key_pressed(egui::Key::ArrowDown),
