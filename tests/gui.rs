@@ -81,7 +81,8 @@ fn settle(h: &mut Harness<'static, AppState>, done: impl Fn(&Harness<'static, Ap
 }
 
 /// The app with three.js's crash and its map loaded and resolved, frame 0 selected.
-fn three_with_frame_0() -> Harness<'static, AppState> {
+/// The app with three.min.js's trace and map dropped and the trace resolved.
+fn three_resolved() -> Harness<'static, AppState> {
     let mut h = app();
     h.run_steps(2);
     drop_files(
@@ -92,6 +93,11 @@ fn three_with_frame_0() -> Harness<'static, AppState> {
         ],
     );
     settle(&mut h, |h| has_label(h, "16222:39"));
+    h
+}
+
+fn three_with_frame_0() -> Harness<'static, AppState> {
+    let mut h = three_resolved();
     h.get_all_by_label_contains(
         "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
     )
@@ -283,16 +289,7 @@ fn save_and_reopen_gives_the_same_workspace() {
 
 #[test]
 fn removing_an_input_updates_the_list() {
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16222:39"));
+    let mut h = three_resolved();
     h.get_by_label("Remove three.min.js.map").click();
     settle(&mut h, |h| !has_label(h, "16222:39"));
     assert_eq!(h.state().inputs.len(), 1);
@@ -304,16 +301,7 @@ fn removing_an_input_updates_the_list() {
 
 #[test]
 fn the_timing_panel_lists_each_jobs_phases() {
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16222:39"));
+    let mut h = three_resolved();
     h.get_by_label("View").click();
     h.run_steps(2);
     h.get_by_label("Show timings").click();
