@@ -178,9 +178,11 @@ fn load_symbols(
                 Err(e) => warnings.push(format!("{display}: skipped: {e}")),
                 Ok(bytes) => {
                     let kind = detect::peek(&bytes);
-                    if matches!(kind, FileKind::SourceMap | FileKind::JavaScript)
-                        && let Err(e) =
-                            symbols.add_with(&display, Blob::from(bytes), &ParallelIndex)
+                    if matches!(
+                        kind,
+                        FileKind::SourceMap | FileKind::JavaScript | FileKind::ProguardMapping
+                    ) && let Err(e) =
+                        symbols.add_with(&display, Blob::from(bytes), &ParallelIndex)
                     {
                         warnings.push(format!("skipped {e}"));
                     }

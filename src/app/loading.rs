@@ -4,6 +4,7 @@ use crate::formats::{self, detect::peek};
 use crate::jobs::{JobContext, ParallelIndex, ReportingIndex};
 use crate::model::{Blob, FileKind, FrameTable, SourceText};
 use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
+use crate::symbols::proguard::Mapping;
 use crate::symbols::sourcemap::SourceMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,6 +18,8 @@ pub struct InputId(pub u64);
 pub enum Loaded {
     /// A parsed and indexed source map, with the milliseconds it took.
     Map(Arc<SourceMap>, f64),
+    /// An indexed ProGuard/R8 mapping, with the milliseconds its scan took.
+    ProguardMapping(Arc<Mapping>, f64),
     /// A bundle: its map comments and its text (line starts computed once, for the inspector).
     Bundle(BundleFile, Arc<SourceText>),
     /// A parsed log (symbolicated once its symbolication finishes).
@@ -88,6 +91,13 @@ pub fn load(
                 });
                 Loaded::Bundle(bundle, Arc::new(text))
             }
+        }
+        FileKind::ProguardMapping => {
+            let start = Instant::now();
+            // The scan reports every MiB and stops when the job is cancelled.
+            let mapping = ctx.phase("scan", |ctx| Mapping::parse_with(Blob::from(bytes), ctx));
+            let mapping = mapping.map_err(|e| format!("{path}: {e}"))?;
+            Loaded::ProguardMapping(Arc::new(mapping), start.elapsed().as_secs_f64() * 1e3)
         }
         FileKind::Log => log_table(ctx, &bytes),
         FileKind::HermesBytecode | FileKind::Unknown => {

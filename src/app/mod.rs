@@ -494,6 +494,9 @@ impl AppState {
                     symbols.add_shared_map(&e.path.display().to_string(), map.clone(), *ms)
                 }
                 Some(Loaded::Bundle(b, _)) => symbols.bundles.push(b.clone()),
+                Some(Loaded::ProguardMapping(m, ms)) => {
+                    symbols.add_shared_mapping(&e.path.display().to_string(), m.clone(), *ms)
+                }
                 _ => {}
             }
         }

@@ -40,6 +40,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
     {
         return FileKind::Unknown;
     }
+    if looks_like_proguard(text) {
+        return FileKind::ProguardMapping;
+    }
     if looks_like_log(text) {
         return FileKind::Log;
     }
@@ -57,7 +60,7 @@ fn trim_ascii_start(b: &[u8]) -> &[u8] {
 /// Whether the first lines contain stack frames.
 fn looks_like_log(text: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&text[..text.len().min(16 * 1024)]);
-    let trace = super::js::parse(&text);
+    let trace = super::parse_text(&text);
     let frames = trace
         .stacks
         .iter()
@@ -65,6 +68,30 @@ fn looks_like_log(text: &[u8]) -> bool {
         .filter(|f| f.input.is_some())
         .count();
     frames >= 1 && trace.format != crate::model::LogFormat::Unknown
+}
+
+/// Whether the text starts like a ProGuard/R8 mapping: after `#` comment lines, a class line
+/// `original.Name -> obf.Name:` (or only R8 header comments, for a mapping cut short).
+fn looks_like_proguard(text: &[u8]) -> bool {
+    let mut r8_comment = false;
+    for line in text.split(|&c| c == b'\n').take(200) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let t = line.trim_ascii_start();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with(b"#") {
+            r8_comment |= memchr::memmem::find(t, b"compiler: R8").is_some()
+                || memchr::memmem::find(t, b"pg_map_id").is_some()
+                || memchr::memmem::find(t, b"com.android.tools.r8").is_some();
+            continue;
+        }
+        return line.len() == t.len()
+            && line.ends_with(b":")
+            && memchr::memmem::find(line, b" -> ").is_some()
+            && !line.contains(&b'(');
+    }
+    r8_comment
 }
 
 fn looks_like_javascript(t: &[u8]) -> bool {
@@ -114,5 +141,13 @@ mod tests {
         assert_eq!(peek(b"\x7fELF\x02\x01\x01\0\0\0"), FileKind::Unknown);
         assert_eq!(peek(&HERMES_MAGIC), FileKind::HermesBytecode);
         assert_eq!(peek(b""), FileKind::Log);
+        assert_eq!(
+            peek(b"# compiler: R8\n# pg_map_id: 1a2b\ncom.example.Main -> a.a:\n    1:1:void main() -> a\n"),
+            FileKind::ProguardMapping
+        );
+        assert_eq!(
+            peek(b"java.lang.IllegalStateException: x\n\tat a.b.c(SourceFile:1)\n"),
+            FileKind::Log
+        );
     }
 }

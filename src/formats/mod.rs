@@ -1,13 +1,15 @@
 //! Pure parsers of crash logs and stack traces, and file-kind detection from bytes.
 
 pub mod detect;
+pub mod java;
 pub mod js;
 
 pub use detect::peek;
 
 use crate::model::Trace;
 
-/// Parses a log of any supported format (JavaScript engines for now), detecting the format.
+/// Parses a log of any supported format (JavaScript engines, Java/Android), detecting the
+/// format.
 ///
 /// Invalid UTF-8 is replaced, so any bytes give a trace (possibly of `unparsed` frames).
 pub fn parse_log(bytes: &[u8]) -> Trace {
@@ -16,5 +18,34 @@ pub fn parse_log(bytes: &[u8]) -> Trace {
 
 /// Parses a log's text, detecting the format (what [`parse_log`] does after decoding).
 pub fn parse_text(text: &str) -> Trace {
-    js::parse(text)
+    if is_java(text) {
+        java::parse(text)
+    } else {
+        js::parse(text)
+    }
+}
+
+/// How many lines the format sniffing looks at.
+const SNIFF_LINES: usize = 400;
+
+/// Whether a log is a Java/Android trace: its first lines hold Java frames
+/// (`at a.b.C.m(File.java:1)`, never matched by JavaScript frames) and more of them than
+/// JavaScript frames.
+pub fn is_java(text: &str) -> bool {
+    let java = java::count_frames(text, SNIFF_LINES);
+    if java == 0 {
+        return false;
+    }
+    let head_end = text
+        .match_indices('\n')
+        .nth(SNIFF_LINES)
+        .map_or(text.len(), |(i, _)| i);
+    let js_trace = js::parse(&text[..head_end]);
+    let js = js_trace
+        .stacks
+        .iter()
+        .flat_map(|s| &s.frames)
+        .filter(|f| f.input.is_some())
+        .count();
+    java >= js
 }

@@ -16,6 +16,8 @@ pub enum LogFormat {
     Hermes,
     /// Hermes running bytecode: `at f (address at file.hbc:1:OFFSET)`.
     HermesBytecode,
+    /// Java, Kotlin or Android (`\tat pkg.Cls.method(File.java:12)`, `Caused by:`, logcat).
+    Java,
     /// Nothing recognisable: every line is kept as `unparsed`.
     Unknown,
 }
@@ -29,6 +31,7 @@ impl LogFormat {
             Self::Jsc => "jsc",
             Self::Hermes => "hermes",
             Self::HermesBytecode => "hermes-bytecode",
+            Self::Java => "java",
             Self::Unknown => "unknown",
         }
     }
@@ -58,6 +61,8 @@ pub enum FileKind {
     JavaScript,
     /// A Hermes bytecode file (`.hbc`).
     HermesBytecode,
+    /// An Android ProGuard or R8 mapping (`mapping.txt`).
+    ProguardMapping,
     /// A stack trace or crash log (text).
     Log,
     /// Binary or unrecognised content.
@@ -71,6 +76,7 @@ impl FileKind {
             Self::SourceMap => "source map",
             Self::JavaScript => "JavaScript",
             Self::HermesBytecode => "Hermes bytecode",
+            Self::ProguardMapping => "ProGuard mapping",
             Self::Log => "log",
             Self::Unknown => "unknown",
         }

@@ -105,6 +105,8 @@ impl<T: Copy + Eq + Hash> Dedup<T> {
 #[derive(Clone, Copy, Debug)]
 struct StackRec {
     title: u32,
+    /// The header as symbolicated (class names deobfuscated); `title` when not.
+    resolved_title: u32,
     title_line: u32,
     crashed: bool,
     first: u32,
@@ -231,6 +233,10 @@ impl FrameTable {
             let sym_stack = result.and_then(|r| r.stacks.get(s));
             stacks.push(StackRec {
                 title: strings.intern(&stack.title),
+                resolved_title: match sym_stack {
+                    Some(st) if st.title != stack.title => strings.intern(&st.title),
+                    _ => strings.intern(&stack.title),
+                },
                 title_line: stack.title_line as u32,
                 crashed: sym_stack.is_some_and(|st| st.crashed),
                 first: frames.len() as u32,
@@ -327,8 +333,17 @@ impl FrameTable {
         self.frames.len()
     }
 
-    /// Stack `s`'s title (the error header; empty when the log has none).
+    /// Stack `s`'s title (the error header; empty when the log has none), as symbolicated
+    /// (Java class names deobfuscated).
     pub fn stack_title(&self, s: usize) -> &str {
+        self.stacks
+            .get(s)
+            .and_then(|st| self.strings.get(st.resolved_title))
+            .unwrap_or("")
+    }
+
+    /// Stack `s`'s title exactly as in the log.
+    pub fn stack_raw_title(&self, s: usize) -> &str {
         self.stacks
             .get(s)
             .and_then(|st| self.strings.get(st.title))

@@ -1,5 +1,6 @@
 //! Pure symbolication: matches frames to symbol files, resolves them, explains failures.
 
+mod java;
 mod names;
 pub mod report;
 mod symbols;
@@ -7,7 +8,7 @@ mod symbols;
 pub use names::{SourceCache, callee_at};
 
 pub use symbols::{
-    BundleFile, LoadError, MapFile, Match, Resolver, SymbolSet, basename, scan_bundle,
+    BundleFile, LoadError, MapFile, MappingFile, Match, Resolver, SymbolSet, basename, scan_bundle,
 };
 
 use crate::model::{
@@ -43,6 +44,9 @@ pub fn symbolicate(
     options: Options,
     progress: &mut dyn Progress,
 ) -> Outcome {
+    if trace.format == crate::model::LogFormat::Java {
+        return java::symbolicate(trace, symbols, progress);
+    }
     let start = Instant::now();
     let base = options
         .column_base

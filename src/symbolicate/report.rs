@@ -135,7 +135,7 @@ pub fn json<'a>(trace: &'a Trace, result: &'a SymbolicatedTrace, total_ms: f64) 
         .iter()
         .zip(&result.stacks)
         .map(|(stack, sym)| JsonStack {
-            title: &stack.title,
+            title: &sym.title,
             crashed: sym.crashed,
             frames: stack
                 .frames
@@ -204,6 +204,11 @@ pub fn text(trace: &Trace, result: &SymbolicatedTrace) -> String {
         if !stack.title.is_empty() {
             out.push_str(&stack.title);
             out.push('\n');
+            if sym.title != stack.title {
+                for line in sym.title.lines() {
+                    let _ = writeln!(out, "    → {line}");
+                }
+            }
         }
         for (frame, s) in stack.frames.iter().zip(&sym.frames) {
             out.push_str(&frame.raw);

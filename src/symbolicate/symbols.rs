@@ -2,6 +2,7 @@
 
 use crate::formats::detect::peek;
 use crate::model::{Blob, FileKind};
+use crate::symbols::proguard::{Mapping, MappingError};
 use crate::symbols::sourcemap::{self, ChunkRunner, Serial, SourceMap};
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,6 +19,19 @@ pub struct MapFile {
     /// Basenames of the map's sources (to recognise maps of generated files, like hermesc's).
     source_basenames: Vec<String>,
     /// Milliseconds spent parsing and indexing.
+    pub parse_ms: f64,
+}
+
+/// A loaded ProGuard/R8 mapping with the name it is known by.
+#[derive(Debug)]
+pub struct MappingFile {
+    /// File name (`mapping.txt`).
+    pub name: String,
+    /// Path as given by the user (for messages).
+    pub path: String,
+    /// The indexed mapping.
+    pub mapping: Arc<Mapping>,
+    /// Milliseconds spent scanning for class lines.
     pub parse_ms: f64,
 }
 
@@ -42,6 +56,14 @@ pub enum LoadError {
         path: String,
         /// The reader's error.
         source: sourcemap::Error,
+    },
+    /// The file is a ProGuard/R8 mapping that cannot be used.
+    #[error("{path}: {source}")]
+    BadMapping {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        source: MappingError,
     },
     /// The bundle's inline map (`sourceMappingURL=data:…`) cannot be read.
     #[error("{path}: inline source map: {problem}")]
@@ -68,6 +90,8 @@ pub struct SymbolSet {
     pub maps: Vec<MapFile>,
     /// Bundles (their `sourceMappingURL` / `debugId` comments).
     pub bundles: Vec<BundleFile>,
+    /// ProGuard/R8 mappings.
+    pub mappings: Vec<MappingFile>,
 }
 
 /// How a frame's file was matched to a map.
@@ -155,6 +179,15 @@ impl SymbolSet {
                 }
                 self.bundles.push(bundle);
             }
+            FileKind::ProguardMapping => {
+                let start = Instant::now();
+                let mapping = Mapping::parse(blob).map_err(|source| LoadError::BadMapping {
+                    path: path.to_owned(),
+                    source,
+                })?;
+                let parse_ms = start.elapsed().as_secs_f64() * 1e3;
+                self.add_shared_mapping(path, Arc::new(mapping), parse_ms);
+            }
             FileKind::HermesBytecode => {}
             FileKind::Log | FileKind::Unknown => {
                 return Err(LoadError::NotSymbols {
@@ -183,6 +216,16 @@ impl SymbolSet {
             path: path.to_owned(),
             map,
             source_basenames,
+            parse_ms,
+        });
+    }
+
+    /// Adds an indexed ProGuard/R8 mapping (shared with the app, which keeps it across runs).
+    pub fn add_shared_mapping(&mut self, path: &str, mapping: Arc<Mapping>, parse_ms: f64) {
+        self.mappings.push(MappingFile {
+            name: basename(path).to_owned(),
+            path: path.to_owned(),
+            mapping,
             parse_ms,
         });
     }

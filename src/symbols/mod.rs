@@ -1,3 +1,4 @@
 //! Pure symbol-file readers and look-ups.
 
+pub mod proguard;
 pub mod sourcemap;

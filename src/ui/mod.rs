@@ -260,6 +260,7 @@ fn kind_badge(kind: FileKind) -> (&'static str, Color32) {
         FileKind::SourceMap => ("MAP", Color32::from_rgb(90, 150, 230)),
         FileKind::JavaScript => ("JS", Color32::from_rgb(220, 190, 60)),
         FileKind::HermesBytecode => ("HBC", Color32::from_rgb(150, 110, 220)),
+        FileKind::ProguardMapping => ("R8", Color32::from_rgb(120, 200, 200)),
         FileKind::Log => ("LOG", Color32::from_rgb(90, 190, 120)),
         FileKind::Unknown => ("?", Color32::GRAY),
     }
@@ -293,6 +294,7 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                         FileKind::SourceMap,
                         FileKind::JavaScript,
                         FileKind::HermesBytecode,
+                        FileKind::ProguardMapping,
                     ][..],
                 ),
                 ("Other", &[FileKind::Unknown][..]),
@@ -332,6 +334,13 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                                     Some(Loaded::Log(t)) => {
                                         format!("{} frames", t.frame_count())
                                     }
+                                    Some(Loaded::ProguardMapping(m, ms)) => format!(
+                                        "scanned in {ms:.1} ms, {} classes{}",
+                                        m.class_count(),
+                                        m.map_id()
+                                            .map(|id| format!(", pg_map_id {id}"))
+                                            .unwrap_or_default()
+                                    ),
                                     Some(Loaded::Bundle(b, _)) => b
                                         .source_mapping_url
                                         .clone()

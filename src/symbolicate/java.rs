@@ -1,0 +1,491 @@
+//! Java/Android traces against ProGuard/R8 mappings: picks the mapping, cuts out the classes
+//! the trace names, and deobfuscates frames, exception headers and class names in messages.
+
+use super::{Outcome, SymbolSet};
+use crate::formats::java::throwable_class_range;
+use crate::model::{
+    Frame, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
+    SymbolicatedTrace, Timing, Trace,
+};
+use crate::symbols::proguard::{ClassOnlyReason, OriginalFrame, Remapped, StackRemapper};
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+/// R8's source-file template that carries the mapping's id into every frame
+/// (`--source-file-template r8-map-id-%MAP_ID`).
+const MAP_ID_PREFIX: &str = "r8-map-id-";
+
+/// `N` of a `... N more` frame.
+fn more_count(frame: &Frame) -> Option<usize> {
+    if !frame.input.as_ref()?.builtin {
+        return None;
+    }
+    let t = crate::formats::java::strip_logcat(&frame.raw).trim();
+    t.strip_prefix("... ")?.split(' ').next()?.parse().ok()
+}
+
+/// The class and method of a Java frame's `function` (`pkg.Cls.method`).
+fn class_method(frame: &Frame) -> Option<(&str, &str)> {
+    frame.input.as_ref()?.function.as_deref()?.rsplit_once('.')
+}
+
+/// Dotted identifiers in a text (`com.example.a.b`), with their byte ranges: candidates
+/// for class names inside messages.
+fn dotted_tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let is_part = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '.';
+    let mut tokens = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (start, is_part(c)) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                let token = text[s..i].trim_end_matches('.');
+                let lead = token.len() - token.trim_start_matches('.').len();
+                let token = &token[lead..];
+                if token.contains('.') {
+                    tokens.push((s + lead, token));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    tokens.into_iter()
+}
+
+/// Picks the mapping for a trace: the one whose `pg_map_id` a frame names
+/// (`r8-map-id-…` source files), else the one holding most of the trace's classes.
+fn choose_mapping(trace: &Trace, symbols: &SymbolSet, warnings: &mut Vec<String>) -> Option<usize> {
+    let ids: BTreeSet<&str> = trace
+        .stacks
+        .iter()
+        .flat_map(|s| &s.frames)
+        .filter_map(|f| {
+            f.input
+                .as_ref()?
+                .file
+                .as_deref()?
+                .strip_prefix(MAP_ID_PREFIX)
+        })
+        .collect();
+    for id in &ids {
+        if let Some(i) = symbols.mappings.iter().position(|m| {
+            m.mapping
+                .map_id()
+                .is_some_and(|mid| !mid.is_empty() && (mid.starts_with(id) || id.starts_with(mid)))
+        }) {
+            return Some(i);
+        }
+    }
+    let classes: BTreeSet<&str> = trace
+        .stacks
+        .iter()
+        .flat_map(|s| &s.frames)
+        .filter_map(|f| class_method(f).map(|(c, _)| c))
+        .collect();
+    let coverage: Vec<usize> = symbols
+        .mappings
+        .iter()
+        .map(|m| classes.iter().filter(|c| m.mapping.has_class(c)).count())
+        .collect();
+    let (best, &most) = coverage
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, n)| (*n, std::cmp::Reverse(i)))?;
+    if most == 0 {
+        return None;
+    }
+    if let Some(id) = ids.first() {
+        warnings.push(format!(
+            "no mapping has pg_map_id {id} (named by the frames' source file); using {}, the mapping with most of the trace's classes",
+            symbols.mappings[best].name
+        ));
+    } else if coverage.iter().filter(|&&n| n > 0).count() > 1 {
+        let others: Vec<String> = symbols
+            .mappings
+            .iter()
+            .zip(&coverage)
+            .enumerate()
+            .filter(|&(i, (_, &n))| i != best && n > 0)
+            .map(|(_, (m, n))| format!("{} has {n}", m.name))
+            .collect();
+        warnings.push(format!(
+            "several mappings fit this trace and it names no pg_map_id; guessed {}: it has {most} of the trace's {} classes ({})",
+            symbols.mappings[best].name,
+            classes.len(),
+            others.join(", ")
+        ));
+    }
+    Some(best)
+}
+
+/// Symbolicates a Java/Android trace.
+pub(super) fn symbolicate(
+    trace: &Trace,
+    symbols: &SymbolSet,
+    progress: &mut dyn Progress,
+) -> Outcome {
+    let mut warnings = Vec::new();
+    let mut timings = Vec::new();
+    let chosen = choose_mapping(trace, symbols, &mut warnings);
+    let total: u64 = trace.stacks.iter().map(|s| s.frames.len() as u64).sum();
+    let Some(chosen) = chosen else {
+        let note = if symbols.mappings.is_empty() {
+            "no ProGuard/R8 mapping: add the build's mapping.txt".to_owned()
+        } else {
+            "this class is in none of the mappings: the trace may come from another build"
+                .to_owned()
+        };
+        return finish(trace, &note, warnings, timings, total, progress);
+    };
+    let file = &symbols.mappings[chosen];
+    timings.push(Timing {
+        name: format!("scan {}", file.name),
+        ms: file.parse_ms,
+    });
+    let mapping = &file.mapping;
+
+    // The classes to cut out: frames' classes, and dotted names in headers and messages.
+    let start = Instant::now();
+    let mut names: BTreeSet<&str> = BTreeSet::new();
+    for stack in &trace.stacks {
+        names.extend(
+            stack
+                .frames
+                .iter()
+                .filter_map(|f| class_method(f).map(|(c, _)| c)),
+        );
+        names.extend(
+            dotted_tokens(&stack.title)
+                .map(|(_, t)| t)
+                .filter(|t| mapping.has_class(t)),
+        );
+    }
+    let subset = mapping.subset(names.iter().copied());
+    timings.push(Timing {
+        name: format!(
+            "class parse ({} classes, {} KB)",
+            subset.class_count(),
+            subset.text_bytes().div_ceil(1024)
+        ),
+        ms: start.elapsed().as_secs_f64() * 1e3,
+    });
+
+    let start = Instant::now();
+    let mut done = 0u64;
+    let mut stacks = Vec::with_capacity(trace.stacks.len());
+    let mut cancelled = false;
+    // Per stack, how many lines each frame of its full trace (the printed frames, then the
+    // enclosing trace's frames it shares) becomes once deobfuscated.
+    let mut enclosing: Vec<usize> = Vec::new();
+    for (n, stack) in trace.stacks.iter().enumerate() {
+        let mut remapper = subset.stack();
+        let title = deobfuscate_title(&stack.title, &mut remapper);
+        let mut frames = Vec::with_capacity(stack.frames.len());
+        let mut full: Vec<usize> = Vec::new();
+        for frame in &stack.frames {
+            let mut sym = resolve(frame, &mut remapper, &file.name);
+            match more_count(frame) {
+                Some(shared) => {
+                    let inherited = &enclosing[enclosing.len().saturating_sub(shared)..];
+                    let lines: usize = inherited.iter().sum();
+                    sym.note = Some(format!(
+                        "\"... {lines} more\" once deobfuscated: the same frames as the enclosing trace's last {shared} (shown above)"
+                    ));
+                    full.extend_from_slice(inherited);
+                }
+                None => full.push(match sym.status {
+                    FrameStatus::Resolved => sym.resolved.len(),
+                    FrameStatus::Skipped => 0,
+                    _ => 1,
+                }),
+            }
+            frames.push(sym);
+            done += 1;
+            if progress.step("look-up", done, total) == ControlFlow::Break(()) {
+                cancelled = true;
+                break;
+            }
+        }
+        enclosing = full;
+        stacks.push(SymbolicatedStack {
+            title,
+            crashed: n == 0,
+            frames,
+        });
+        if cancelled {
+            break;
+        }
+    }
+    timings.push(Timing {
+        name: "remap".to_owned(),
+        ms: start.elapsed().as_secs_f64() * 1e3,
+    });
+    let result = SymbolicatedTrace {
+        format: trace.format,
+        stacks,
+        warnings,
+        timings,
+    };
+    if cancelled {
+        Outcome::Cancelled(result)
+    } else {
+        Outcome::Done(result)
+    }
+}
+
+/// Every frame unresolved with the same note (no mapping fits).
+fn finish(
+    trace: &Trace,
+    note: &str,
+    warnings: Vec<String>,
+    timings: Vec<Timing>,
+    total: u64,
+    progress: &mut dyn Progress,
+) -> Outcome {
+    let mut done = 0;
+    let mut cancelled = false;
+    let mut stacks = Vec::new();
+    for (n, stack) in trace.stacks.iter().enumerate() {
+        let mut frames = Vec::new();
+        for frame in &stack.frames {
+            frames.push(match &frame.input {
+                None => unparsed(),
+                Some(i) if i.builtin => more(),
+                Some(_) => unresolved(FrameStatus::NoSymbols, None, note.to_owned()),
+            });
+            done += 1;
+            if progress.step("look-up", done, total) == ControlFlow::Break(()) {
+                cancelled = true;
+                break;
+            }
+        }
+        stacks.push(SymbolicatedStack {
+            title: stack.title.clone(),
+            crashed: n == 0,
+            frames,
+        });
+        if cancelled {
+            break;
+        }
+    }
+    let result = SymbolicatedTrace {
+        format: trace.format,
+        stacks,
+        warnings,
+        timings,
+    };
+    if cancelled {
+        Outcome::Cancelled(result)
+    } else {
+        Outcome::Done(result)
+    }
+}
+
+/// The header with its throwable's class and any mapped class names in the message
+/// deobfuscated; the throwable is declared to the remapper (its `rewriteFrame` rules).
+fn deobfuscate_title(title: &str, remapper: &mut StackRemapper<'_>) -> String {
+    let mut out = String::with_capacity(title.len());
+    // The throwable is the last header line that reads as one (logcat puts
+    // `FATAL EXCEPTION: main` and `Process: …` lines before it).
+    let throwable_line = title
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| throwable_class_range(l).is_some())
+        .map(|(i, _)| i)
+        .last();
+    for (i, line) in title.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if Some(i) == throwable_line
+            && let Some(range) = throwable_class_range(line)
+        {
+            remapper.throwable(&line[range]);
+        }
+        let mut last = 0;
+        for (at, token) in dotted_tokens(line) {
+            if let Some(original) = remapper.remap_class(token) {
+                out.push_str(&line[last..at]);
+                out.push_str(&original);
+                last = at + token.len();
+            }
+        }
+        out.push_str(&line[last..]);
+    }
+    out
+}
+
+fn unresolved(status: FrameStatus, symbol_file: Option<String>, note: String) -> SymbolicatedFrame {
+    SymbolicatedFrame {
+        status,
+        symbol_file,
+        generated: None,
+        resolved: Vec::new(),
+        alternatives: Vec::new(),
+        note: Some(note),
+    }
+}
+
+fn unparsed() -> SymbolicatedFrame {
+    unresolved(
+        FrameStatus::Unparsed,
+        None,
+        "this line was not understood as a stack frame".to_owned(),
+    )
+}
+
+fn more() -> SymbolicatedFrame {
+    unresolved(
+        FrameStatus::Skipped,
+        None,
+        "these frames are the same as the enclosing trace's last frames (shown above)".to_owned(),
+    )
+}
+
+/// A method name without ProGuard's specialization suffix: when ProGuard changes a method's
+/// parameter types (class merging) it appends `$` and the hex hash of the old descriptor
+/// (`taxRate$cf96df0`), and the mapping records that name, while the source and the
+/// unobfuscated trace say `taxRate`. Synthetic names (`access$000`, `lambda$main$0`) have
+/// shorter or non-hex tails and are kept.
+pub(crate) fn source_method_name(method: &str) -> &str {
+    match method.rsplit_once('$') {
+        Some((base, hash))
+            if !base.is_empty()
+                && (7..=8).contains(&hash.len())
+                && hash
+                    .bytes()
+                    .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) =>
+        {
+            base
+        }
+        _ => method,
+    }
+}
+
+/// One chain of original frames as resolved locations (inlined callees first).
+fn chain(frames: &[OriginalFrame]) -> Vec<ResolvedLocation> {
+    frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| ResolvedLocation {
+            function: Some(format!("{}.{}", f.class, source_method_name(&f.method))),
+            file: f.file.clone(),
+            line: f.line,
+            inlined: i + 1 < frames.len(),
+            ..ResolvedLocation::default()
+        })
+        .collect()
+}
+
+fn resolve(frame: &Frame, remapper: &mut StackRemapper<'_>, mapping: &str) -> SymbolicatedFrame {
+    let Some(input) = &frame.input else {
+        return unparsed();
+    };
+    if input.builtin {
+        return more();
+    }
+    let Some((class, method)) = class_method(frame) else {
+        return unparsed();
+    };
+    let symbol_file = Some(mapping.to_owned());
+    match remapper.frame(class, method, input.file.as_deref(), input.line) {
+        Remapped::NotInMapping => unresolved(
+            FrameStatus::NotCovered,
+            symbol_file,
+            format!(
+                "{class} is not in {mapping}: it was not obfuscated (a platform or kept library class)"
+            ),
+        ),
+        Remapped::Outline => unresolved(
+            FrameStatus::Skipped,
+            symbol_file,
+            "an R8 outline: its position is carried into the next frame, which shows the original code"
+                .to_owned(),
+        ),
+        Remapped::Removed => unresolved(
+            FrameStatus::Skipped,
+            symbol_file,
+            "removed by the mapping's rewriteFrame rule for this exception: a frame the compiler added"
+                .to_owned(),
+        ),
+        Remapped::ClassOnly {
+            frame: f,
+            reason,
+            by_name,
+        } => {
+            let why = match reason {
+                ClassOnlyReason::MethodNotInMapping => format!(
+                    "only the class is in {mapping}: it has no method {method}, so the name is kept as printed"
+                ),
+                ClassOnlyReason::LineOutsideRanges => format!(
+                    "line {} is outside every line range of {method} in {mapping}: only the class is deobfuscated; {} method(s) of that name listed as candidates",
+                    input.line.unwrap_or(0),
+                    by_name.len()
+                ),
+            };
+            SymbolicatedFrame {
+                status: FrameStatus::Resolved,
+                symbol_file,
+                generated: None,
+                resolved: chain(std::slice::from_ref(&f)),
+                alternatives: by_name.iter().map(|c| chain(std::slice::from_ref(c))).collect(),
+                note: Some(why),
+            }
+        }
+        Remapped::Frames {
+            candidates,
+            by_line,
+        } => {
+            let note = (candidates.len() > 1).then(|| {
+                if by_line {
+                    format!(
+                        "{} candidates: several methods named {method} have a line range holding line {}; the mapping cannot tell which ran",
+                        candidates.len(),
+                        input.line.unwrap_or(0)
+                    )
+                } else {
+                    format!(
+                        "{} candidates: the frame has no line number, so {method} is matched by name only",
+                        candidates.len()
+                    )
+                }
+            });
+            let mut candidates = candidates.into_iter();
+            let best = candidates.next().unwrap_or_default();
+            SymbolicatedFrame {
+                status: FrameStatus::Resolved,
+                symbol_file,
+                generated: None,
+                resolved: chain(&best),
+                alternatives: candidates.map(|c| chain(&c)).collect(),
+                note,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specialization_suffixes() {
+        assert_eq!(source_method_name("taxRate$cf96df0"), "taxRate");
+        assert_eq!(source_method_name("getCustomer$1133cc3c"), "getCustomer");
+        assert_eq!(source_method_name("access$000"), "access$000");
+        assert_eq!(source_method_name("lambda$main$0"), "lambda$main$0");
+        assert_eq!(source_method_name("$deadbeef"), "$deadbeef");
+    }
+
+    #[test]
+    fn tokens_in_messages() {
+        let t: Vec<(usize, &str)> =
+            dotted_tokens("Caused by: com.a.b: see a.b.c. and x.y$z, not plain").collect();
+        assert_eq!(t, vec![(11, "com.a.b"), (24, "a.b.c"), (35, "x.y$z")]);
+    }
+}
