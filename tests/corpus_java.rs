@@ -256,3 +256,17 @@ fn no_mapping_says_what_to_add() {
     assert_eq!(f.status, FrameStatus::NoSymbols);
     assert!(f.note.as_deref().unwrap().contains("mapping.txt"));
 }
+
+/// The benchmark's 30-frame trace (the real crash plus 25 frames mapped forward from
+/// original methods of the same mapping) deobfuscates back to its original frames.
+#[test]
+fn big_mapping_benchmark_trace() {
+    let (frames, _) = check(
+        "bench-30",
+        "tests/fixtures/java/big/big-mapping-noopt.txt",
+        "tests/fixtures/java-bench/obf-bench-30.txt",
+        "tests/fixtures/java-bench/orig-bench-30.txt",
+        true,
+    );
+    assert_eq!(frames, 30);
+}

@@ -94,8 +94,11 @@ pub fn load(
         }
         FileKind::ProguardMapping => {
             let start = Instant::now();
-            // The scan reports every MiB and stops when the job is cancelled.
-            let mapping = ctx.phase("scan", |ctx| Mapping::parse_with(Blob::from(bytes), ctx));
+            // The scan runs on every core and reports each finished chunk.
+            let reporter = ctx.reporter("scan");
+            let on_task = |done, total| reporter.report(done, total);
+            let runner = ReportingIndex { on_task: &on_task };
+            let mapping = ctx.phase("scan", |_| Mapping::parse_with(Blob::from(bytes), &runner));
             let mapping = mapping.map_err(|e| format!("{path}: {e}"))?;
             Loaded::ProguardMapping(Arc::new(mapping), start.elapsed().as_secs_f64() * 1e3)
         }

@@ -53,6 +53,12 @@ impl From<String> for Blob {
     }
 }
 
+impl From<&str> for Blob {
+    fn from(v: &str) -> Self {
+        Self::new(v.as_bytes().to_vec())
+    }
+}
+
 impl fmt::Debug for Blob {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Blob({} bytes)", self.len())

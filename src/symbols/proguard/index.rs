@@ -1,12 +1,11 @@
-//! The class-header index of a mapping: one scan for `":\n"` finds every class line
-//! (`original.Name -> obf.Name:`), and records where each class's block starts.
+//! The class-header index of a mapping: one pass over the line breaks finds every class line
+//! (`original.Name -> obf.Name:`, the lines ending in `:`), and records where each class's
+//! block starts. The pass is cut into chunks a [`ChunkRunner`] may run on several cores.
 
-use crate::model::{Blob, Progress};
-use std::ops::ControlFlow;
+use crate::model::Blob;
+use crate::symbols::sourcemap::{ChunkRunner, Serial};
+use std::sync::OnceLock;
 use xxhash_rust::xxh3::xxh3_64;
-
-/// Bytes scanned between two progress reports.
-const SCAN_CHUNK: usize = 1 << 20;
 
 /// One class line of the mapping; its block runs to the next class line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,19 +29,63 @@ pub enum MappingError {
     /// No line of the form `original.Name -> obf.Name:`.
     #[error("not a ProGuard/R8 mapping: no class line `original.Name -> obfuscated.Name:` found")]
     NoClasses,
-    /// Progress said stop.
-    #[error("cancelled")]
-    Cancelled,
+}
+
+/// Names → class indexes: an open-addressing table of class indexes keyed by the names'
+/// hashes (built in one pass, no allocation per name).
+#[derive(Debug, Default)]
+struct NameTable {
+    /// Class index + 1 per slot; 0 is empty.
+    slots: Vec<u32>,
+    /// Each class's name hash.
+    hashes: Vec<u64>,
+}
+
+impl NameTable {
+    fn new(hashes: Vec<u64>) -> Self {
+        let size = (hashes.len() * 2).next_power_of_two().max(8);
+        let mask = size - 1;
+        let mut slots = vec![0u32; size];
+        for (i, &h) in hashes.iter().enumerate() {
+            let mut at = h as usize & mask;
+            while slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            slots[at] = i as u32 + 1;
+        }
+        Self { slots, hashes }
+    }
+
+    /// Class indexes whose name hash is `h` (the caller compares the names).
+    fn candidates(&self, h: u64) -> impl Iterator<Item = usize> + '_ {
+        let mask = self.slots.len().saturating_sub(1);
+        let mut at = h as usize & mask;
+        std::iter::from_fn(move || {
+            loop {
+                let slot = *self.slots.get(at)?;
+                if slot == 0 {
+                    return None;
+                }
+                at = (at + 1) & mask;
+                let i = slot as usize - 1;
+                if self.hashes.get(i) == Some(&h) {
+                    return Some(i);
+                }
+            }
+        })
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * 4 + self.hashes.capacity() * 8
+    }
 }
 
 /// A mapping file with its class-header index; class blocks are parsed only when asked for.
 pub struct Mapping {
     pub(super) blob: Blob,
     pub(super) classes: Vec<ClassEntry>,
-    /// `(hash of obfuscated name, class index)`, sorted.
-    by_obf: Vec<(u64, u32)>,
-    /// `(hash of original name, class index)`, sorted.
-    by_orig: Vec<(u64, u32)>,
+    by_obf: NameTable,
+    by_orig: NameTable,
     map_id: Option<String>,
     compiler: Option<String>,
 }
@@ -57,85 +100,69 @@ impl std::fmt::Debug for Mapping {
     }
 }
 
+/// What one chunk of the scan found: class lines with their names' hashes.
+type Found = Vec<(ClassEntry, u64, u64)>;
+
+/// Smallest chunk worth its own task.
+const MIN_CHUNK: usize = 256 * 1024;
+
 impl Mapping {
-    /// Indexes a mapping without reporting progress.
+    /// Indexes a mapping on this thread.
     pub fn parse(blob: Blob) -> Result<Self, MappingError> {
-        Self::parse_with(blob, &mut crate::model::NoProgress)
+        Self::parse_with(blob, &Serial)
     }
 
-    /// Indexes a mapping, reporting scanned bytes as phase `"scan"` (and stopping if told).
-    pub fn parse_with(blob: Blob, progress: &mut dyn Progress) -> Result<Self, MappingError> {
+    /// Indexes a mapping, its scan cut into the chunks `runner` asks for (the jobs layer's
+    /// runner uses every core and reports each finished chunk).
+    pub fn parse_with(blob: Blob, runner: &dyn ChunkRunner) -> Result<Self, MappingError> {
         let bytes = blob.as_slice();
         if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_some() {
             return Err(MappingError::Binary);
         }
-        let mut classes = Vec::new();
-        let total = bytes.len() as u64;
-        // CRLF files (rare) need a second pattern; one memchr tells.
-        let crlf = memchr::memchr(b'\r', bytes).is_some();
-        let lf = memchr::memmem::Finder::new(b":\n");
-        let cr = memchr::memmem::Finder::new(b":\r\n");
-        let mut chunk_start = 0;
-        while chunk_start < bytes.len() {
-            let chunk_end = (chunk_start + SCAN_CHUNK).min(bytes.len());
-            // The window overlaps the next chunk by two bytes so a `:\r\n` or `:\n` across the
-            // boundary is found once: only matches starting inside the chunk count.
-            let window = &bytes[chunk_start..(chunk_end + 2).min(bytes.len())];
-            let mut found: Vec<usize> = lf
-                .find_iter(window)
-                .filter(|&p| chunk_start + p < chunk_end)
-                .map(|p| chunk_start + p)
-                .collect();
-            if crlf {
-                found.extend(
-                    cr.find_iter(window)
-                        .filter(|&p| chunk_start + p < chunk_end)
-                        .map(|p| chunk_start + p),
-                );
-                found.sort_unstable();
-            }
-            for colon in found {
-                if let Some(entry) = class_line(bytes, colon) {
-                    classes.push(entry);
+        let n = runner
+            .chunks_for(bytes.len())
+            .clamp(1, (bytes.len() / MIN_CHUNK).max(1));
+        let bounds: Vec<usize> = (0..=n).map(|i| bytes.len() / n * i).collect();
+        let bound = |i: usize| if i == n { bytes.len() } else { bounds[i] };
+        let found: Vec<Found> = if n == 1 {
+            vec![scan(bytes, 0, bytes.len())]
+        } else {
+            let cells: Vec<OnceLock<Found>> = (0..n).map(|_| OnceLock::new()).collect();
+            runner.for_each(n, &|i| {
+                if let Some(cell) = cells.get(i) {
+                    cell.set(scan(bytes, bound(i), bound(i + 1))).ok();
                 }
-            }
-            chunk_start = chunk_end;
-            if progress.step("scan", chunk_start as u64, total) == ControlFlow::Break(()) {
-                return Err(MappingError::Cancelled);
-            }
-        }
-        // The last line may have no line break.
-        let trimmed = bytes.trim_ascii_end();
-        if trimmed.ends_with(b":")
-            && let Some(entry) = class_line(bytes, trimmed.len() - 1)
-            && classes.last().is_none_or(|last| last.start != entry.start)
-        {
-            classes.push(entry);
-        }
-        if classes.is_empty() {
+            });
+            cells
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    c.into_inner()
+                        .unwrap_or_else(|| scan(bytes, bound(i), bound(i + 1)))
+                })
+                .collect()
+        };
+        let total: usize = found.iter().map(Vec::len).sum();
+        if total == 0 {
             return Err(MappingError::NoClasses);
         }
-        let prelude = &bytes[..classes[0].start];
-        let (map_id, compiler) = read_prelude(prelude);
-        let mut mapping = Self {
+        let mut classes = Vec::with_capacity(total);
+        let mut obf_hashes = Vec::with_capacity(total);
+        let mut orig_hashes = Vec::with_capacity(total);
+        for (entry, obf, orig) in found.into_iter().flatten() {
+            classes.push(entry);
+            obf_hashes.push(obf);
+            orig_hashes.push(orig);
+        }
+        let (map_id, compiler) = read_prelude(&bytes[..classes[0].start]);
+        Ok(Self {
             blob,
             classes,
-            by_obf: Vec::new(),
-            by_orig: Vec::new(),
+            by_obf: NameTable::new(obf_hashes),
+            by_orig: NameTable::new(orig_hashes),
             map_id,
             compiler,
-        };
-        let mut by_obf = Vec::with_capacity(mapping.classes.len());
-        let mut by_orig = Vec::with_capacity(mapping.classes.len());
-        for (i, _) in mapping.classes.iter().enumerate() {
-            by_obf.push((xxh3_64(mapping.obfuscated(i).as_bytes()), i as u32));
-            by_orig.push((xxh3_64(mapping.original(i).as_bytes()), i as u32));
-        }
-        by_obf.sort_unstable();
-        by_orig.sort_unstable();
-        mapping.by_obf = by_obf;
-        mapping.by_orig = by_orig;
-        Ok(mapping)
+        })
     }
 
     /// The file's bytes.
@@ -182,37 +209,34 @@ impl Mapping {
         &self.bytes()[start..end]
     }
 
-    fn find(&self, table: &[(u64, u32)], name: &str, of: fn(&Self, usize) -> &str) -> Vec<usize> {
-        let h = xxh3_64(name.as_bytes());
-        let first = table.partition_point(|&(k, _)| k < h);
-        table[first..]
-            .iter()
-            .take_while(|&&(k, _)| k == h)
-            .map(|&(_, i)| i as usize)
-            .filter(|&i| of(self, i) == name)
-            .collect()
-    }
-
     /// Indexes of the classes whose obfuscated name is `name`, in file order (a name may
     /// appear more than once in a broken or concatenated mapping).
     pub(super) fn classes_by_obfuscated(&self, name: &str) -> Vec<usize> {
-        let mut v = self.find(&self.by_obf, name, Self::obfuscated);
+        let mut v: Vec<usize> = self
+            .by_obf
+            .candidates(xxh3_64(name.as_bytes()))
+            .filter(|&i| self.obfuscated(i) == name)
+            .collect();
         v.sort_unstable();
         v
     }
 
     /// Indexes of the classes whose original name is `name`, in file order.
     pub(super) fn classes_by_original(&self, name: &str) -> Vec<usize> {
-        let mut v = self.find(&self.by_orig, name, Self::original);
+        let mut v: Vec<usize> = self
+            .by_orig
+            .candidates(xxh3_64(name.as_bytes()))
+            .filter(|&i| self.original(i) == name)
+            .collect();
         v.sort_unstable();
         v
     }
 
     /// Whether `obfuscated` is a class of this mapping.
     pub fn has_class(&self, obfuscated: &str) -> bool {
-        !self
-            .find(&self.by_obf, obfuscated, Self::obfuscated)
-            .is_empty()
+        self.by_obf
+            .candidates(xxh3_64(obfuscated.as_bytes()))
+            .any(|i| self.obfuscated(i) == obfuscated)
     }
 
     /// The original name of an obfuscated class, as the `proguard` crate answers (the last
@@ -225,15 +249,62 @@ impl Mapping {
     /// Heap bytes of the index (not counting the file).
     pub fn index_bytes(&self) -> usize {
         self.classes.capacity() * std::mem::size_of::<ClassEntry>()
-            + (self.by_obf.capacity() + self.by_orig.capacity()) * 12
+            + self.by_obf.heap_bytes()
+            + self.by_orig.heap_bytes()
     }
 }
 
-/// The class line ending at `colon` (the byte offset of its final `:`), validated as the
+/// The class lines whose final `:` lies in `from..to`, with their names' hashes, computed
+/// while the line is in cache. A class line is the only kind that ends in `:` (members end
+/// in `-> name`, comments in text or `}`), so a search for `":\n"` (and `":\r\n"` in CRLF
+/// files) finds them all without visiting the member lines.
+fn scan(bytes: &[u8], from: usize, to: usize) -> Found {
+    let mut found = Found::new();
+    let window = &bytes[from..(to + 2).min(bytes.len())];
+    let mut check = |colon: usize| {
+        let start = memchr::memrchr(b'\n', &bytes[..colon]).map_or(0, |p| p + 1);
+        if let Some(e) = class_line(bytes, start, colon) {
+            let orig = &bytes[e.start..e.start + e.orig_len as usize];
+            let obf_start = e.start + e.obf_off as usize;
+            let obf = &bytes[obf_start..obf_start + e.obf_len as usize];
+            found.push((e, xxh3_64(obf), xxh3_64(orig)));
+        }
+    };
+    let crlf = is_crlf(bytes);
+    let lf = memchr::memmem::find_iter(window, b":\n").map(|p| from + p);
+    if crlf {
+        // Files with CRLF line breaks may mix in LF ones: both patterns, in file order.
+        let mut all: Vec<usize> = lf
+            .chain(memchr::memmem::find_iter(window, b":\r\n").map(|p| from + p))
+            .filter(|&p| p < to)
+            .collect();
+        all.sort_unstable();
+        all.into_iter().for_each(&mut check);
+    } else {
+        lf.filter(|&p| p < to).for_each(&mut check);
+    }
+    // The last line may have no line break.
+    let end = bytes.trim_ascii_end().len();
+    if end > 0
+        && bytes[end - 1] == b':'
+        && (from..to).contains(&(end - 1))
+        && !bytes[end..].contains(&b'\n')
+    {
+        check(end - 1);
+    }
+    found
+}
+
+/// Whether the file uses CRLF line breaks (a `\r` in its first 64 KiB).
+fn is_crlf(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    memchr::memchr(b'\r', head).is_some()
+}
+
+/// The class line from `start` to `colon` (the byte offset of its final `:`), validated as the
 /// `proguard` crate reads class lines: not indented, not a `#` comment, `original -> obf:`
 /// with no space in `original` and no `:` in `obf`, both UTF-8.
-fn class_line(bytes: &[u8], colon: usize) -> Option<ClassEntry> {
-    let start = memchr::memrchr(b'\n', &bytes[..colon]).map_or(0, |p| p + 1);
+fn class_line(bytes: &[u8], start: usize, colon: usize) -> Option<ClassEntry> {
     let line = &bytes[start..colon];
     match line.first() {
         None | Some(b' ' | b'\t' | b'\r') => return None,
@@ -300,21 +371,44 @@ mod tests {
         assert_eq!(m.classes_by_original("c.D"), vec![1]);
     }
 
+    /// Splitting the scan anywhere finds the same class lines, each once.
     #[test]
     fn chunk_boundaries_find_every_class_once() {
-        // Class lines straddle the 1 MiB chunk boundary at every offset near it.
+        let text = "# c\na.B -> x:\n    1:1:void m() -> a\nc.D -> y:\r\n    int f -> b\ne.F -> z:";
+        let bytes = text.as_bytes();
+        let whole = scan(bytes, 0, bytes.len());
+        assert_eq!(whole.len(), 3);
+        for cut in 0..=bytes.len() {
+            let mut parts = scan(bytes, 0, cut);
+            parts.extend(scan(bytes, cut, bytes.len()));
+            assert_eq!(parts, whole, "cut at {cut}");
+        }
+    }
+
+    /// A runner that cuts the scan into many chunks gives the serial index.
+    #[test]
+    fn chunked_scan_equals_serial() {
+        struct Many;
+        impl ChunkRunner for Many {
+            fn chunks_for(&self, _len: usize) -> usize {
+                64
+            }
+            fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+                (0..n).rev().for_each(task);
+            }
+        }
         let mut text = String::new();
         let mut n = 0;
-        while text.len() < SCAN_CHUNK + 4096 {
+        while text.len() < 3 * MIN_CHUNK + 77 {
             text.push_str(&format!("orig.C{n} -> o{n}:\n    1:1:void m() -> a\n"));
             n += 1;
         }
-        let m = Mapping::parse(Blob::from(text.clone())).unwrap();
-        assert_eq!(m.class_count(), n);
-        let crlf = text.replace('\n', "\r\n");
-        let m = Mapping::parse(Blob::from(crlf)).unwrap();
-        assert_eq!(m.class_count(), n);
-        assert_eq!(m.original_class("o7"), Some("orig.C7"));
+        let serial = Mapping::parse(Blob::from(text.clone())).unwrap();
+        let chunked = Mapping::parse_with(Blob::from(text), &Many).unwrap();
+        assert_eq!(serial.classes, chunked.classes);
+        assert_eq!(chunked.class_count(), n);
+        assert_eq!(chunked.original_class("o7"), Some("orig.C7"));
+        assert!(chunked.has_class(&format!("o{}", n - 1)));
     }
 
     #[test]

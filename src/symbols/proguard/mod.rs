@@ -72,6 +72,10 @@ pub enum Remapped {
 struct MemberLine {
     start: usize,
     end: usize,
+    /// Original class of the method (another class's, for an inlined one).
+    class: String,
+    /// Original method name.
+    name: String,
 }
 
 /// The blocks of some classes of a mapping, ready for the crate.
@@ -128,16 +132,23 @@ impl Mapping {
         }
         let mapping = ProguardMapping::new(&text);
         let mut members: HashMap<(String, String), Vec<MemberLine>> = HashMap::new();
-        let mut class: Option<&str> = None;
+        let mut class: Option<(&str, &str)> = None;
         for record in mapping.iter().flatten() {
             match record {
-                ProguardRecord::Class { obfuscated, .. } => class = Some(obfuscated),
+                ProguardRecord::Class {
+                    obfuscated,
+                    original,
+                } => class = Some((obfuscated, original)),
                 ProguardRecord::Method {
                     obfuscated,
+                    original,
+                    original_class,
                     line_mapping,
                     ..
                 } => {
-                    let Some(class) = class else { continue };
+                    let Some((class, class_original)) = class else {
+                        continue;
+                    };
                     let (mut start, mut end) = line_mapping
                         .map(|l| (l.startline.unwrap_or(0), l.endline.unwrap_or(0)))
                         .unwrap_or((0, 0));
@@ -147,7 +158,12 @@ impl Mapping {
                     members
                         .entry((class.to_owned(), obfuscated.to_owned()))
                         .or_default()
-                        .push(MemberLine { start, end });
+                        .push(MemberLine {
+                            start,
+                            end,
+                            class: original_class.unwrap_or(class_original).to_owned(),
+                            name: original.to_owned(),
+                        });
                 }
                 _ => {}
             }
@@ -263,7 +279,7 @@ impl StackRemapper<'_> {
         }
         let in_range = |m: &MemberLine| m.end > 0 && m.start <= line && line <= m.end;
         if line > 0 && has_line_info && !members.iter().any(in_range) {
-            let by_name = self.by_name(class, method);
+            let by_name = self.by_name(members);
             return class_only(out, ClassOnlyReason::LineOutsideRanges, by_name);
         }
         let by_line = line > 0 && has_line_info;
@@ -293,17 +309,25 @@ impl StackRemapper<'_> {
         }
     }
 
-    /// Every method with this obfuscated name, as the crate lists it for a frame without a
-    /// line (one frame per distinct original method).
-    fn by_name(&self, class: &str, method: &str) -> Vec<OriginalFrame> {
-        let Some(cache) = self.cache.as_ref() else {
-            return Vec::new();
-        };
+    /// Every method with this obfuscated name, matched by name only: the outermost member
+    /// of each range group (inlined callees excluded), each original method once.
+    fn by_name(&self, members: &[MemberLine]) -> Vec<OriginalFrame> {
         let mut seen = BTreeSet::new();
-        cache
-            .remap_frame(&StackFrame::new(class, method, 0))
-            .map(|f| original(&f))
-            .filter(|f| seen.insert((f.class.clone(), f.method.clone())))
+        members
+            .iter()
+            .enumerate()
+            .filter(|&(i, m)| {
+                members
+                    .get(i + 1)
+                    .is_none_or(|next| (next.start, next.end) != (m.start, m.end) || m.end == 0)
+            })
+            .filter(|(_, m)| seen.insert((m.class.as_str(), m.name.as_str())))
+            .map(|(_, m)| OriginalFrame {
+                class: m.class.clone(),
+                method: m.name.clone(),
+                file: None,
+                line: None,
+            })
             .collect()
     }
 }
