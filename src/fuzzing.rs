@@ -85,6 +85,51 @@ fn decode_line(ix: &LineIndex, data: &[u8], line: u32) -> Vec<RawSegment> {
     all
 }
 
+/// Indexes any bytes as a ProGuard/R8 mapping, serially and in chunks (the same classes
+/// must be found), then deobfuscates frames named by the input's own dotted words and a small
+/// Java trace against it.
+pub fn proguard(data: &[u8]) {
+    use crate::symbols::proguard::Mapping;
+    struct Chunks;
+    impl crate::symbols::sourcemap::ChunkRunner for Chunks {
+        fn chunks_for(&self, _len: usize) -> usize {
+            3
+        }
+        fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+            (0..n).rev().for_each(task);
+        }
+    }
+    let serial = Mapping::parse(Blob::from(data));
+    let chunked = Mapping::parse_with(Blob::from(data), &Chunks);
+    match (&serial, &chunked) {
+        (Ok(a), Ok(b)) => assert_eq!(a.class_count(), b.class_count()),
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        _ => panic!("serial and chunked scans disagree"),
+    }
+    let Ok(mapping) = serial else { return };
+    let text = String::from_utf8_lossy(data);
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ':' || c == '(')
+        .filter(|w| !w.is_empty())
+        .take(64)
+        .collect();
+    let subset = mapping.subset(words.iter().copied());
+    let mut stack = subset.stack();
+    stack.throwable(words.first().copied().unwrap_or("a"));
+    for (i, w) in words.iter().enumerate() {
+        let method = words.get(i + 1).copied().unwrap_or("a");
+        let line = u32::try_from(i * 7).ok();
+        let _ = stack.frame(w, method, Some("SourceFile"), line);
+        let _ = stack.frame(w, method, None, None);
+    }
+    let mut symbols = SymbolSet::new();
+    symbols.add("mapping.txt", Blob::from(data)).ok();
+    let trace = formats::parse_text(
+        "java.lang.IllegalStateException: a.a\n\tat a.a.a(SourceFile:2)\n\tat a.b.c(Unknown Source)\nCaused by: a.b: x\n\tat a.a.a(SourceFile:4)\n\t... 1 more\n",
+    );
+    let _ = symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress);
+}
+
 /// Parses any bytes as a log and symbolicates it against no symbols and a tiny map.
 pub fn stack_parsers(data: &[u8]) {
     let _ = formats::peek(data);
@@ -92,6 +137,8 @@ pub fn stack_parsers(data: &[u8]) {
     let mut symbols = SymbolSet::new();
     let map = br#"{"version":3,"file":"a.js","sources":["src/a.ts"],"sourcesContent":["f(x)\nthis.g(y)"],"names":["f","g"],"mappings":"AAAAA;AACA,IAAIC"}"#;
     symbols.add("a.js.map", Blob::from(&map[..])).ok();
+    let mapping = "com.example.Main -> a.a:\n    1:3:void run():10:12 -> a\n    1:3:void main(java.lang.String[]):5 -> a\n    4:4:void run() -> a\ncom.example.Boom -> a.b:\n";
+    symbols.add("mapping.txt", Blob::from(mapping)).ok();
     let _ = symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress);
     let _ = symbolicate::symbolicate(
         &trace,

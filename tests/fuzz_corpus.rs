@@ -30,3 +30,8 @@ fn mappings_corpus() {
 fn stack_parsers_corpus() {
     replay("stack_parsers", symscope::fuzzing::stack_parsers);
 }
+
+#[test]
+fn proguard_corpus() {
+    replay("proguard", symscope::fuzzing::proguard);
+}
