@@ -159,3 +159,125 @@ fn deeply_nested_json_does_not_overflow_the_stack() {
     json.push('}');
     assert!(SourceMap::parse(json.into_bytes()).is_ok());
 }
+
+mod proguard {
+    use super::*;
+    use symscope::model::{FrameStatus, LogFormat};
+    use symscope::symbols::proguard::{Mapping, MappingError};
+
+    fn java(rel: &str) -> Vec<u8> {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/java")
+                .join(rel),
+        )
+        .unwrap()
+    }
+
+    fn run(mapping: Vec<u8>, log: &[u8]) -> symscope::model::SymbolicatedTrace {
+        let mut symbols = SymbolSet::new();
+        symbols.add("mapping.txt", Blob::from(mapping)).ok();
+        let trace = formats::parse_log(log);
+        assert_eq!(trace.format, LogFormat::Java);
+        match symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress) {
+            symbolicate::Outcome::Done(r) => r,
+            symbolicate::Outcome::Cancelled(_) => panic!("cancelled"),
+        }
+    }
+
+    /// A mapping cut anywhere still indexes what it holds (or says it holds no class), and
+    /// a trace against it resolves or explains every frame.
+    #[test]
+    fn truncated_mapping() {
+        let mapping = java("shop/shop-mapping.txt");
+        let log = java("shop/obf-pricing.txt");
+        for cut in (0..mapping.len()).step_by(97).chain([mapping.len() - 1]) {
+            let part = mapping[..cut].to_vec();
+            match Mapping::parse(Blob::from(part.clone())) {
+                Ok(m) => assert!(m.class_count() >= 1),
+                Err(e) => assert_eq!(e, MappingError::NoClasses, "cut at {cut}"),
+            }
+            let r = run(part, &log);
+            for f in r.stacks.iter().flat_map(|s| &s.frames) {
+                assert!(
+                    f.status == FrameStatus::Resolved || f.note.is_some(),
+                    "cut at {cut}: {f:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn binary_junk_is_a_named_error() {
+        let junk: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+        assert_eq!(
+            Mapping::parse(Blob::from(junk.clone())).unwrap_err(),
+            MappingError::Binary
+        );
+        let err = SymbolSet::new()
+            .add("junk-mapping.txt", Blob::from(junk))
+            .unwrap_err();
+        assert!(err.to_string().contains("junk-mapping.txt"), "{err}");
+    }
+
+    /// A 1 GiB line (no line break) before the classes: the scan passes it at memory speed
+    /// and the classes after it still resolve; a file that is only that line has no class.
+    #[test]
+    fn a_one_gib_line() {
+        // The gibibyte is shared with the first parse, not copied.
+        struct Shared(std::sync::Arc<Vec<u8>>);
+        impl AsRef<[u8]> for Shared {
+            fn as_ref(&self) -> &[u8] {
+                &self.0
+            }
+        }
+        let line = std::sync::Arc::new("x".repeat(1 << 30).into_bytes());
+        assert_eq!(
+            Mapping::parse(Blob::new(Shared(line.clone()))).unwrap_err(),
+            MappingError::NoClasses
+        );
+        let mut bytes = std::sync::Arc::try_unwrap(line).unwrap();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(&java("shop/shop-mapping.txt"));
+        let m = Mapping::parse(Blob::from(bytes)).unwrap();
+        assert_eq!(m.class_count(), 11);
+        assert_eq!(
+            m.original_class("com.example.shop.a.b"),
+            Some("com.example.shop.config.ConfigLoader")
+        );
+    }
+
+    /// The same classes twice (two mappings concatenated): members merge and the last
+    /// original name wins, as in the crate; the trace names the duplicated classes in a
+    /// warning.
+    #[test]
+    fn duplicate_classes() {
+        let mut twice = java("shop/shop-mapping.txt");
+        twice.extend_from_slice(&java("shop/shop-mapping.txt"));
+        let r = run(twice.clone(), &java("shop/obf-config.txt"));
+        assert!(
+            r.warnings.iter().any(|w| w.contains("more than once")),
+            "{:?}",
+            r.warnings
+        );
+        let frame = &r.stacks[0].frames[0];
+        assert_eq!(frame.status, FrameStatus::Resolved);
+        // The crate's full mapper gives the same frames.
+        let text = String::from_utf8(twice).unwrap();
+        let mapper = ::proguard::ProguardMapper::from(text.as_str());
+        let theirs: Vec<String> = mapper
+            .remap_frame(&::proguard::StackFrame::new(
+                "com.example.shop.a.b",
+                "a",
+                11,
+            ))
+            .map(|f| format!("{}.{}", f.class(), f.method()))
+            .collect();
+        let ours: Vec<String> = std::iter::once(&frame.resolved)
+            .chain(&frame.alternatives)
+            .flatten()
+            .map(|l| l.function.clone().unwrap())
+            .collect();
+        assert_eq!(ours, theirs);
+    }
+}

@@ -309,7 +309,7 @@ fn big_mapping_equals_the_crate() {
     let trace = std::fs::read_to_string("tests/fixtures/java/big/obf-noopt-template.txt").unwrap();
     let frames: Vec<(String, String, usize)> = trace
         .lines()
-        .filter_map(|l| symscope::formats::java::parse_frame(l))
+        .filter_map(symscope::formats::java::parse_frame)
         .map(|f| {
             (
                 f.class.to_owned(),

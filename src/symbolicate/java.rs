@@ -165,6 +165,18 @@ pub(super) fn symbolicate(
                 .filter(|t| mapping.has_class(t)),
         );
     }
+    let twice: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| mapping.class_lines(n) > 1)
+        .collect();
+    if !twice.is_empty() {
+        warnings.push(format!(
+            "{}: {} appear more than once (concatenated or broken mapping?); their members are merged and the last original name wins",
+            file.name,
+            twice.join(", ")
+        ));
+    }
     let subset = mapping.subset(names.iter().copied());
     timings.push(Timing {
         name: format!(

@@ -232,6 +232,11 @@ impl Mapping {
         v
     }
 
+    /// How many class lines name `obfuscated` (more than one in a concatenated mapping).
+    pub fn class_lines(&self, obfuscated: &str) -> usize {
+        self.classes_by_obfuscated(obfuscated).len()
+    }
+
     /// Whether `obfuscated` is a class of this mapping.
     pub fn has_class(&self, obfuscated: &str) -> bool {
         self.by_obf
@@ -334,9 +339,14 @@ fn class_line(bytes: &[u8], start: usize, colon: usize) -> Option<ClassEntry> {
 fn read_prelude(prelude: &[u8]) -> (Option<String>, Option<String>) {
     let mut map_id = None;
     let mut compiler = None;
-    for line in prelude.split(|&c| c == b'\n') {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', prelude).chain(std::iter::once(prelude.len()));
+    for end in ends {
+        let line = &prelude[start..end];
+        start = end + 1;
         let t = line.trim_ascii();
-        let Some(comment) = t.strip_prefix(b"#") else {
+        // Headers are short; a long comment (junk) is not read.
+        let Some(comment) = t.strip_prefix(b"#").filter(|c| c.len() < 4096) else {
             continue;
         };
         let text = String::from_utf8_lossy(comment.trim_ascii());
