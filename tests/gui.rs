@@ -448,3 +448,68 @@ fn cancel_a_long_job() {
     h.get_by_label("trace.txt").click();
     settle(&mut h, |h| has_label(h, "16222:39"));
 }
+
+/// An obfuscated Android-style crash and its ProGuard mapping, dropped together: headers and
+/// frames deobfuscated, an inline chain counted on its row and listed in the detail, an
+/// ambiguous frame's candidates behind an expander, and each `Caused by:` folding away.
+#[test]
+fn drop_a_java_crash_and_its_mapping() {
+    let java = |rel: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/java/shop")
+            .join(rel)
+    };
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(&mut h, &[java("obf-config.txt"), java("shop-mapping.txt")]);
+    settle(&mut h, |h| has_label(h, "ConfigLoader.parseValue"));
+    // The `Caused by:` header names the original exception class.
+    assert!(has_label(
+        &h,
+        "▼ Caused by: com.example.shop.config.ConfigException: line 2: timeout=30s"
+    ));
+    // Three original frames inlined into one obfuscated frame: the row says so.
+    let row = "com.example.shop.config.ConfigLoader.parseValue  ConfigLoader.java:34  +2 inlined";
+    h.get_by_label_contains(row).click();
+    h.run_steps(3);
+    assert!(has_label(&h, "inlined into"));
+    assert!(has_label(
+        &h,
+        "com.example.shop.config.ConfigLoader.parseEntry"
+    ));
+    // Folding the first `Caused by:` hides its frames, not the others'.
+    assert!(has_label(
+        &h,
+        "com.example.shop.config.ConfigLoader.parseLines  ConfigLoader.java:22"
+    ));
+    h.get_by_label_contains("▼ Caused by: com.example.shop.config.ConfigException")
+        .click();
+    h.run_steps(2);
+    assert!(has_label(
+        &h,
+        "▶ Caused by: com.example.shop.config.ConfigException: line 2: timeout=30s  (3 frames)"
+    ));
+    assert!(!has_label(
+        &h,
+        "com.example.shop.config.ConfigLoader.parseLines  ConfigLoader.java:22"
+    ));
+    assert!(has_label(&h, row));
+
+    // The pricing crash has a frame two methods fit: "2 candidates".
+    drop_files(&mut h, &[java("obf-pricing.txt")]);
+    settle(&mut h, |h| has_label(h, "obf-pricing.txt"));
+    h.get_by_label("obf-pricing.txt").click();
+    settle(&mut h, |h| has_label(h, "[2 candidates]"));
+    h.get_by_label_contains("[2 candidates]").click();
+    h.run_steps(3);
+    assert!(!has_label(
+        &h,
+        "com.example.shop.service.OrderService.lambda$processAll$1"
+    ));
+    h.get_by_label("2 candidates").click();
+    h.run_steps(3);
+    assert!(has_label(
+        &h,
+        "com.example.shop.service.OrderService.lambda$processAll$1"
+    ));
+}

@@ -117,3 +117,36 @@ fn timing_panel() {
     h.run_steps(4);
     h.snapshot_options("timing_panel", &screenshots());
 }
+
+/// An obfuscated Java crash with `Caused by:` chains and its ProGuard mapping, deobfuscated;
+/// the frame with three inlined methods selected.
+#[test]
+fn java_crash() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 760.0))
+        .build_ui_state(
+            |ui, s: &mut AppState| symscope::ui::app_ui(ui, s),
+            AppState::new(Arc::new(|| {})),
+        );
+    h.step();
+    for f in ["obf-config.txt", "shop-mapping.txt"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/java/shop")
+            .join(f);
+        h.state_mut()
+            .add_file(PathBuf::from(f), std::fs::read(&path).unwrap());
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        h.step();
+        if h.state().jobs.running().is_empty() && !h.state().results.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(3);
+    h.get_by_label_contains("ConfigLoader.parseValue").click();
+    h.run_steps(3);
+    h.snapshot_options("java_crash", &screenshots());
+}

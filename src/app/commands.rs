@@ -31,6 +31,8 @@ pub enum Command {
         /// The run's first frame.
         first: usize,
     },
+    /// Fold a stack (an exception or a `Caused by:`) to its header, or unfold it.
+    ToggleStack(usize),
     /// Filter the stack list.
     SetFilter(String),
     /// Switch between raw and resolved frames.

@@ -104,6 +104,8 @@ pub struct AppState {
     pub recent: Vec<PathBuf>,
     /// Library-frame runs the user expanded, as (stack, first frame).
     pub expanded: std::collections::HashSet<(usize, usize)>,
+    /// Stacks (an exception, each `Caused by:`) the user folded to their header.
+    pub collapsed: std::collections::HashSet<usize>,
     /// The segment inspector's generated line (0-based) and selected segment.
     pub inspector_line: u32,
     /// The selected segment (index in the line).
@@ -145,6 +147,7 @@ impl AppState {
             hovered: Vec::new(),
             recent: Vec::new(),
             expanded: std::collections::HashSet::new(),
+            collapsed: std::collections::HashSet::new(),
             inspector_line: 0,
             inspector_segment: None,
             inspector_cache: None,
@@ -189,7 +192,12 @@ impl AppState {
         {
             return Some(rows.clone());
         }
-        let rows = Arc::new(StackRows::build(table, &self.filter, &self.expanded));
+        let rows = Arc::new(StackRows::build(
+            table,
+            &self.filter,
+            &self.expanded,
+            &self.collapsed,
+        ));
         self.rows_cache = Some((id, self.filter.clone(), self.generation, rows.clone()));
         Some(rows)
     }
@@ -726,6 +734,7 @@ impl AppState {
             }
             Command::SelectLog(id) => {
                 self.expanded.clear();
+                self.collapsed.clear();
                 if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
                     self.workspace.selection.log =
                         self.workspace.inputs.get(i).map(|d| d.path.clone());
@@ -743,6 +752,12 @@ impl AppState {
             Command::ToggleGroup { stack, first } => {
                 if !self.expanded.remove(&(stack, first)) {
                     self.expanded.insert((stack, first));
+                }
+                self.generation += 1;
+            }
+            Command::ToggleStack(stack) => {
+                if !self.collapsed.remove(&stack) {
+                    self.collapsed.insert(stack);
                 }
                 self.generation += 1;
             }

@@ -222,14 +222,16 @@ impl StackRows {
 
     /// The rows of `table`; `filter` (case-insensitive) keeps frames whose raw line or
     /// resolved function or file contains it. Without a filter, runs of two or more library
-    /// frames collapse into one row unless their `(stack, first frame)` is in `expanded`.
+    /// frames collapse into one row unless their `(stack, first frame)` is in `expanded`, and
+    /// the stacks in `collapsed` (an exception, each `Caused by:`) show only their header.
     pub fn build(
         table: &FrameTable,
         filter: &str,
         expanded: &std::collections::HashSet<(usize, usize)>,
+        collapsed: &std::collections::HashSet<usize>,
     ) -> Self {
         if filter.trim().is_empty() {
-            return Self::grouped(table, expanded);
+            return Self::grouped(table, expanded, collapsed);
         }
         let needle = filter.trim().to_lowercase();
         let mut out = Self::default();
@@ -265,11 +267,18 @@ impl StackRows {
         out
     }
 
-    fn grouped(table: &FrameTable, expanded: &std::collections::HashSet<(usize, usize)>) -> Self {
+    fn grouped(
+        table: &FrameTable,
+        expanded: &std::collections::HashSet<(usize, usize)>,
+        collapsed: &std::collections::HashSet<usize>,
+    ) -> Self {
         let mut out = Self::default();
         let library = |s: usize, f: usize| table.frame(s, f).is_some_and(|fr| fr.is_library());
         for s in 0..table.stack_count() {
             out.push(Run::Header { stack: s });
+            if collapsed.contains(&s) {
+                continue;
+            }
             let n = table.stack_len(s);
             // The innermost frame (where it crashed) is never folded away.
             let mut f = 0;
@@ -334,6 +343,10 @@ pub struct FrameDetail {
     pub generated: Option<(u32, u32)>,
     /// The original location.
     pub location: Option<ResolvedLocation>,
+    /// The whole chain, innermost first (`location` and the frames it was inlined into).
+    pub chain: Vec<ResolvedLocation>,
+    /// Other candidate chains, best first (an ambiguous ProGuard/R8 mapping).
+    pub alternatives: Vec<Vec<ResolvedLocation>>,
     /// Why it is not resolved.
     pub note: Option<String>,
     /// Source context from the map's `sourcesContent`.
@@ -364,6 +377,12 @@ pub fn frame_detail(
         symbol_file: f.symbol_file().map(str::to_owned),
         generated: f.generated(),
         location,
+        chain: f.locations().map(|l| l.to_owned()).collect(),
+        alternatives: f
+            .alternatives()
+            .into_iter()
+            .map(|c| c.into_iter().map(|l| l.to_owned()).collect())
+            .collect(),
         note: f.note().map(str::to_owned),
         context,
     })
@@ -402,7 +421,7 @@ mod tests {
     use std::collections::HashSet;
 
     fn table(text: &str) -> FrameTable {
-        FrameTable::build(text, &js::parse(text), None)
+        FrameTable::build(text, &crate::formats::parse_text(text), None)
     }
 
     fn all(rows: &StackRows) -> Vec<Row> {
@@ -414,7 +433,7 @@ mod tests {
         let t = table(
             "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
         );
-        let rows = StackRows::build(&t, "", &HashSet::new());
+        let rows = StackRows::build(&t, "", &HashSet::new(), &HashSet::new());
         assert_eq!(
             all(&rows),
             vec![
@@ -432,7 +451,7 @@ mod tests {
             "a single library frame is not folded"
         );
         assert_eq!(rows.row_of_frame(0, 1), None, "folded away");
-        let open = StackRows::build(&t, "", &HashSet::from([(0, 1)]));
+        let open = StackRows::build(&t, "", &HashSet::from([(0, 1)]), &HashSet::new());
         assert_eq!(open.len(), 7);
         assert_eq!(
             open.row(2),
@@ -445,8 +464,38 @@ mod tests {
         );
         assert_eq!(open.row_of_frame(0, 2), Some(4));
         // A filter shows every match, unfolded.
-        let filtered = StackRows::build(&t, "module", &HashSet::new());
+        let filtered = StackRows::build(&t, "module", &HashSet::new(), &HashSet::new());
         assert_eq!((filtered.len(), filtered.hidden), (3, 3));
+    }
+
+    /// A Java trace: each `Caused by:` is a stack that folds to its header; JDK frames
+    /// fold into a library row.
+    #[test]
+    fn caused_by_groups_fold() {
+        let t = table(
+            "java.lang.IllegalStateException: x\n\tat a.b.c(SourceFile:1)\n\tat a.b.d(SourceFile:2)\nCaused by: java.lang.NumberFormatException: y\n\tat java.base/java.lang.Integer.parseInt(Integer.java:668)\n\tat java.base/java.lang.Integer.parseInt(Integer.java:786)\n\tat a.b.e(SourceFile:3)\n\t... 1 more\n",
+        );
+        assert_eq!(t.stack_count(), 2);
+        let open = StackRows::build(&t, "", &HashSet::new(), &HashSet::new());
+        assert_eq!(
+            all(&open),
+            vec![
+                Row::Stack { stack: 0 },
+                Row::Frame { stack: 0, frame: 0 },
+                Row::Frame { stack: 0, frame: 1 },
+                Row::Stack { stack: 1 },
+                // The innermost frame is never folded; the second JDK frame alone is not.
+                Row::Frame { stack: 1, frame: 0 },
+                Row::Frame { stack: 1, frame: 1 },
+                Row::Frame { stack: 1, frame: 2 },
+                Row::Frame { stack: 1, frame: 3 },
+            ]
+        );
+        let folded = StackRows::build(&t, "", &HashSet::new(), &HashSet::from([0]));
+        assert_eq!(folded.len(), 6);
+        assert_eq!(folded.row(1), Some(Row::Stack { stack: 1 }));
+        assert_eq!(folded.row_of_frame(0, 1), None);
+        assert_eq!(folded.step(None, true), Some((1, 0)));
     }
 
     #[test]
@@ -467,7 +516,7 @@ mod tests {
         let t = table(&text);
         assert_eq!(t.stack_count(), 3);
         let expanded = HashSet::from([(1, 50), (2, 950)]);
-        let rows = StackRows::build(&t, "", &expanded);
+        let rows = StackRows::build(&t, "", &expanded, &HashSet::new());
         // Walking the rows one by one (what a flat list would hold) agrees with `row(n)`
         // and `row_of_frame` at every row.
         let mut flat = Vec::new();

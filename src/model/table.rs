@@ -186,6 +186,32 @@ fn is_library(frame: &super::Frame, sym: Option<&SymbolicatedFrame>) -> bool {
             .file
             .as_deref()
             .is_some_and(|p| p.starts_with("node:") || p.contains("node_modules/"))
+        || is_java_platform(input)
+}
+
+/// Java platform classes (JDK, Android, Kotlin runtime), which no mapping covers.
+fn is_java_platform(input: &super::FrameInput) -> bool {
+    const PREFIXES: [&str; 10] = [
+        "java.",
+        "javax.",
+        "jdk.",
+        "sun.",
+        "android.",
+        "androidx.",
+        "dalvik.",
+        "kotlin.",
+        "kotlinx.",
+        "com.android.internal.",
+    ];
+    input.column.is_none()
+        && input
+            .function
+            .as_deref()
+            .is_some_and(|f| !f.contains(' ') && PREFIXES.iter().any(|p| f.starts_with(p)))
+        && input
+            .file
+            .as_deref()
+            .is_none_or(|f| f.ends_with(".java") || f.ends_with(".kt"))
 }
 
 impl FrameTable {

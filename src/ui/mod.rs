@@ -437,16 +437,42 @@ fn stack_list_ui(
             for row in rows.rows(range) {
                 match row {
                     Row::Stack { stack } => {
-                        let title = table.stack_title(stack);
+                        let title = if raw {
+                            table.stack_raw_title(stack)
+                        } else {
+                            table.stack_title(stack)
+                        };
                         let title = if title.is_empty() {
                             "(no error line)"
                         } else {
-                            title.lines().next().unwrap_or("")
+                            // The exception line itself: the last header line (logcat puts
+                            // `FATAL EXCEPTION` and `Process:` lines before it).
+                            title
+                                .lines()
+                                .rev()
+                                .find(|l| crate::formats::java::parse_throwable(l).is_some())
+                                .or_else(|| title.lines().next())
+                                .unwrap_or("")
                         };
-                        let text = RichText::new(title)
+                        let folded = state.collapsed.contains(&stack);
+                        let arrow = if folded { "▶" } else { "▼" };
+                        let more = if folded {
+                            format!("  ({} frames)", table.stack_len(stack))
+                        } else {
+                            String::new()
+                        };
+                        let text = RichText::new(format!("{arrow} {title}{more}"))
                             .strong()
                             .color(Color32::from_rgb(230, 120, 110));
-                        list_row(ui, text, false, false);
+                        let response = list_row(ui, text, false, true);
+                        if response.clicked() {
+                            commands.send(Command::ToggleStack(stack));
+                        }
+                        response.on_hover_text(if folded {
+                            "show this exception's frames"
+                        } else {
+                            "fold this exception to its header"
+                        });
                     }
                     Row::Frame { stack, frame } => {
                         let selected = selection.stack == stack && selection.frame == Some(frame);
@@ -547,6 +573,18 @@ fn list_row(ui: &mut egui::Ui, text: RichText, selected: bool, clickable: bool) 
     response
 }
 
+/// `file:line:column`, leaving out what is unknown (Java frames have no column).
+fn place(file: Option<&str>, line: Option<u32>, column: Option<u32>) -> String {
+    let mut s = file.unwrap_or("?").to_owned();
+    if let Some(l) = line {
+        s.push_str(&format!(":{l}"));
+        if let Some(c) = column {
+            s.push_str(&format!(":{c}"));
+        }
+    }
+    s
+}
+
 /// One frame's row: index, function, location and status.
 fn frame_text(table: &FrameTable, stack: usize, frame: usize, raw: bool) -> RichText {
     let Some(f) = table.frame(stack, frame) else {
@@ -556,21 +594,38 @@ fn frame_text(table: &FrameTable, stack: usize, frame: usize, raw: bool) -> Rich
     let text = match (raw, f.location()) {
         (false, Some(loc)) => {
             let function = loc.function.unwrap_or("<unknown>");
-            let file = loc.file.unwrap_or("?");
+            let place = place(loc.file, loc.line, loc.column);
             let library = if loc.ignored { "  [library]" } else { "" };
-            format!(
-                "{frame:>3}  {function}  {file}:{}:{}{library}",
-                loc.line.unwrap_or(0),
-                loc.column.unwrap_or(0)
-            )
+            // An inline chain (ProGuard/R8) shows its outermost caller's count; the detail
+            // panel lists every entry.
+            let inlined = f.locations().count().saturating_sub(1);
+            let inlined = if inlined > 0 {
+                format!("  +{inlined} inlined")
+            } else {
+                String::new()
+            };
+            let candidates = f.alternatives().len();
+            let candidates = if candidates > 0 {
+                format!("  [{} candidates]", candidates + 1)
+            } else {
+                String::new()
+            };
+            format!("{frame:>3}  {function}  {place}{library}{inlined}{candidates}")
         }
         _ => format!("{frame:>3}  {}", f.raw().trim()),
     };
-    let color = status.map_or(Color32::GRAY, status_color);
+    // Platform and library frames no symbol file covers are expected, not errors: grey.
+    let expected = f.is_library() && status != Some(FrameStatus::Resolved);
+    let color = if expected {
+        Color32::GRAY
+    } else {
+        status.map_or(Color32::GRAY, status_color)
+    };
     let mark = match status {
+        _ if expected => "·",
         Some(FrameStatus::Resolved) => "●",
         Some(FrameStatus::NoSymbols) => "○",
-        Some(FrameStatus::NotCovered) => "✗",
+        Some(FrameStatus::NotCovered) => "×",
         Some(_) => "·",
         None => " ",
     };
@@ -615,12 +670,7 @@ fn frame_detail_ui(
                     ui.label(
                         RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong(),
                     );
-                    ui.label(format!(
-                        "{}:{}:{}",
-                        loc.file.as_deref().unwrap_or("?"),
-                        loc.line.unwrap_or(0),
-                        loc.column.unwrap_or(0)
-                    ));
+                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
                     if let Some(src) = loc.name_source {
                         ui.label(RichText::new(name_source_text(src)).weak());
                     }
@@ -631,6 +681,39 @@ fn frame_detail_ui(
                         ui.label(RichText::new(format!("generated {}:{}", l + 1, c)).weak());
                     }
                 });
+            }
+            // An inline chain: the inlined callees first, each "inlined into" the next.
+            for loc in d.chain.iter().skip(1) {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new("  inlined into").weak());
+                    ui.label(
+                        RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong(),
+                    );
+                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+                });
+            }
+            if !d.alternatives.is_empty() {
+                egui::CollapsingHeader::new(format!("{} candidates", d.alternatives.len() + 1))
+                    .id_salt(("candidates", selection.stack, selection.frame))
+                    .show(ui, |ui| {
+                        ui.label(RichText::new("shown above (best)").weak());
+                        for (n, chain) in d.alternatives.iter().enumerate() {
+                            for (i, loc) in chain.iter().enumerate() {
+                                let lead = if i == 0 {
+                                    format!("{}.", n + 2)
+                                } else {
+                                    "   inlined into".to_owned()
+                                };
+                                ui.horizontal_wrapped(|ui| {
+                                    ui.label(RichText::new(lead).weak());
+                                    ui.label(RichText::new(
+                                        loc.function.as_deref().unwrap_or("<unknown>"),
+                                    ));
+                                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+                                });
+                            }
+                        }
+                    });
             }
             if let Some(note) = &d.note {
                 ui.label(RichText::new(note).color(Color32::from_rgb(230, 160, 60)));
@@ -669,14 +752,14 @@ fn frame_detail_ui(
 /// A frame as copied: the line as written and, when resolved, where it maps.
 pub fn copied_frame(d: &crate::app::FrameDetail) -> String {
     let mut text = d.raw.trim().to_owned();
-    if let Some(loc) = &d.location {
-        text.push_str(&format!(
-            "\n    → {} ({}:{}:{})",
-            loc.function.as_deref().unwrap_or("<unknown>"),
-            loc.file.as_deref().unwrap_or("?"),
-            loc.line.unwrap_or(0),
-            loc.column.unwrap_or(0)
-        ));
+    if d.location.is_some() {
+        for loc in &d.chain {
+            text.push_str(&format!(
+                "\n    → {} ({})",
+                loc.function.as_deref().unwrap_or("<unknown>"),
+                place(loc.file.as_deref(), loc.line, loc.column)
+            ));
+        }
     } else if let Some(note) = &d.note {
         text.push_str(&format!("\n    ({note})"));
     }
