@@ -463,6 +463,16 @@ fn drop_a_java_crash_and_its_mapping() {
     h.run_steps(2);
     drop_files(&mut h, &[java("obf-config.txt"), java("shop-mapping.txt")]);
     settle(&mut h, |h| has_label(h, "ConfigLoader.parseValue"));
+    // The timing panel's jobs: the mapping's scan, and the log's class parse and remap.
+    let phases: Vec<String> = h
+        .state()
+        .timings
+        .iter()
+        .flat_map(|t| t.spans.iter().map(|s| s.phase.clone()))
+        .collect();
+    for phase in ["scan", "class parse", "remap"] {
+        assert!(phases.iter().any(|p| p == phase), "{phase} in {phases:?}");
+    }
     // The `Caused by:` header names the original exception class.
     assert!(has_label(
         &h,

@@ -86,6 +86,8 @@ pub struct JobContext<T> {
     waker: Waker,
     started: Instant,
     spans: Vec<Span>,
+    /// The phase being timed, and when it (or its latest sub-phase) started.
+    open: Option<(String, u64)>,
     last_report: Option<Instant>,
 }
 
@@ -103,17 +105,22 @@ impl<T> JobContext<T> {
         self.cancel.load(Ordering::Relaxed)
     }
 
-    /// Runs `f` as the phase `name`, recording its span.
+    /// Runs `f` as the phase `name`, recording its span. Pure code that reports progress
+    /// under another phase name (`class parse`, then `remap`) splits the span there, so the
+    /// timing panel shows where inside the phase the time went.
     pub fn phase<R>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> R) -> R {
         let start = self.started.elapsed().as_nanos() as u64;
+        let outer = self.open.replace((name.to_owned(), start));
         self.report(name, 0, 0, true);
         let r = f(self);
         let end = self.started.elapsed().as_nanos() as u64;
-        self.spans.push(Span {
-            phase: name.to_owned(),
-            start_ns: start,
-            end_ns: end,
-        });
+        if let Some((phase, start_ns)) = std::mem::replace(&mut self.open, outer) {
+            self.spans.push(Span {
+                phase,
+                start_ns,
+                end_ns: end,
+            });
+        }
         r
     }
 
@@ -189,6 +196,18 @@ impl<T> Reporter<T> {
 
 impl<T> Progress for JobContext<T> {
     fn step(&mut self, phase: &str, done: u64, total: u64) -> ControlFlow<()> {
+        if let Some((open, start_ns)) = self.open.as_mut()
+            && open != phase
+        {
+            // A sub-phase begins: the span so far ends here.
+            let now = self.started.elapsed().as_nanos() as u64;
+            self.spans.push(Span {
+                phase: std::mem::replace(open, phase.to_owned()),
+                start_ns: *start_ns,
+                end_ns: now,
+            });
+            *start_ns = now;
+        }
         self.report(phase, done, total, false);
         if self.is_cancelled() {
             ControlFlow::Break(())
@@ -255,6 +274,7 @@ impl<T: Send + 'static> Jobs<T> {
                 waker: waker.clone(),
                 started: Instant::now(),
                 spans: Vec::new(),
+                open: None,
                 last_report: None,
             };
             let outcome = catch_unwind(AssertUnwindSafe(|| work(&mut ctx)));
@@ -361,6 +381,25 @@ mod tests {
             assert!(Instant::now() < deadline, "job did not finish");
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    #[test]
+    fn sub_phases_split_the_span() {
+        let (mut jobs, _wakes) = pool::<u32>();
+        let id = jobs.spawn(|ctx| {
+            ctx.phase("look-up", |ctx| {
+                let _ = ctx.step("class parse", 0, 1);
+                let _ = ctx.step("remap", 1, 2);
+                let _ = ctx.step("remap", 2, 2);
+            });
+            Ok(1)
+        });
+        let JobEvent::Finished { spans, .. } = wait(&mut jobs, id) else {
+            unreachable!()
+        };
+        let phases: Vec<&str> = spans.iter().map(|s| s.phase.as_str()).collect();
+        assert_eq!(phases, ["look-up", "class parse", "remap"]);
+        assert!(spans.windows(2).all(|w| w[0].end_ns == w[1].start_ns));
     }
 
     #[test]

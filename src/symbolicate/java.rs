@@ -150,6 +150,14 @@ pub(super) fn symbolicate(
     let mapping = &file.mapping;
 
     // The classes to cut out: frames' classes, and dotted names in headers and messages.
+    if progress.step("class parse", 0, 1) == ControlFlow::Break(()) {
+        return Outcome::Cancelled(SymbolicatedTrace {
+            format: trace.format,
+            stacks: Vec::new(),
+            warnings,
+            timings,
+        });
+    }
     let start = Instant::now();
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for stack in &trace.stacks {
@@ -190,6 +198,7 @@ pub(super) fn symbolicate(
     let start = Instant::now();
     let mut done = 0u64;
     let mut stacks = Vec::with_capacity(trace.stacks.len());
+    let _ = progress.step("remap", 0, total);
     let mut cancelled = false;
     // Per stack, how many lines each frame of its full trace (the printed frames, then the
     // enclosing trace's frames it shares) becomes once deobfuscated.
@@ -218,7 +227,7 @@ pub(super) fn symbolicate(
             }
             frames.push(sym);
             done += 1;
-            if progress.step("look-up", done, total) == ControlFlow::Break(()) {
+            if progress.step("remap", done, total) == ControlFlow::Break(()) {
                 cancelled = true;
                 break;
             }
