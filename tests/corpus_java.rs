@@ -270,3 +270,28 @@ fn big_mapping_benchmark_trace() {
     );
     assert_eq!(frames, 30);
 }
+
+/// Class names that appear whole inside a message are deobfuscated too (a
+/// `ClassCastException` names two classes); other words, and names the mapping does not
+/// have, are left alone.
+#[test]
+fn class_names_inside_messages() {
+    let mut symbols = SymbolSet::new();
+    let m = format!("{SHOP}/shop-mapping.txt");
+    symbols.add(&m, std::fs::read(&m).unwrap().into()).unwrap();
+    let trace = symscope::formats::parse_text(
+        "Exception in thread \"main\" java.lang.ClassCastException: class com.example.shop.b.b cannot be cast to class com.example.shop.b.a (not.a.Class; this.b)\n\tat com.example.shop.c.b.a(SourceFile:20)\n",
+    );
+    let Outcome::Done(r) = symbolicate::symbolicate(
+        &trace,
+        &symbols,
+        Options::default(),
+        &mut symscope::model::NoProgress,
+    ) else {
+        panic!()
+    };
+    assert_eq!(
+        r.stacks[0].title,
+        "Exception in thread \"main\" java.lang.ClassCastException: class com.example.shop.model.Order cannot be cast to class com.example.shop.model.LineItem (not.a.Class; this.b)"
+    );
+}

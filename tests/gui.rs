@@ -523,3 +523,51 @@ fn drop_a_java_crash_and_its_mapping() {
         "com.example.shop.service.OrderService.lambda$processAll$1"
     ));
 }
+
+/// A saved workspace keeps a mapping's class index in its cache folder: reopening it reads
+/// the index instead of scanning, and the answers are the same.
+#[test]
+fn a_reopened_workspace_reads_the_mapping_index_from_its_cache() {
+    let java = |rel: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/java/shop")
+            .join(rel)
+    };
+    let dir = temp_dir("pgcache");
+    let file = dir.join("android.ron");
+    let mut h = app();
+    h.state_mut().workspace_path = Some(file.clone());
+    h.run_steps(2);
+    drop_files(&mut h, &[java("obf-tree.txt"), java("shop-mapping.txt")]);
+    settle(&mut h, |h| has_label(h, "com.example.shop.util.Tree.walk"));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let cached: Vec<PathBuf> = std::fs::read_dir(dir.join("android.cache"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let phases = |h: &Harness<'static, AppState>| -> Vec<String> {
+        h.state()
+            .timings
+            .iter()
+            .filter(|t| t.name.contains("shop-mapping.txt"))
+            .flat_map(|t| t.spans.iter().map(|s| s.phase.clone()))
+            .collect()
+    };
+    assert!(phases(&h).contains(&"scan".to_owned()));
+
+    let mut h2 = app();
+    h2.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h2, |h| has_label(h, "com.example.shop.util.Tree.walk"));
+    let p = phases(&h2);
+    assert!(p.contains(&"read cached index".to_owned()), "{p:?}");
+    assert!(!p.contains(&"scan".to_owned()), "{p:?}");
+    // A damaged cache is not trusted: the file is scanned again.
+    std::fs::write(&cached[0], b"junk").unwrap();
+    let mut h3 = app();
+    h3.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h3, |h| has_label(h, "com.example.shop.util.Tree.walk"));
+    assert!(phases(&h3).contains(&"scan".to_owned()));
+    std::fs::remove_dir_all(&dir).ok();
+}

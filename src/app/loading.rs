@@ -49,12 +49,74 @@ pub enum JobOutput {
     },
 }
 
-/// Detects, parses and indexes one input.
+/// Where an input's derived data may be cached: the workspace's cache folder and the
+/// input's content fingerprint (`xxh3:…`).
+#[derive(Clone, Debug)]
+pub struct CacheKey {
+    /// The cache folder (`NAME.cache/` beside the workspace).
+    pub dir: std::path::PathBuf,
+    /// The input's fingerprint, as the workspace records it.
+    pub fingerprint: String,
+}
+
+impl CacheKey {
+    /// The cache file for derived data of `kind` (`proguard-index`).
+    pub fn file(&self, kind: &str) -> std::path::PathBuf {
+        let id: String = self
+            .fingerprint
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        self.dir.join(format!("{kind}-{id}.bin"))
+    }
+}
+
+/// A ProGuard/R8 mapping: its index read from the workspace cache when one fits, else
+/// scanned on every core (each finished chunk reported) and written to the cache.
+fn load_mapping(
+    ctx: &mut JobContext<JobOutput>,
+    path: &str,
+    bytes: Vec<u8>,
+    cache: Option<&CacheKey>,
+) -> Result<Loaded, String> {
+    let start = Instant::now();
+    let blob = Blob::from(bytes);
+    let file = cache.map(|c| c.file("proguard-index"));
+    if let Some(file) = &file {
+        let cached = ctx.phase("read cached index", |_| {
+            let index = std::fs::read(file).ok()?;
+            Mapping::from_index_bytes(blob.clone(), &index)
+        });
+        if let Some(mapping) = cached {
+            return Ok(Loaded::ProguardMapping(
+                Arc::new(mapping),
+                start.elapsed().as_secs_f64() * 1e3,
+            ));
+        }
+    }
+    let reporter = ctx.reporter("scan");
+    let on_task = |done, total| reporter.report(done, total);
+    let runner = ReportingIndex { on_task: &on_task };
+    let mapping = ctx
+        .phase("scan", |_| Mapping::parse_with(blob, &runner))
+        .map_err(|e| format!("{path}: {e}"))?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    if let Some(file) = &file {
+        // Derived data: a failed write only means the next open scans again.
+        ctx.phase("write cached index", |_| {
+            crate::workspace::write_cache(file, &mapping.to_index_bytes()).ok()
+        });
+    }
+    Ok(Loaded::ProguardMapping(Arc::new(mapping), ms))
+}
+
+/// Detects, parses and indexes one input; `cache` says where derived data may be kept.
 pub fn load(
     ctx: &mut JobContext<JobOutput>,
     input: InputId,
     path: &str,
     bytes: Vec<u8>,
+    cache: Option<&CacheKey>,
 ) -> Result<JobOutput, String> {
     let kind = ctx.phase("detect", |_| peek(&bytes));
     let loaded = match kind {
@@ -92,16 +154,7 @@ pub fn load(
                 Loaded::Bundle(bundle, Arc::new(text))
             }
         }
-        FileKind::ProguardMapping => {
-            let start = Instant::now();
-            // The scan runs on every core and reports each finished chunk.
-            let reporter = ctx.reporter("scan");
-            let on_task = |done, total| reporter.report(done, total);
-            let runner = ReportingIndex { on_task: &on_task };
-            let mapping = ctx.phase("scan", |_| Mapping::parse_with(Blob::from(bytes), &runner));
-            let mapping = mapping.map_err(|e| format!("{path}: {e}"))?;
-            Loaded::ProguardMapping(Arc::new(mapping), start.elapsed().as_secs_f64() * 1e3)
-        }
+        FileKind::ProguardMapping => load_mapping(ctx, path, bytes, cache)?,
         FileKind::Log => log_table(ctx, &bytes),
         FileKind::HermesBytecode | FileKind::Unknown => {
             if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() && !bytes.is_empty() {

@@ -473,9 +473,19 @@ impl AppState {
         entry.state = InputState::Loading;
         let name = entry.name.clone();
         let path = entry.path.display().to_string();
+        // Derived data (a mapping's index) is cached beside a saved workspace, keyed by the
+        // file's fingerprint.
+        let cache = self.workspace_path.as_deref().and_then(|ws| {
+            let i = self.inputs.iter().position(|e| e.id == id)?;
+            let hash = self.workspace.inputs.get(i)?.hash.clone();
+            Some(loading::CacheKey {
+                dir: workspace::cache_dir(ws),
+                fingerprint: hash,
+            })
+        });
         let job = self
             .jobs
-            .spawn(move |ctx| loading::load(ctx, id, &path, bytes));
+            .spawn(move |ctx| loading::load(ctx, id, &path, bytes, cache.as_ref()));
         self.job_names.insert(job, format!("load {name}"));
         self.loading.insert(id, job);
     }

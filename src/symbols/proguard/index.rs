@@ -103,6 +103,9 @@ impl std::fmt::Debug for Mapping {
 /// What one chunk of the scan found: class lines with their names' hashes.
 type Found = Vec<(ClassEntry, u64, u64)>;
 
+/// The first bytes of a cached index ([`Mapping::to_index_bytes`]); the version is in it.
+const INDEX_MAGIC: &[u8; 8] = b"SYMPG\x01\0\0";
+
 /// Smallest chunk worth its own task.
 const MIN_CHUNK: usize = 256 * 1024;
 
@@ -160,6 +163,107 @@ impl Mapping {
             classes,
             by_obf: NameTable::new(obf_hashes),
             by_orig: NameTable::new(orig_hashes),
+            map_id,
+            compiler,
+        })
+    }
+
+    /// The index in a compact binary form, for a cache beside the workspace: the class
+    /// lines' offsets and name hashes, and the headers read from the prelude.
+    pub fn to_index_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(32 + self.classes.len() * 36);
+        out.extend_from_slice(INDEX_MAGIC);
+        out.extend_from_slice(&(self.blob.len() as u64).to_le_bytes());
+        out.extend_from_slice(&(self.classes.len() as u64).to_le_bytes());
+        for (i, e) in self.classes.iter().enumerate() {
+            out.extend_from_slice(&(e.start as u64).to_le_bytes());
+            out.extend_from_slice(&e.orig_len.to_le_bytes());
+            out.extend_from_slice(&e.obf_off.to_le_bytes());
+            out.extend_from_slice(&e.obf_len.to_le_bytes());
+            out.extend_from_slice(&self.by_obf.hashes[i].to_le_bytes());
+            out.extend_from_slice(&self.by_orig.hashes[i].to_le_bytes());
+        }
+        for text in [&self.map_id, &self.compiler] {
+            let t = text.as_deref().unwrap_or("");
+            out.extend_from_slice(&(t.len() as u64).to_le_bytes());
+            out.extend_from_slice(t.as_bytes());
+        }
+        out
+    }
+
+    /// The mapping `blob` with an index read back from [`Self::to_index_bytes`], or `None`
+    /// when the index does not fit this file (another length, an entry that is not a class
+    /// line of this file, damaged bytes): the caller then scans. Cheaper than a scan: only
+    /// the class lines themselves are read again, to check them.
+    pub fn from_index_bytes(blob: Blob, index: &[u8]) -> Option<Self> {
+        let mut r = index.strip_prefix(INDEX_MAGIC)?;
+        let mut u64_ = || -> Option<u64> {
+            let (head, rest) = r.split_first_chunk::<8>()?;
+            r = rest;
+            Some(u64::from_le_bytes(*head))
+        };
+        if u64_()? != blob.len() as u64 {
+            return None;
+        }
+        let n = usize::try_from(u64_()?).ok()?;
+        let bytes = blob.as_slice();
+        if n == 0 || n > bytes.len() / 4 + 1 {
+            return None;
+        }
+        let mut classes = Vec::with_capacity(n);
+        let mut obf = Vec::with_capacity(n);
+        let mut orig = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (rec, rest) = r.split_first_chunk::<36>()?;
+            r = rest;
+            let u32_at =
+                |i: usize| u32::from_le_bytes([rec[i], rec[i + 1], rec[i + 2], rec[i + 3]]);
+            let u64_at = |i: usize| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&rec[i..i + 8]);
+                u64::from_le_bytes(b)
+            };
+            let e = ClassEntry {
+                start: usize::try_from(u64_at(0)).ok()?,
+                orig_len: u32_at(8),
+                obf_off: u32_at(12),
+                obf_len: u32_at(16),
+            };
+            // The entry must be a class line of this file with the names the hashes say.
+            let (o, f) = (e.orig_len as usize, e.obf_off as usize);
+            let obf_end = e.start.checked_add(f)?.checked_add(e.obf_len as usize)?;
+            let line_start = e.start == 0 || bytes.get(e.start - 1) == Some(&b'\n');
+            if !line_start
+                || o == 0
+                || f != o + 4
+                || bytes.get(e.start + o..e.start + f) != Some(&b" -> "[..])
+                || bytes.get(obf_end) != Some(&b':')
+                || xxh3_64(&bytes[e.start + f..obf_end]) != u64_at(20)
+                || xxh3_64(&bytes[e.start..e.start + o]) != u64_at(28)
+            {
+                return None;
+            }
+            classes.push(e);
+            obf.push(u64_at(20));
+            orig.push(u64_at(28));
+        }
+        if classes.windows(2).any(|w| w[0].start >= w[1].start) {
+            return None;
+        }
+        let mut text = || -> Option<Option<String>> {
+            let (len, rest) = r.split_first_chunk::<8>()?;
+            let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+            let t = rest.get(..len)?;
+            r = &rest[len..];
+            let t = std::str::from_utf8(t).ok()?;
+            Some((!t.is_empty()).then(|| t.to_owned()))
+        };
+        let (map_id, compiler) = (text()?, text()?);
+        Some(Self {
+            blob,
+            classes,
+            by_obf: NameTable::new(obf),
+            by_orig: NameTable::new(orig),
             map_id,
             compiler,
         })
@@ -419,6 +523,27 @@ mod tests {
         assert_eq!(chunked.class_count(), n);
         assert_eq!(chunked.original_class("o7"), Some("orig.C7"));
         assert!(chunked.has_class(&format!("o{}", n - 1)));
+    }
+
+    /// The cached index reads back to the same mapping, and never fits another file.
+    #[test]
+    fn index_bytes_round_trip() {
+        let text = "# compiler: R8\n# pg_map_id: abc\na.B -> x:\n    1:1:void m() -> a\nc.D -> y.z:\r\n    int f -> b\ng.H -> w:";
+        let m = Mapping::parse(Blob::from(text)).unwrap();
+        let idx = m.to_index_bytes();
+        let back = Mapping::from_index_bytes(Blob::from(text), &idx).unwrap();
+        assert_eq!(back.classes, m.classes);
+        assert_eq!((back.map_id(), back.compiler()), (Some("abc"), Some("R8")));
+        assert_eq!(back.original_class("y.z"), Some("c.D"));
+        // Another file of the same length, a cut index, junk: no.
+        let other = text.replace("a.B -> x:", "a.B -> q:");
+        assert!(Mapping::from_index_bytes(Blob::from(other.as_str()), &idx).is_none());
+        for cut in [0, 9, 20, idx.len() - 1] {
+            assert!(Mapping::from_index_bytes(Blob::from(text), &idx[..cut]).is_none());
+        }
+        let mut flipped = idx.clone();
+        flipped[24] ^= 0x40;
+        assert!(Mapping::from_index_bytes(Blob::from(text), &flipped).is_none());
     }
 
     #[test]
