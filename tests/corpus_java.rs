@@ -295,3 +295,70 @@ fn class_names_inside_messages() {
         "Exception in thread \"main\" java.lang.ClassCastException: class com.example.shop.model.Order cannot be cast to class com.example.shop.model.LineItem (not.a.Class; this.b)"
     );
 }
+
+/// `... N more` is recounted against the right enclosing trace: a `Suppressed:` block's is
+/// the exception it hangs from, and a `Caused by:` after that block shares its tail with the
+/// exception, not with the suppressed one.
+#[test]
+fn more_lines_count_against_their_enclosing_trace() {
+    let mut symbols = SymbolSet::new();
+    let m = format!("{SHOP}/shop-mapping.txt");
+    symbols.add(&m, std::fs::read(&m).unwrap().into()).unwrap();
+    let trace = symscope::formats::parse_text(
+        "java.lang.IllegalStateException: top\n\tat com.example.shop.a.b.a(SourceFile:11)\n\tat com.example.shop.app.Main.main(SourceFile:1050)\n\tSuppressed: java.io.IOException: close\n\t\tat com.example.shop.a.b.b(SourceFile:1034)\n\t\t... 1 more\nCaused by: com.example.shop.a.a: inner\n\tat com.example.shop.a.b.b(SourceFile:22)\n\t... 2 more\n",
+    );
+    assert_eq!(trace.stacks.len(), 3);
+    let Outcome::Done(r) = symbolicate::symbolicate(
+        &trace,
+        &symbols,
+        Options::default(),
+        &mut symscope::model::NoProgress,
+    ) else {
+        panic!()
+    };
+    let note = |s: usize| r.stacks[s].frames.last().unwrap().note.clone().unwrap();
+    // Main.main(1050) is runConfig inlined into main: two lines.
+    assert!(note(1).contains("\"... 2 more\""), "{}", note(1));
+    // loadAll (one line) and Main.main (two).
+    assert!(note(2).contains("\"... 3 more\""), "{}", note(2));
+    assert_eq!(
+        r.stacks[2].title,
+        "Caused by: com.example.shop.config.ConfigException: inner"
+    );
+}
+
+/// R8 can write the mapping's id into every frame's source file (`r8-map-id-<id>`): the
+/// mapping with that `pg_map_id` is used even when another holds more of the classes.
+#[test]
+fn r8_map_id_in_frames_picks_the_mapping() {
+    let shop = std::fs::read_to_string(format!("{SHOP}/shop-mapping.txt")).unwrap();
+    // Two builds: the same classes, one (with the id) renaming `walk` to `b`.
+    let with_id = format!(
+        "# compiler: R8\n# pg_map_id: 9f3e2a1\n{}",
+        shop.replace(
+            "int walk(com.example.shop.util.Tree,int) -> a",
+            "int walk(com.example.shop.util.Tree,int) -> b"
+        )
+    );
+    let mut symbols = SymbolSet::new();
+    symbols.add("other-build.txt", shop.clone().into()).unwrap();
+    symbols.add("this-build.txt", with_id.into()).unwrap();
+    let trace = symscope::formats::parse_text(
+        "java.lang.ArithmeticException: / by zero\n\tat com.example.shop.d.a.b(r8-map-id-9f3e2a1:28)\n",
+    );
+    let Outcome::Done(r) = symbolicate::symbolicate(
+        &trace,
+        &symbols,
+        Options::default(),
+        &mut symscope::model::NoProgress,
+    ) else {
+        panic!()
+    };
+    let f = &r.stacks[0].frames[0];
+    assert_eq!(f.symbol_file.as_deref(), Some("this-build.txt"));
+    assert_eq!(
+        f.resolved[0].function.as_deref(),
+        Some("com.example.shop.util.Tree.walk")
+    );
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}

@@ -16,6 +16,22 @@ use std::time::Instant;
 /// (`--source-file-template r8-map-id-%MAP_ID`).
 const MAP_ID_PREFIX: &str = "r8-map-id-";
 
+/// How deep a stack is nested: `Suppressed:` blocks are indented one tab more than their
+/// enclosing trace (read from the frames' indentation, logcat prefixes looked through).
+fn stack_depth(stack: &crate::model::Stack) -> usize {
+    stack
+        .frames
+        .iter()
+        .find(|f| f.input.is_some())
+        .map_or(0, |f| {
+            let text = crate::formats::java::strip_logcat(&f.raw);
+            text.chars()
+                .take_while(|c| *c == '\t')
+                .count()
+                .saturating_sub(1)
+        })
+}
+
 /// `N` of a `... N more` frame.
 fn more_count(frame: &Frame) -> Option<usize> {
     if !frame.input.as_ref()?.builtin {
@@ -202,8 +218,17 @@ pub(super) fn symbolicate(
     let mut cancelled = false;
     // Per stack, how many lines each frame of its full trace (the printed frames, then the
     // enclosing trace's frames it shares) becomes once deobfuscated.
-    let mut enclosing: Vec<usize> = Vec::new();
+    // `(depth, full trace)` of each stack so far; a `Caused by:` shares its tail with the
+    // last stack at its depth, a `Suppressed:` block with the last one above its depth.
+    let mut seen: Vec<(usize, Vec<usize>)> = Vec::new();
     for (n, stack) in trace.stacks.iter().enumerate() {
+        let depth = stack_depth(stack);
+        let suppressed = stack.title.trim_start().starts_with("Suppressed:");
+        let enclosing: &[usize] = seen
+            .iter()
+            .rev()
+            .find(|(d, _)| if suppressed { *d < depth } else { *d == depth })
+            .map_or(&[], |(_, full)| full.as_slice());
         let mut remapper = subset.stack();
         let title = deobfuscate_title(&stack.title, &mut remapper);
         let mut frames = Vec::with_capacity(stack.frames.len());
@@ -232,7 +257,7 @@ pub(super) fn symbolicate(
                 break;
             }
         }
-        enclosing = full;
+        seen.push((depth, full));
         stacks.push(SymbolicatedStack {
             title,
             crashed: n == 0,
