@@ -349,6 +349,9 @@ pub struct FrameDetail {
     pub alternatives: Vec<Vec<ResolvedLocation>>,
     /// Why it is not resolved.
     pub note: Option<String>,
+    /// For a Java `... N more` line: the frames it stands for (the enclosing trace's last
+    /// N), as shown in the list.
+    pub inherited: Vec<String>,
     /// Source context from the map's `sourcesContent`.
     pub context: Option<SourceContext>,
 }
@@ -384,8 +387,77 @@ pub fn frame_detail(
             .map(|c| c.into_iter().map(|l| l.to_owned()).collect())
             .collect(),
         note: f.note().map(str::to_owned),
+        inherited: inherited_frames(table, stack, frame)
+            .into_iter()
+            .filter_map(|(s, k)| {
+                let fr = table.frame(s, k)?;
+                Some(match fr.location() {
+                    Some(l) => {
+                        let line = l.line.map(|n| format!(":{n}")).unwrap_or_default();
+                        format!(
+                            "{} ({}{line})",
+                            l.function.unwrap_or("<unknown>"),
+                            l.file.unwrap_or("?")
+                        )
+                    }
+                    None => fr.raw().trim().to_owned(),
+                })
+            })
+            .collect(),
         context,
     })
+}
+
+/// The frames a Java `... N more` line (frame `frame` of `stack`) stands for: the last N
+/// frames of its enclosing trace's full list (its printed frames, then what its own
+/// `... M more` stands for). Empty for any other frame.
+fn inherited_frames(table: &FrameTable, stack: usize, frame: usize) -> Vec<(usize, usize)> {
+    use crate::formats::java;
+    let more = |s: usize, k: usize| {
+        table
+            .frame(s, k)
+            .and_then(|f| java::more_count(f.raw()).filter(|_| f.is_library()))
+    };
+    let Some(n) = more(stack, frame) else {
+        return Vec::new();
+    };
+    let shape: Vec<(bool, usize)> = (0..table.stack_count())
+        .map(|s| {
+            let suppressed = table
+                .stack_raw_title(s)
+                .trim_start()
+                .starts_with("Suppressed:");
+            let depth = table.frame(s, 0).map_or(0, |f| java::frame_depth(f.raw()));
+            (suppressed, depth)
+        })
+        .collect();
+    // The full list of stack `s`, following enclosing traces (each step goes to an earlier
+    // stack, so this ends).
+    fn full(
+        table: &FrameTable,
+        shape: &[(bool, usize)],
+        s: usize,
+        more: &dyn Fn(usize, usize) -> Option<usize>,
+    ) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for k in 0..table.stack_len(s) {
+            match more(s, k) {
+                Some(m) => {
+                    if let Some(e) = crate::formats::java::enclosing_stack(shape, s) {
+                        let tail = full(table, shape, e, more);
+                        out.extend_from_slice(&tail[tail.len().saturating_sub(m)..]);
+                    }
+                }
+                None => out.push((s, k)),
+            }
+        }
+        out
+    }
+    let Some(e) = java::enclosing_stack(&shape, stack) else {
+        return Vec::new();
+    };
+    let tail = full(table, &shape, e, &more);
+    tail[tail.len().saturating_sub(n)..].to_vec()
 }
 
 fn source_context(map: &SourceMap, loc: &ResolvedLocation) -> Option<SourceContext> {
@@ -417,7 +489,6 @@ fn source_context(map: &SourceMap, loc: &ResolvedLocation) -> Option<SourceConte
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::js;
     use std::collections::HashSet;
 
     fn table(text: &str) -> FrameTable {
@@ -496,6 +567,29 @@ mod tests {
         assert_eq!(folded.row(1), Some(Row::Stack { stack: 1 }));
         assert_eq!(folded.row_of_frame(0, 1), None);
         assert_eq!(folded.step(None, true), Some((1, 0)));
+    }
+
+    /// `... N more` shows the frames it stands for, following enclosing traces.
+    #[test]
+    fn more_lines_list_their_frames() {
+        let t = table(
+            "java.lang.IllegalStateException: top\n\tat a.b.x(SourceFile:1)\n\tat a.b.y(SourceFile:2)\n\tSuppressed: java.io.IOException: close\n\t\tat a.b.s(SourceFile:3)\n\t\t... 1 more\nCaused by: a.c: inner\n\tat a.b.z(SourceFile:4)\n\t... 2 more\nCaused by: a.d: deeper\n\tat a.b.w(SourceFile:5)\n\t... 3 more\n",
+        );
+        let d = |s, f| frame_detail(&t, &[], s, f).unwrap().inherited;
+        assert_eq!(d(1, 1), vec!["at a.b.y(SourceFile:2)"]);
+        assert_eq!(
+            d(2, 1),
+            vec!["at a.b.x(SourceFile:1)", "at a.b.y(SourceFile:2)"]
+        );
+        assert_eq!(
+            d(3, 1),
+            vec![
+                "at a.b.z(SourceFile:4)",
+                "at a.b.x(SourceFile:1)",
+                "at a.b.y(SourceFile:2)"
+            ]
+        );
+        assert!(d(0, 0).is_empty());
     }
 
     #[test]

@@ -215,6 +215,36 @@ fn classify(raw: &str) -> Line<'_> {
     Line::Text(text)
 }
 
+/// `N` of a `... N more` line (or logback's `... N common frames omitted`).
+pub fn more_count(raw: &str) -> Option<usize> {
+    let t = strip_logcat(raw).trim();
+    t.strip_prefix("... ")?.split(' ').next()?.parse().ok()
+}
+
+/// How deep a frame line is nested: `Suppressed:` blocks are indented one tab more than
+/// their enclosing trace, so their frames have one tab more.
+pub fn frame_depth(raw: &str) -> usize {
+    strip_logcat(raw)
+        .chars()
+        .take_while(|c| *c == '\t')
+        .count()
+        .saturating_sub(1)
+}
+
+/// The stack whose last frames a `... N more` line of stack `k` stands for: for a
+/// `Caused by:`, the last stack before it at its depth; for a `Suppressed:` block, the last
+/// one above its depth. `stacks` holds each stack's (is `Suppressed:`, depth).
+pub fn enclosing_stack(stacks: &[(bool, usize)], k: usize) -> Option<usize> {
+    let &(suppressed, depth) = stacks.get(k)?;
+    (0..k).rev().find(|&i| {
+        if suppressed {
+            stacks[i].1 < depth
+        } else {
+            stacks[i].1 == depth
+        }
+    })
+}
+
 /// How many of the first lines of `text` are Java frames (`at a.b.C.m(...)`), for format
 /// detection: V8 frames have a space before `(`, so they never count.
 pub fn count_frames(text: &str, max_lines: usize) -> usize {

@@ -2,7 +2,7 @@
 //! the trace names, and deobfuscates frames, exception headers and class names in messages.
 
 use super::{Outcome, SymbolSet};
-use crate::formats::java::throwable_class_range;
+use crate::formats::java::{self, throwable_class_range};
 use crate::model::{
     Frame, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
     SymbolicatedTrace, Timing, Trace,
@@ -16,20 +16,14 @@ use std::time::Instant;
 /// (`--source-file-template r8-map-id-%MAP_ID`).
 const MAP_ID_PREFIX: &str = "r8-map-id-";
 
-/// How deep a stack is nested: `Suppressed:` blocks are indented one tab more than their
-/// enclosing trace (read from the frames' indentation, logcat prefixes looked through).
-fn stack_depth(stack: &crate::model::Stack) -> usize {
-    stack
+/// A stack's (is `Suppressed:`, depth), for [`java::enclosing_stack`].
+pub(crate) fn stack_shape(stack: &crate::model::Stack) -> (bool, usize) {
+    let depth = stack
         .frames
         .iter()
         .find(|f| f.input.is_some())
-        .map_or(0, |f| {
-            let text = crate::formats::java::strip_logcat(&f.raw);
-            text.chars()
-                .take_while(|c| *c == '\t')
-                .count()
-                .saturating_sub(1)
-        })
+        .map_or(0, |f| java::frame_depth(&f.raw));
+    (stack.title.trim_start().starts_with("Suppressed:"), depth)
 }
 
 /// `N` of a `... N more` frame.
@@ -37,8 +31,7 @@ fn more_count(frame: &Frame) -> Option<usize> {
     if !frame.input.as_ref()?.builtin {
         return None;
     }
-    let t = crate::formats::java::strip_logcat(&frame.raw).trim();
-    t.strip_prefix("... ")?.split(' ').next()?.parse().ok()
+    java::more_count(&frame.raw)
 }
 
 /// The class and method of a Java frame's `function` (`pkg.Cls.method`).
@@ -220,15 +213,12 @@ pub(super) fn symbolicate(
     // enclosing trace's frames it shares) becomes once deobfuscated.
     // `(depth, full trace)` of each stack so far; a `Caused by:` shares its tail with the
     // last stack at its depth, a `Suppressed:` block with the last one above its depth.
-    let mut seen: Vec<(usize, Vec<usize>)> = Vec::new();
+    let shape: Vec<(bool, usize)> = trace.stacks.iter().map(stack_shape).collect();
+    let mut seen: Vec<Vec<usize>> = Vec::new();
     for (n, stack) in trace.stacks.iter().enumerate() {
-        let depth = stack_depth(stack);
-        let suppressed = stack.title.trim_start().starts_with("Suppressed:");
-        let enclosing: &[usize] = seen
-            .iter()
-            .rev()
-            .find(|(d, _)| if suppressed { *d < depth } else { *d == depth })
-            .map_or(&[], |(_, full)| full.as_slice());
+        let enclosing: &[usize] = java::enclosing_stack(&shape, n)
+            .and_then(|i| seen.get(i))
+            .map_or(&[], Vec::as_slice);
         let mut remapper = subset.stack();
         let title = deobfuscate_title(&stack.title, &mut remapper);
         let mut frames = Vec::with_capacity(stack.frames.len());
@@ -257,7 +247,7 @@ pub(super) fn symbolicate(
                 break;
             }
         }
-        seen.push((depth, full));
+        seen.push(full);
         stacks.push(SymbolicatedStack {
             title,
             crashed: n == 0,

@@ -715,6 +715,12 @@ fn frame_detail_ui(
                         }
                     });
             }
+            if !d.inherited.is_empty() {
+                ui.label(RichText::new("The frames this line stands for:").weak());
+                for f in &d.inherited {
+                    ui.label(RichText::new(format!("    {f}")).monospace());
+                }
+            }
             if let Some(note) = &d.note {
                 ui.label(RichText::new(note).color(Color32::from_rgb(230, 160, 60)));
             }
