@@ -1,4 +1,5 @@
 //! Pure symbol-file readers and look-ups.
 
+pub mod native;
 pub mod proguard;
 pub mod sourcemap;
