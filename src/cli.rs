@@ -180,7 +180,10 @@ fn load_symbols(
                     let kind = detect::peek(&bytes);
                     if matches!(
                         kind,
-                        FileKind::SourceMap | FileKind::JavaScript | FileKind::ProguardMapping
+                        FileKind::SourceMap
+                            | FileKind::JavaScript
+                            | FileKind::ProguardMapping
+                            | FileKind::NativeSymbols
                     ) && let Err(e) =
                         symbols.add_with(&display, Blob::from(bytes), &ParallelIndex)
                     {

@@ -281,3 +281,32 @@ mod proguard {
         assert_eq!(ours, theirs);
     }
 }
+
+mod native {
+    use super::*;
+    use symscope::symbols::native::NativeSymbols;
+
+    /// An ELF cut anywhere, or with junk in its middle, is a named error or a smaller
+    /// object: never a panic.
+    #[test]
+    fn truncated_and_corrupt_elf() {
+        let elf = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native/crashy/crashy"),
+        )
+        .unwrap();
+        for cut in (0..elf.len()).step_by(997) {
+            if let Err(e) = NativeSymbols::convert(&elf[..cut], None) {
+                assert!(!e.to_string().is_empty());
+            }
+        }
+        let mut junk = elf.clone();
+        for i in (64..junk.len()).step_by(13) {
+            junk[i] = junk[i].wrapping_mul(31).wrapping_add(7);
+        }
+        let _ = NativeSymbols::convert(&junk, None);
+        let err = SymbolSet::new()
+            .add("cut.elf", Blob::from(elf[..40].to_vec()))
+            .unwrap_err();
+        assert!(err.to_string().contains("cut.elf"), "{err}");
+    }
+}

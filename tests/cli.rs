@@ -94,7 +94,15 @@ fn json_follows_the_contract() {
         );
         assert_eq!(
             keys(&f["input"]),
-            ["address", "column", "file", "function", "line", "module"]
+            [
+                "address",
+                "column",
+                "file",
+                "function",
+                "line",
+                "module",
+                "module_offset"
+            ]
         );
         let status = f["status"].as_str().unwrap();
         assert!(

@@ -571,3 +571,25 @@ fn a_reopened_workspace_reads_the_mapping_index_from_its_cache() {
     assert!(phases(&h3).contains(&"scan".to_owned()));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A native crash record and the binary's split debug file, dropped together: the crashing
+/// frame and an inline chain resolved.
+#[test]
+fn drop_a_native_crash_and_its_debug_file() {
+    let native = |rel: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/native/crashy")
+            .join(rel)
+    };
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[native("crash-aslr-1.txt"), native("crashy.debug")],
+    );
+    settle(&mut h, |h| {
+        has_label(h, "store_result  /build/crashy/crash.c:24")
+    });
+    assert!(has_label(&h, "cxx_pipeline_run") || has_label(&h, "+2 inlined"));
+    assert!(has_label(&h, "signal 11 (SIGSEGV)"));
+}

@@ -4,6 +4,7 @@ use crate::formats::{self, detect::peek};
 use crate::jobs::{JobContext, ParallelIndex, ReportingIndex};
 use crate::model::{Blob, FileKind, FrameTable, SourceText};
 use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
+use crate::symbols::native::NativeSymbols;
 use crate::symbols::proguard::Mapping;
 use crate::symbols::sourcemap::SourceMap;
 use std::sync::Arc;
@@ -20,6 +21,8 @@ pub enum Loaded {
     Map(Arc<SourceMap>, f64),
     /// An indexed ProGuard/R8 mapping, with the milliseconds its scan took.
     ProguardMapping(Arc<Mapping>, f64),
+    /// A native debug file converted to a SymCache, with the milliseconds it took.
+    Native(Arc<NativeSymbols>, f64),
     /// A bundle: its map comments and its text (line starts computed once, for the inspector).
     Bundle(BundleFile, Arc<SourceText>),
     /// A parsed log (symbolicated once its symbolication finishes).
@@ -110,6 +113,39 @@ fn load_mapping(
     Ok(Loaded::ProguardMapping(Arc::new(mapping), ms))
 }
 
+/// A native debug file: its SymCache read from the workspace cache when one is there, else
+/// built (symbolic) and written to the cache.
+fn load_native(
+    ctx: &mut JobContext<JobOutput>,
+    path: &str,
+    bytes: Vec<u8>,
+    cache: Option<&CacheKey>,
+) -> Result<Loaded, String> {
+    let start = Instant::now();
+    let file = cache.map(|c| c.file("symcache"));
+    if let Some(file) = &file {
+        let cached = ctx.phase("read cached SymCache", |_| {
+            NativeSymbols::from_cache_bytes(&std::fs::read(file).ok()?)
+        });
+        if let Some(native) = cached {
+            return Ok(Loaded::Native(
+                Arc::new(native),
+                start.elapsed().as_secs_f64() * 1e3,
+            ));
+        }
+    }
+    let native = ctx
+        .phase("build SymCache", |_| NativeSymbols::convert(&bytes, None))
+        .map_err(|e| format!("{path}: {e}"))?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    if let Some(file) = &file {
+        ctx.phase("write cached SymCache", |_| {
+            crate::workspace::write_cache(file, &native.to_cache_bytes()).ok()
+        });
+    }
+    Ok(Loaded::Native(Arc::new(native), ms))
+}
+
 /// Detects, parses and indexes one input; `cache` says where derived data may be kept.
 pub fn load(
     ctx: &mut JobContext<JobOutput>,
@@ -155,6 +191,7 @@ pub fn load(
             }
         }
         FileKind::ProguardMapping => load_mapping(ctx, path, bytes, cache)?,
+        FileKind::NativeSymbols => load_native(ctx, path, bytes, cache)?,
         FileKind::Log => log_table(ctx, &bytes),
         FileKind::HermesBytecode | FileKind::Unknown => {
             if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() && !bytes.is_empty() {

@@ -515,6 +515,9 @@ impl AppState {
                 Some(Loaded::ProguardMapping(m, ms)) => {
                     symbols.add_shared_mapping(&e.path.display().to_string(), m.clone(), *ms)
                 }
+                Some(Loaded::Native(n, ms)) => {
+                    symbols.add_shared_native(&e.path.display().to_string(), n.clone(), *ms)
+                }
                 _ => {}
             }
         }

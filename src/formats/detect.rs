@@ -14,6 +14,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
     if head.starts_with(&HERMES_MAGIC) {
         return FileKind::HermesBytecode;
     }
+    if is_native_object(head) {
+        return FileKind::NativeSymbols;
+    }
     if memchr::memchr(0, head).is_some() {
         return FileKind::Unknown;
     }
@@ -33,6 +36,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
         if keys.iter().any(|k| memchr::memmem::find(head, k).is_some()) {
             return FileKind::SourceMap;
         }
+        if super::native::is_native(&String::from_utf8_lossy(head)) {
+            return FileKind::Log;
+        }
         return FileKind::Unknown;
     }
     if std::str::from_utf8(head).is_err()
@@ -50,6 +56,36 @@ pub fn peek(bytes: &[u8]) -> FileKind {
         return FileKind::JavaScript;
     }
     FileKind::Log
+}
+
+/// Native object files by their magic: ELF, Mach-O (thin, either byte order), a universal
+/// Mach-O (`cafebabe` with a small architecture count: Java class files share the magic but
+/// carry a version there), PE (`MZ` with a `PE\0\0` header), PDB (MSF 7) and Breakpad
+/// (`MODULE os arch id name`).
+fn is_native_object(b: &[u8]) -> bool {
+    const MACHO: [[u8; 4]; 4] = [
+        [0xfe, 0xed, 0xfa, 0xce],
+        [0xfe, 0xed, 0xfa, 0xcf],
+        [0xce, 0xfa, 0xed, 0xfe],
+        [0xcf, 0xfa, 0xed, 0xfe],
+    ];
+    if b.starts_with(b"\x7fELF") || MACHO.iter().any(|m| b.starts_with(m)) {
+        return true;
+    }
+    if b.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
+        && b.len() >= 8
+        && u32::from_be_bytes([b[4], b[5], b[6], b[7]]) < 32
+    {
+        return true;
+    }
+    if b.starts_with(b"MZ") && b.len() >= 0x40 {
+        let at = u32::from_le_bytes([b[0x3c], b[0x3d], b[0x3e], b[0x3f]]) as usize;
+        if b.get(at..at + 4) == Some(b"PE\0\0") {
+            return true;
+        }
+    }
+    b.starts_with(b"Microsoft C/C++ MSF 7.00")
+        || (b.starts_with(b"MODULE ") && b[..b.len().min(256)].split(|&c| c == b' ').count() >= 5)
 }
 
 fn trim_ascii_start(b: &[u8]) -> &[u8] {
@@ -138,7 +174,12 @@ mod tests {
             peek(b"!function(){}();\n//# sourceMappingURL=a.js.map"),
             FileKind::JavaScript
         );
-        assert_eq!(peek(b"\x7fELF\x02\x01\x01\0\0\0"), FileKind::Unknown);
+        assert_eq!(peek(b"\x7fELF\x02\x01\x01\0\0\0"), FileKind::NativeSymbols);
+        assert_eq!(
+            peek(b"MODULE Linux x86_64 E54B69733C5597151AB4CE8884B9A5020 crashy\nFILE 0 a.c\n"),
+            FileKind::NativeSymbols
+        );
+        assert_eq!(peek(b"0x1500\n0x163a\n"), FileKind::Log);
         assert_eq!(peek(&HERMES_MAGIC), FileKind::HermesBytecode);
         assert_eq!(peek(b""), FileKind::Log);
         assert_eq!(

@@ -303,6 +303,7 @@ pub fn parse(text: &str) -> Trace {
                         address: None,
                         module: f.module.map(str::to_owned),
                         builtin: false,
+                        ..FrameInput::default()
                     }),
                 });
                 gap = false;

@@ -3,6 +3,7 @@
 pub mod detect;
 pub mod java;
 pub mod js;
+pub mod native;
 
 pub use detect::peek;
 
@@ -18,7 +19,9 @@ pub fn parse_log(bytes: &[u8]) -> Trace {
 
 /// Parses a log's text, detecting the format (what [`parse_log`] does after decoding).
 pub fn parse_text(text: &str) -> Trace {
-    if is_java(text) {
+    if native::is_native(text) {
+        native::parse(text)
+    } else if is_java(text) {
         java::parse(text)
     } else {
         js::parse(text)

@@ -18,6 +18,8 @@ pub enum LogFormat {
     HermesBytecode,
     /// Java, Kotlin or Android (`\tat pkg.Cls.method(File.java:12)`, `Caused by:`, logcat).
     Java,
+    /// Native addresses: a crash record with a module map, or a plain list of addresses.
+    NativeAddresses,
     /// Nothing recognisable: every line is kept as `unparsed`.
     Unknown,
 }
@@ -32,6 +34,7 @@ impl LogFormat {
             Self::Hermes => "hermes",
             Self::HermesBytecode => "hermes-bytecode",
             Self::Java => "java",
+            Self::NativeAddresses => "native-addresses",
             Self::Unknown => "unknown",
         }
     }
@@ -63,6 +66,8 @@ pub enum FileKind {
     HermesBytecode,
     /// An Android ProGuard or R8 mapping (`mapping.txt`).
     ProguardMapping,
+    /// A native debug file: ELF, Mach-O, PE, PDB or Breakpad `.sym`.
+    NativeSymbols,
     /// A stack trace or crash log (text).
     Log,
     /// Binary or unrecognised content.
@@ -77,6 +82,7 @@ impl FileKind {
             Self::JavaScript => "JavaScript",
             Self::HermesBytecode => "Hermes bytecode",
             Self::ProguardMapping => "ProGuard mapping",
+            Self::NativeSymbols => "native symbols",
             Self::Log => "log",
             Self::Unknown => "unknown",
         }

@@ -49,6 +49,11 @@ pub struct FrameInput {
     pub address: Option<u64>,
     /// Native module or image name.
     pub module: Option<String>,
+    /// Native: the address relative to the module's load base (what is looked up).
+    pub module_offset: Option<u64>,
+    /// Native: the address is a return address (a caller frame), so the call instruction
+    /// is found at address − 1.
+    pub return_address: bool,
     /// The frame has no position by nature (`native`, `[native code]`, `<anonymous>`, eval code).
     pub builtin: bool,
 }

@@ -2,13 +2,15 @@
 
 mod java;
 mod names;
+mod native;
 pub mod report;
 mod symbols;
 
 pub use names::{SourceCache, callee_at};
 
 pub use symbols::{
-    BundleFile, LoadError, MapFile, MappingFile, Match, Resolver, SymbolSet, basename, scan_bundle,
+    BundleFile, LoadError, MapFile, MappingFile, Match, NativeFile, Resolver, SymbolSet, basename,
+    scan_bundle,
 };
 
 use crate::model::{
@@ -46,6 +48,9 @@ pub fn symbolicate(
 ) -> Outcome {
     if trace.format == crate::model::LogFormat::Java {
         return java::symbolicate(trace, symbols, progress);
+    }
+    if trace.format == crate::model::LogFormat::NativeAddresses {
+        return native::symbolicate(trace, symbols, progress);
     }
     let start = Instant::now();
     let base = options

@@ -70,6 +70,8 @@ pub struct JsonInput<'a> {
     pub address: Option<String>,
     /// Native module.
     pub module: Option<&'a str>,
+    /// Native: the address relative to the module's load base (`"0x1500"`).
+    pub module_offset: Option<String>,
 }
 
 /// One original location.
@@ -154,6 +156,7 @@ pub fn json<'a>(trace: &'a Trace, result: &'a SymbolicatedTrace, total_ms: f64) 
                                 column: i.column,
                                 address: i.address.map(|a| format!("0x{a:x}")),
                                 module: i.module.as_deref(),
+                                module_offset: i.module_offset.map(|a| format!("0x{a:x}")),
                             });
                     JsonFrame {
                         index,
@@ -196,7 +199,9 @@ pub fn json<'a>(trace: &'a Trace, result: &'a SymbolicatedTrace, total_ms: f64) 
 /// beneath it, then the warnings and a note per file that had no map.
 pub fn text(trace: &Trace, result: &SymbolicatedTrace) -> String {
     let mut out = String::new();
+    // Files (JavaScript) and modules (native) that had no symbols, with their frame counts.
     let mut missing: BTreeMap<String, usize> = BTreeMap::new();
+    let mut missing_modules: BTreeMap<String, usize> = BTreeMap::new();
     for (n, (stack, sym)) in trace.stacks.iter().zip(&result.stacks).enumerate() {
         if n > 0 {
             out.push('\n');
@@ -246,15 +251,18 @@ pub fn text(trace: &Trace, result: &SymbolicatedTrace) -> String {
                     );
                 }
                 FrameStatus::NoSymbols => {
-                    if let Some(file) = frame.input.as_ref().and_then(|i| i.file.as_deref()) {
+                    let input = frame.input.as_ref();
+                    if let Some(file) = input.and_then(|i| i.file.as_deref()) {
                         *missing.entry(file.to_owned()).or_insert(0) += 1;
+                    } else if let Some(module) = input.and_then(|i| i.module.as_deref()) {
+                        *missing_modules.entry(module.to_owned()).or_insert(0) += 1;
                     }
                 }
                 FrameStatus::Unparsed | FrameStatus::Skipped => {}
             }
         }
     }
-    if !result.warnings.is_empty() || !missing.is_empty() {
+    if !result.warnings.is_empty() || !missing.is_empty() || !missing_modules.is_empty() {
         out.push('\n');
     }
     for w in &result.warnings {
@@ -265,6 +273,13 @@ pub fn text(trace: &Trace, result: &SymbolicatedTrace) -> String {
         let _ = writeln!(
             out,
             "note: no source map for {file} ({count} frame{plural})"
+        );
+    }
+    for (module, count) in &missing_modules {
+        let plural = if *count == 1 { "" } else { "s" };
+        let _ = writeln!(
+            out,
+            "note: no debug file for {module} ({count} frame{plural})"
         );
     }
     out

@@ -2,6 +2,7 @@
 
 use crate::formats::detect::peek;
 use crate::model::{Blob, FileKind};
+use crate::symbols::native::{NativeError, NativeSymbols};
 use crate::symbols::proguard::{Mapping, MappingError};
 use crate::symbols::sourcemap::{self, ChunkRunner, Serial, SourceMap};
 use std::sync::Arc;
@@ -35,6 +36,19 @@ pub struct MappingFile {
     pub parse_ms: f64,
 }
 
+/// A native debug file converted to a SymCache, with the name it is known by.
+#[derive(Debug)]
+pub struct NativeFile {
+    /// File name (`crashy.debug`).
+    pub name: String,
+    /// Path as given by the user (for messages).
+    pub path: String,
+    /// The converted symbols.
+    pub symbols: Arc<NativeSymbols>,
+    /// Milliseconds spent converting.
+    pub parse_ms: f64,
+}
+
 /// A generated JavaScript file (bundle) and the map it declares.
 #[derive(Clone, Debug)]
 pub struct BundleFile {
@@ -65,6 +79,14 @@ pub enum LoadError {
         /// What is wrong.
         source: MappingError,
     },
+    /// The file is a native debug file that cannot be used.
+    #[error("{path}: {source}")]
+    BadNative {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        source: NativeError,
+    },
     /// The bundle's inline map (`sourceMappingURL=data:…`) cannot be read.
     #[error("{path}: inline source map: {problem}")]
     BadInlineMap {
@@ -92,6 +114,8 @@ pub struct SymbolSet {
     pub bundles: Vec<BundleFile>,
     /// ProGuard/R8 mappings.
     pub mappings: Vec<MappingFile>,
+    /// Native debug files.
+    pub natives: Vec<NativeFile>,
 }
 
 /// How a frame's file was matched to a map.
@@ -188,6 +212,17 @@ impl SymbolSet {
                 let parse_ms = start.elapsed().as_secs_f64() * 1e3;
                 self.add_shared_mapping(path, Arc::new(mapping), parse_ms);
             }
+            FileKind::NativeSymbols => {
+                let start = Instant::now();
+                let native = NativeSymbols::convert(blob.as_slice(), None).map_err(|source| {
+                    LoadError::BadNative {
+                        path: path.to_owned(),
+                        source,
+                    }
+                })?;
+                let parse_ms = start.elapsed().as_secs_f64() * 1e3;
+                self.add_shared_native(path, Arc::new(native), parse_ms);
+            }
             FileKind::HermesBytecode => {}
             FileKind::Log | FileKind::Unknown => {
                 return Err(LoadError::NotSymbols {
@@ -226,6 +261,16 @@ impl SymbolSet {
             name: basename(path).to_owned(),
             path: path.to_owned(),
             mapping,
+            parse_ms,
+        });
+    }
+
+    /// Adds a converted native debug file (shared with the app, which keeps it).
+    pub fn add_shared_native(&mut self, path: &str, symbols: Arc<NativeSymbols>, parse_ms: f64) {
+        self.natives.push(NativeFile {
+            name: basename(path).to_owned(),
+            path: path.to_owned(),
+            symbols,
             parse_ms,
         });
     }

@@ -261,6 +261,7 @@ fn kind_badge(kind: FileKind) -> (&'static str, Color32) {
         FileKind::JavaScript => ("JS", Color32::from_rgb(220, 190, 60)),
         FileKind::HermesBytecode => ("HBC", Color32::from_rgb(150, 110, 220)),
         FileKind::ProguardMapping => ("R8", Color32::from_rgb(120, 200, 200)),
+        FileKind::NativeSymbols => ("NAT", Color32::from_rgb(200, 140, 90)),
         FileKind::Log => ("LOG", Color32::from_rgb(90, 190, 120)),
         FileKind::Unknown => ("?", Color32::GRAY),
     }
@@ -295,6 +296,7 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                         FileKind::JavaScript,
                         FileKind::HermesBytecode,
                         FileKind::ProguardMapping,
+                        FileKind::NativeSymbols,
                     ][..],
                 ),
                 ("Other", &[FileKind::Unknown][..]),
@@ -334,6 +336,18 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                                     Some(Loaded::Log(t)) => {
                                         format!("{} frames", t.frame_count())
                                     }
+                                    Some(Loaded::Native(n, ms)) => format!(
+                                        "{} {} ({}), debug ID {}, SymCache {} KB in {ms:.1} ms",
+                                        n.info().format,
+                                        n.info().arch,
+                                        if n.info().has_debug_info {
+                                            "debug info"
+                                        } else {
+                                            "symbols only"
+                                        },
+                                        n.info().debug_id,
+                                        n.cache_len().div_ceil(1024)
+                                    ),
                                     Some(Loaded::ProguardMapping(m, ms)) => format!(
                                         "scanned in {ms:.1} ms, {} classes{}",
                                         m.class_count(),

@@ -1,0 +1,130 @@
+//! The real `crashy` crashes (`tests/fixtures/native/crashy`: three runs with different ASLR
+//! bases) symbolicated end to end — record parsed, modules mapped, return addresses minus
+//! one — against llvm-symbolizer's answers, with the binary, its split `.debug` file and its
+//! Breakpad `.sym`; and a plain address list read as offsets into the one file given.
+
+use serde_json::Value;
+use symscope::formats::parse_log;
+use symscope::model::{FrameStatus, LogFormat, SymbolicatedTrace};
+use symscope::symbolicate::{self, Options, Outcome, SymbolSet};
+
+const DIR: &str = "tests/fixtures/native/crashy";
+
+fn run(symbols: &[&str], log: &[u8]) -> SymbolicatedTrace {
+    let mut set = SymbolSet::new();
+    for s in symbols {
+        let path = format!("{DIR}/{s}");
+        set.add(&path, std::fs::read(&path).unwrap().into())
+            .unwrap();
+    }
+    let trace = parse_log(log);
+    assert_eq!(trace.format, LogFormat::NativeAddresses);
+    let Outcome::Done(r) = symbolicate::symbolicate(
+        &trace,
+        &set,
+        Options::default(),
+        &mut symscope::model::NoProgress,
+    ) else {
+        panic!("cancelled")
+    };
+    r
+}
+
+/// See `tests/native_oracle.rs`: the lambda's rendering, and Breakpad's missing return types.
+fn same_function(ours: &str, llvm: &str, breakpad: bool) -> bool {
+    let ours = ours.replace("{lambda(long)#1}", "'lambda'(long)");
+    ours == llvm
+        || (breakpad
+            && llvm
+                .strip_suffix(ours.as_str())
+                .is_some_and(|ret| ret.ends_with(' ') && !ret.trim().contains(' ')))
+}
+
+fn check(symbols: &str) {
+    for case in 1..=3 {
+        let log = std::fs::read(format!("{DIR}/crash-aslr-{case}.txt")).unwrap();
+        let r = run(&[symbols], &log);
+        let oracle: Value = serde_json::from_slice(
+            &std::fs::read(format!("{DIR}/oracle-crash-{case}.json")).unwrap(),
+        )
+        .unwrap();
+        let want = oracle["frames"].as_array().unwrap();
+        let frames = &r.stacks[0].frames;
+        assert_eq!(frames.len(), want.len(), "{symbols} case {case}");
+        assert!(r.stacks[0].title.contains("SIGSEGV"));
+        for (f, w) in frames.iter().zip(want) {
+            if w["in_module"].is_null() {
+                assert_eq!(f.status, FrameStatus::NoSymbols, "{case}: {f:?}");
+                assert!(f.note.as_deref().unwrap().contains("libc"), "{f:?}");
+                continue;
+            }
+            assert_eq!(f.status, FrameStatus::Resolved, "{case}: {f:?}");
+            let chain = w["llvm_symbolizer"].as_array().unwrap();
+            assert_eq!(f.resolved.len(), chain.len(), "{case}: {f:?}");
+            for (k, (loc, l)) in f.resolved.iter().zip(chain).enumerate() {
+                assert!(
+                    same_function(
+                        loc.function.as_deref().unwrap(),
+                        l["FunctionName"].as_str().unwrap(),
+                        symbols.ends_with(".sym")
+                    ),
+                    "{symbols} case {case}: {:?} vs {}",
+                    loc.function,
+                    l["FunctionName"]
+                );
+                let file = l["FileName"].as_str().filter(|f| !f.is_empty());
+                let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
+                assert_eq!((loc.file.as_deref(), loc.line), (file, line));
+                // Only the outermost entry of an inline chain is not inlined.
+                assert_eq!(loc.inlined, k + 1 < chain.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn crashes_with_the_binary() {
+    check("crashy");
+}
+
+#[test]
+fn crashes_with_the_split_debug_file() {
+    check("crashy.debug");
+}
+
+#[test]
+fn crashes_with_breakpad_symbols() {
+    check("crashy.sym");
+}
+
+/// With both the stripped binary's `.debug` and its Breakpad file, the one with line
+/// information is used; a plain list of offsets resolves against the one file given.
+#[test]
+fn an_address_list_against_one_file() {
+    let r = run(&["crashy.debug"], b"0x1500\n0x1639\n");
+    let f = &r.stacks[0].frames;
+    assert_eq!(f[0].resolved[0].function.as_deref(), Some("store_result"));
+    assert_eq!(f[1].resolved.len(), 3);
+    assert_eq!(
+        f[1].resolved[2].function.as_deref(),
+        Some("cxx_pipeline_run")
+    );
+}
+
+/// No debug file: every in-module frame says what to add.
+#[test]
+fn no_debug_file_says_what_to_add() {
+    let log = std::fs::read(format!("{DIR}/crash-aslr-1.txt")).unwrap();
+    let trace = parse_log(&log);
+    let Outcome::Done(r) = symbolicate::symbolicate(
+        &trace,
+        &SymbolSet::new(),
+        Options::default(),
+        &mut symscope::model::NoProgress,
+    ) else {
+        panic!()
+    };
+    let f = &r.stacks[0].frames[0];
+    assert_eq!(f.status, FrameStatus::NoSymbols);
+    assert!(f.note.as_deref().unwrap().contains("crashy"), "{f:?}");
+}
