@@ -89,6 +89,30 @@ mod tests {
         m
     }
 
+    /// A ProGuard mapping's scan on all cores reports every finished chunk (the workspace
+    /// panel's bar while a large mapping loads) and finds what the serial scan finds.
+    #[test]
+    fn mapping_scan_reports_each_chunk() {
+        use crate::symbols::proguard::Mapping;
+        use std::sync::Mutex;
+        let mut text = String::new();
+        let mut n = 0;
+        while text.len() < 4 << 20 {
+            text.push_str(&format!("orig.C{n} -> o{n}:\n    1:9:void m(int) -> a\n"));
+            n += 1;
+        }
+        let reports = Mutex::new(Vec::new());
+        let on_task = |done: u64, total: u64| reports.lock().unwrap().push((done, total));
+        let runner = ReportingIndex { on_task: &on_task };
+        let m = Mapping::parse_with(Blob::from(text.clone()), &runner).unwrap();
+        assert_eq!(m.class_count(), n);
+        let reports = reports.into_inner().unwrap();
+        let total = reports[0].1;
+        assert!(total >= 2, "{reports:?}");
+        assert_eq!(reports.len() as u64, total);
+        assert!(reports.iter().any(|&(d, t)| d == t));
+    }
+
     #[test]
     fn parallel_index_equals_serial() {
         let m = synthetic_mappings();
