@@ -129,6 +129,23 @@ fn check(
 
 const SHOP: &str = "tests/fixtures/java/shop";
 
+/// A trace's text symbolicated against the shop mapping.
+fn with_shop_mapping(text: &str) -> SymbolicatedTrace {
+    let mut symbols = SymbolSet::new();
+    let m = format!("{SHOP}/shop-mapping.txt");
+    symbols.add(&m, std::fs::read(&m).unwrap().into()).unwrap();
+    let trace = symscope::formats::parse_text(text);
+    let Outcome::Done(r) = symbolicate::symbolicate(
+        &trace,
+        &symbols,
+        Options::default(),
+        &mut symscope::model::NoProgress,
+    ) else {
+        panic!("cancelled")
+    };
+    r
+}
+
 #[test]
 fn shop_pricing_npe_through_inlined_getters_and_a_lambda() {
     let (frames, ambiguous) = check(
@@ -276,20 +293,9 @@ fn big_mapping_benchmark_trace() {
 /// have, are left alone.
 #[test]
 fn class_names_inside_messages() {
-    let mut symbols = SymbolSet::new();
-    let m = format!("{SHOP}/shop-mapping.txt");
-    symbols.add(&m, std::fs::read(&m).unwrap().into()).unwrap();
-    let trace = symscope::formats::parse_text(
+    let r = with_shop_mapping(
         "Exception in thread \"main\" java.lang.ClassCastException: class com.example.shop.b.b cannot be cast to class com.example.shop.b.a (not.a.Class; this.b)\n\tat com.example.shop.c.b.a(SourceFile:20)\n",
     );
-    let Outcome::Done(r) = symbolicate::symbolicate(
-        &trace,
-        &symbols,
-        Options::default(),
-        &mut symscope::model::NoProgress,
-    ) else {
-        panic!()
-    };
     assert_eq!(
         r.stacks[0].title,
         "Exception in thread \"main\" java.lang.ClassCastException: class com.example.shop.model.Order cannot be cast to class com.example.shop.model.LineItem (not.a.Class; this.b)"
@@ -301,21 +307,10 @@ fn class_names_inside_messages() {
 /// exception, not with the suppressed one.
 #[test]
 fn more_lines_count_against_their_enclosing_trace() {
-    let mut symbols = SymbolSet::new();
-    let m = format!("{SHOP}/shop-mapping.txt");
-    symbols.add(&m, std::fs::read(&m).unwrap().into()).unwrap();
-    let trace = symscope::formats::parse_text(
+    let r = with_shop_mapping(
         "java.lang.IllegalStateException: top\n\tat com.example.shop.a.b.a(SourceFile:11)\n\tat com.example.shop.app.Main.main(SourceFile:1050)\n\tSuppressed: java.io.IOException: close\n\t\tat com.example.shop.a.b.b(SourceFile:1034)\n\t\t... 1 more\nCaused by: com.example.shop.a.a: inner\n\tat com.example.shop.a.b.b(SourceFile:22)\n\t... 2 more\n",
     );
-    assert_eq!(trace.stacks.len(), 3);
-    let Outcome::Done(r) = symbolicate::symbolicate(
-        &trace,
-        &symbols,
-        Options::default(),
-        &mut symscope::model::NoProgress,
-    ) else {
-        panic!()
-    };
+    assert_eq!(r.stacks.len(), 3);
     let note = |s: usize| r.stacks[s].frames.last().unwrap().note.clone().unwrap();
     // Main.main(1050) is runConfig inlined into main: two lines.
     assert!(note(1).contains("\"... 2 more\""), "{}", note(1));

@@ -1,7 +1,7 @@
 //! Java/Android traces against ProGuard/R8 mappings: picks the mapping, cuts out the classes
 //! the trace names, and deobfuscates frames, exception headers and class names in messages.
 
-use super::{Outcome, SymbolSet};
+use super::{Outcome, SymbolSet, each_frame, outcome, unresolved};
 use crate::formats::java::{self, throwable_class_range};
 use crate::model::{
     Frame, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
@@ -149,7 +149,7 @@ pub(super) fn symbolicate(
             "this class is in none of the mappings: the trace may come from another build"
                 .to_owned()
         };
-        return finish(trace, &note, warnings, timings, total, progress);
+        return finish(trace, &note, warnings, timings, progress);
     };
     let file = &symbols.mappings[chosen];
     timings.push(Timing {
@@ -267,11 +267,7 @@ pub(super) fn symbolicate(
         warnings,
         timings,
     };
-    if cancelled {
-        Outcome::Cancelled(result)
-    } else {
-        Outcome::Done(result)
-    }
+    outcome(result, cancelled)
 }
 
 /// Every frame unresolved with the same note (no mapping fits).
@@ -280,46 +276,20 @@ fn finish(
     note: &str,
     warnings: Vec<String>,
     timings: Vec<Timing>,
-    total: u64,
     progress: &mut dyn Progress,
 ) -> Outcome {
-    let mut done = 0;
-    let mut cancelled = false;
-    let mut stacks = Vec::new();
-    for (n, stack) in trace.stacks.iter().enumerate() {
-        let mut frames = Vec::new();
-        for frame in &stack.frames {
-            frames.push(match &frame.input {
-                None => unparsed(),
-                Some(i) if i.builtin => more(),
-                Some(_) => unresolved(FrameStatus::NoSymbols, None, note.to_owned()),
-            });
-            done += 1;
-            if progress.step("look-up", done, total) == ControlFlow::Break(()) {
-                cancelled = true;
-                break;
-            }
-        }
-        stacks.push(SymbolicatedStack {
-            title: stack.title.clone(),
-            crashed: n == 0,
-            frames,
-        });
-        if cancelled {
-            break;
-        }
-    }
+    let (stacks, cancelled) = each_frame(trace, progress, "look-up", |frame| match &frame.input {
+        None => unparsed(),
+        Some(i) if i.builtin => more(),
+        Some(_) => unresolved(FrameStatus::NoSymbols, None, note.to_owned()),
+    });
     let result = SymbolicatedTrace {
         format: trace.format,
         stacks,
         warnings,
         timings,
     };
-    if cancelled {
-        Outcome::Cancelled(result)
-    } else {
-        Outcome::Done(result)
-    }
+    outcome(result, cancelled)
 }
 
 /// The header with its throwable's class and any mapped class names in the message
@@ -354,17 +324,6 @@ fn deobfuscate_title(title: &str, remapper: &mut StackRemapper<'_>) -> String {
         out.push_str(&line[last..]);
     }
     out
-}
-
-fn unresolved(status: FrameStatus, symbol_file: Option<String>, note: String) -> SymbolicatedFrame {
-    SymbolicatedFrame {
-        status,
-        symbol_file,
-        generated: None,
-        resolved: Vec::new(),
-        alternatives: Vec::new(),
-        note: Some(note),
-    }
 }
 
 fn unparsed() -> SymbolicatedFrame {

@@ -117,11 +117,7 @@ pub fn symbolicate(
         warnings,
         timings,
     };
-    if cancelled {
-        Outcome::Cancelled(result)
-    } else {
-        Outcome::Done(result)
-    }
+    outcome(result, cancelled)
 }
 
 /// What naming needs from a resolved frame's token.
@@ -131,6 +127,49 @@ struct NamedToken {
     token_name: Option<String>,
     /// The callee of the call expression at this position in the original source.
     callee: Option<String>,
+}
+
+/// The outcome of a run that may have been cut short.
+fn outcome(result: SymbolicatedTrace, cancelled: bool) -> Outcome {
+    if cancelled {
+        Outcome::Cancelled(result)
+    } else {
+        Outcome::Done(result)
+    }
+}
+
+/// Resolves every frame of `trace` with `resolve`, one stack after another, reporting each
+/// frame as `phase`; returns the stacks and whether progress said stop.
+fn each_frame(
+    trace: &Trace,
+    progress: &mut dyn Progress,
+    phase: &str,
+    mut resolve: impl FnMut(&Frame) -> SymbolicatedFrame,
+) -> (Vec<SymbolicatedStack>, bool) {
+    let total: u64 = trace.stacks.iter().map(|s| s.frames.len() as u64).sum();
+    let mut done = 0;
+    let mut stacks = Vec::with_capacity(trace.stacks.len());
+    for (n, stack) in trace.stacks.iter().enumerate() {
+        let mut frames = Vec::with_capacity(stack.frames.len());
+        for frame in &stack.frames {
+            frames.push(resolve(frame));
+            done += 1;
+            if progress.step(phase, done, total) == ControlFlow::Break(()) {
+                stacks.push(SymbolicatedStack {
+                    title: stack.title.clone(),
+                    crashed: n == 0,
+                    frames,
+                });
+                return (stacks, true);
+            }
+        }
+        stacks.push(SymbolicatedStack {
+            title: stack.title.clone(),
+            crashed: n == 0,
+            frames,
+        });
+    }
+    (stacks, false)
 }
 
 fn unresolved(status: FrameStatus, symbol_file: Option<String>, note: String) -> SymbolicatedFrame {

@@ -2,12 +2,11 @@
 //! name (`crashy` ↔ `crashy`, `crashy.debug`, `crashy.sym`), preferring files with line
 //! information; the module offset is looked up (a return address minus one).
 
-use super::{Outcome, SymbolSet};
+use super::{Outcome, SymbolSet, each_frame, outcome, unresolved};
 use crate::model::{
-    Frame, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
-    SymbolicatedTrace, Timing, Trace,
+    Frame, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedTrace, Timing,
+    Trace,
 };
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// Whether a symbol file named `file` describes module `module`.
@@ -33,17 +32,6 @@ fn find(symbols: &SymbolSet, module: Option<&str>) -> Option<usize> {
         .copied()
         .find(|&i| symbols.natives[i].symbols.info().has_debug_info)
         .or_else(|| candidates.first().copied())
-}
-
-fn unresolved(status: FrameStatus, symbol_file: Option<String>, note: String) -> SymbolicatedFrame {
-    SymbolicatedFrame {
-        status,
-        symbol_file,
-        generated: None,
-        resolved: Vec::new(),
-        alternatives: Vec::new(),
-        note: Some(note),
-    }
 }
 
 fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
@@ -114,29 +102,7 @@ pub(super) fn symbolicate(
     progress: &mut dyn Progress,
 ) -> Outcome {
     let start = Instant::now();
-    let total: u64 = trace.stacks.iter().map(|s| s.frames.len() as u64).sum();
-    let mut done = 0;
-    let mut cancelled = false;
-    let mut stacks = Vec::new();
-    for (n, stack) in trace.stacks.iter().enumerate() {
-        let mut frames = Vec::new();
-        for frame in &stack.frames {
-            frames.push(resolve(frame, symbols));
-            done += 1;
-            if progress.step("look-up", done, total) == ControlFlow::Break(()) {
-                cancelled = true;
-                break;
-            }
-        }
-        stacks.push(SymbolicatedStack {
-            title: stack.title.clone(),
-            crashed: n == 0,
-            frames,
-        });
-        if cancelled {
-            break;
-        }
-    }
+    let (stacks, cancelled) = each_frame(trace, progress, "look-up", |f| resolve(f, symbols));
     let mut timings: Vec<Timing> = symbols
         .natives
         .iter()
@@ -169,9 +135,5 @@ pub(super) fn symbolicate(
         warnings,
         timings,
     };
-    if cancelled {
-        Outcome::Cancelled(result)
-    } else {
-        Outcome::Done(result)
-    }
+    outcome(result, cancelled)
 }
