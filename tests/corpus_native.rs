@@ -128,3 +128,60 @@ fn no_debug_file_says_what_to_add() {
     assert_eq!(f.status, FrameStatus::NoSymbols);
     assert!(f.note.as_deref().unwrap().contains("crashy"), "{f:?}");
 }
+
+/// A real AddressSanitizer report (`tests/fixtures/native/asan`): ASan prints callers at
+/// return address − 1 already, so the printed offsets are looked up unchanged; every
+/// in-module frame equals llvm-symbolizer's chain.
+#[test]
+fn asan_report_equals_llvm_symbolizer() {
+    let dir = "tests/fixtures/native/asan";
+    let mut set = SymbolSet::new();
+    let bin = format!("{dir}/crashy-asan");
+    set.add(&bin, std::fs::read(&bin).unwrap().into()).unwrap();
+    let trace = parse_log(&std::fs::read(format!("{dir}/asan-segv-unsymbolized.txt")).unwrap());
+    assert_eq!(trace.format, LogFormat::NativeAddresses);
+    let Outcome::Done(r) = symbolicate::symbolicate(
+        &trace,
+        &set,
+        Options::default(),
+        &mut symscope::model::NoProgress,
+    ) else {
+        panic!()
+    };
+    assert!(r.stacks[0].title.starts_with("AddressSanitizer: SEGV"));
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(format!("{dir}/oracle-asan-segv.json")).unwrap())
+            .unwrap();
+    let want = oracle["stacks"][0]["frames"].as_array().unwrap();
+    let frames = &r.stacks[0].frames;
+    assert_eq!(frames.len(), want.len());
+    let mut compared = 0;
+    for (f, w) in frames.iter().zip(want) {
+        let Some(chain) = w["llvm_symbolizer"]
+            .as_array()
+            .filter(|_| !w["module_offset"].is_null())
+        else {
+            continue;
+        };
+        if w["module"].as_str().is_some_and(|m| m.contains("libc")) {
+            assert_eq!(f.status, FrameStatus::NoSymbols);
+            continue;
+        }
+        assert_eq!(f.resolved.len(), chain.len(), "{}", w["raw"]);
+        for (loc, l) in f.resolved.iter().zip(chain) {
+            assert!(same_function(
+                loc.function.as_deref().unwrap(),
+                l["FunctionName"].as_str().unwrap(),
+                false
+            ));
+            let file = l["FileName"].as_str().filter(|f| !f.is_empty());
+            let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
+            assert_eq!(
+                (loc.file.as_deref(), loc.line),
+                (file, line),
+                "{}",
+                w["raw"]
+            );
+        }
+    }
+}

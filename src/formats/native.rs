@@ -1,7 +1,8 @@
 //! Native crash records made of addresses: the `crashy`-style record (a JSON line with the
-//! faulting `pc` and `backtrace()` return addresses, then `/proc/self/maps` lines), and a
-//! plain list of hex addresses, one per line, read as offsets into the one native symbol
-//! file given (as `llvm-symbolizer --obj` reads them).
+//! faulting `pc` and `backtrace()` return addresses, then `/proc/self/maps` lines), sanitizer
+//! reports (`#3 0x5622ccbb858a  (/build/asan/crashy-asan+0x258a)`, whose callers are already
+//! return address − 1), and a plain list of hex addresses, one per line, read as offsets
+//! into the one native symbol file given (as `llvm-symbolizer --obj` reads them).
 
 use crate::model::{Frame, FrameInput, LogFormat, Stack, Trace};
 
@@ -45,10 +46,46 @@ fn map_line(line: &str) -> Option<MapLine> {
     })
 }
 
+/// A sanitizer frame line: `#N 0xADDR  (module+0xOFFSET)` (unsymbolized) or
+/// `#N 0xADDR in function file:line` (already symbolized: the module is not printed).
+/// Returns (address, module path and offset).
+fn sanitizer_frame(line: &str) -> Option<(u64, Option<(&str, u64)>)> {
+    let t = line.trim_start().strip_prefix('#')?;
+    let (n, rest) = t.split_once(' ')?;
+    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let (addr, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+    if !addr.starts_with("0x") {
+        return None;
+    }
+    let addr = hex(addr)?;
+    let rest = rest.trim();
+    let module = rest
+        .strip_prefix('(')
+        .and_then(|r| r.split_once(')'))
+        .and_then(|(inner, _)| inner.rsplit_once('+'))
+        .and_then(|(path, off)| Some((path, hex(off)?)));
+    Some((addr, module))
+}
+
+/// Whether `text` is a sanitizer report with frames.
+fn is_sanitizer(text: &str) -> bool {
+    text.lines().take(400).any(|l| l.contains("Sanitizer"))
+        && text
+            .lines()
+            .take(400)
+            .any(|l| sanitizer_frame(l).is_some_and(|(_, m)| m.is_some()))
+}
+
 /// Whether `text` is a native address record or list this module reads.
 pub fn is_native(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     if first.trim_start().starts_with('{') && first.contains("\"backtrace\"") {
+        return true;
+    }
+    if is_sanitizer(text) {
         return true;
     }
     let mut n = 0;
@@ -69,6 +106,9 @@ pub fn parse(text: &str) -> Trace {
         && let Some(trace) = parse_record(text)
     {
         return trace;
+    }
+    if is_sanitizer(text) {
+        return parse_sanitizer(text);
     }
     let mut stack = Stack::default();
     for (i, line) in text.lines().enumerate() {
@@ -155,6 +195,63 @@ fn parse_record(text: &str) -> Option<Trace> {
     })
 }
 
+/// A sanitizer report: one stack per `#0` run of frames, titled by the `ERROR:` line (or
+/// the line before the run); other lines are left out.
+fn parse_sanitizer(text: &str) -> Trace {
+    let mut stacks: Vec<Stack> = Vec::new();
+    let mut title = (String::new(), 0);
+    for (i, line) in text.lines().enumerate() {
+        let Some((addr, module)) = sanitizer_frame(line) else {
+            let t = line.trim();
+            // `==17569==ERROR: AddressSanitizer: SEGV on …` → `AddressSanitizer: SEGV on …`
+            let t = t
+                .strip_prefix("==")
+                .and_then(|r| r.split_once("=="))
+                .map_or(t, |(_, r)| r);
+            let t = t.strip_prefix("ERROR: ").unwrap_or(t);
+            let wanted =
+                (t.contains("Sanitizer") && !t.starts_with("SUMMARY")) || title.0.is_empty();
+            if wanted && !t.is_empty() && !t.starts_with("====") {
+                title = (t.to_owned(), i + 1);
+            }
+            continue;
+        };
+        let n: usize = line
+            .trim_start()
+            .trim_start_matches('#')
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        if n == 0 || stacks.is_empty() {
+            stacks.push(Stack {
+                title: std::mem::take(&mut title.0),
+                title_line: title.1,
+                frames: Vec::new(),
+            });
+        }
+        let input = FrameInput {
+            address: Some(addr),
+            module: module.map(|(m, _)| basename(m).to_owned()),
+            module_offset: module.map(|(_, off)| off),
+            // ASan prints callers at return address − 1 already.
+            return_address: false,
+            ..FrameInput::default()
+        };
+        if let Some(stack) = stacks.last_mut() {
+            stack.frames.push(Frame {
+                raw: line.to_owned(),
+                line_no: i + 1,
+                input: Some(input),
+            });
+        }
+    }
+    Trace {
+        format: LogFormat::NativeAddresses,
+        stacks,
+    }
+}
+
 fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
@@ -193,6 +290,32 @@ mod tests {
         assert_eq!((f1.module_offset, f1.return_address), (Some(0x63a), true));
         let f2 = s.frames[2].input.as_ref().unwrap();
         assert_eq!(f2.module.as_deref(), Some("libc.so.6"));
+    }
+
+    #[test]
+    fn a_sanitizer_report() {
+        let text = "AddressSanitizer:DEADLYSIGNAL\n==1==ERROR: AddressSanitizer: SEGV on unknown address 0x0 (pc 0x5b01 T0)\n    #0 0x5b01  (/build/asan/crashy-asan+0x2b01)\n    #1 0x7f49  (/lib/x86_64-linux-gnu/libc.so.6+0x27249)\n\nSUMMARY: AddressSanitizer: SEGV (/build/asan/crashy-asan+0x2b01)\n";
+        assert!(is_native(text));
+        let t = parse(text);
+        assert_eq!(t.stacks.len(), 1);
+        assert_eq!(
+            t.stacks[0].title,
+            "AddressSanitizer: SEGV on unknown address 0x0 (pc 0x5b01 T0)"
+        );
+        let f = t.stacks[0].frames[0].input.as_ref().unwrap();
+        assert_eq!(
+            (f.module.as_deref(), f.module_offset, f.return_address),
+            (Some("crashy-asan"), Some(0x2b01), false)
+        );
+        assert_eq!(
+            t.stacks[0].frames[1]
+                .input
+                .as_ref()
+                .unwrap()
+                .module
+                .as_deref(),
+            Some("libc.so.6")
+        );
     }
 
     #[test]
