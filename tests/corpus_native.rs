@@ -183,5 +183,7 @@ fn asan_report_equals_llvm_symbolizer() {
                 w["raw"]
             );
         }
+        compared += 1;
     }
+    assert_eq!(compared, 11, "every crashy-asan frame compared");
 }
