@@ -187,3 +187,67 @@ fn asan_report_equals_llvm_symbolizer() {
     }
     assert_eq!(compared, 11, "every crashy-asan frame compared");
 }
+
+/// Real `backtrace_symbols_fd()` records (`tests/fixtures/native/glibc-backtrace`): every
+/// printed line is a frame (the handler's too), the faulting pc looked up as is and callers
+/// at return address − 1; each in-module frame equals llvm-symbolizer's chain.
+#[test]
+fn glibc_backtrace_records_equal_llvm_symbolizer() {
+    let dir = "tests/fixtures/native/glibc-backtrace";
+    let mut compared = 0;
+    for (record, binary) in [
+        ("bt-plain-1", "btsym"),
+        ("bt-plain-2", "btsym"),
+        ("bt-rdynamic-1", "btsym-rdynamic"),
+    ] {
+        let mut set = SymbolSet::new();
+        let bin = format!("{dir}/{binary}");
+        set.add(&bin, std::fs::read(&bin).unwrap().into()).unwrap();
+        let trace = parse_log(&std::fs::read(format!("{dir}/{record}.txt")).unwrap());
+        let Outcome::Done(r) = symbolicate::symbolicate(
+            &trace,
+            &set,
+            Options::default(),
+            &mut symscope::model::NoProgress,
+        ) else {
+            panic!()
+        };
+        let oracle: Value =
+            serde_json::from_slice(&std::fs::read(format!("{dir}/oracle-{record}.json")).unwrap())
+                .unwrap();
+        let want = oracle["frames"].as_array().unwrap();
+        let frames = &r.stacks[0].frames;
+        assert_eq!(frames.len(), want.len(), "{record}");
+        for (f, w) in frames.iter().zip(want) {
+            assert_eq!(Some(trace.stacks[0].frames.len()), Some(frames.len()));
+            if w["in_module"].is_null() {
+                assert_ne!(f.status, FrameStatus::Resolved, "{record}: {}", w["raw"]);
+                continue;
+            }
+            let chain = w["llvm_symbolizer"].as_array().unwrap();
+            assert_eq!(f.resolved.len(), chain.len(), "{record}: {}", w["raw"]);
+            for (loc, l) in f.resolved.iter().zip(chain) {
+                assert!(
+                    same_function(
+                        loc.function.as_deref().unwrap(),
+                        l["FunctionName"].as_str().unwrap(),
+                        false
+                    ),
+                    "{record}: {:?} vs {}",
+                    loc.function,
+                    l["FunctionName"]
+                );
+                let file = l["FileName"].as_str().filter(|f| !f.is_empty());
+                let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
+                assert_eq!(
+                    (loc.file.as_deref(), loc.line),
+                    (file, line),
+                    "{}",
+                    w["raw"]
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 20, "{compared}");
+}

@@ -132,12 +132,30 @@ pub fn parse(text: &str) -> Trace {
     }
 }
 
+/// A glibc `backtrace_symbols` line: `./app(+0x14b9)[0x55…]`, `./app(walk+0x19)[0x55…]`,
+/// `libc.so.6(__libc_start_main+0x85)[0x7f…]`. Returns (module as printed, symbol, address).
+fn backtrace_symbols_line(line: &str) -> Option<(&str, Option<&str>, u64)> {
+    let t = line.trim();
+    let (head, addr) = t.strip_suffix(']')?.rsplit_once('[')?;
+    let (module, inner) = head.strip_suffix(')')?.split_once('(')?;
+    let symbol = inner.split_once('+').map_or(inner, |(s, _)| s);
+    Some((module, Some(symbol).filter(|s| !s.is_empty()), hex(addr)?))
+}
+
 /// The crashy record: frames start at the faulting `pc` (the signal handler's own frames
-/// before it are left out); each frame's module and module offset come from the maps.
+/// before it are left out); each frame's module and module offset come from the maps. When
+/// the record has `backtrace_symbols` lines, every printed line is a frame (its raw line and
+/// printed symbol kept), the handler's included.
 fn parse_record(text: &str) -> Option<Trace> {
     let mut lines = text.lines();
     let json: serde_json::Value = serde_json::from_str(lines.next()?).ok()?;
-    let maps: Vec<MapLine> = lines.filter_map(map_line).collect();
+    let maps: Vec<MapLine> = text.lines().skip(1).filter_map(map_line).collect();
+    let printed: Vec<(usize, &str, Option<&str>, u64)> = text
+        .lines()
+        .enumerate()
+        .skip(1)
+        .filter_map(|(i, l)| backtrace_symbols_line(l).map(|(m, s, a)| (i, m, s, a)))
+        .collect();
     let pc = json.get("pc").and_then(|v| v.as_str()).and_then(hex);
     let backtrace: Vec<(String, u64)> = json
         .get("backtrace")?
@@ -158,6 +176,45 @@ fn parse_record(text: &str) -> Option<Trace> {
         (Some(s), None) => format!("signal {s} ({})", signal_name(s)),
         _ => String::new(),
     };
+    let module_of = |addr: u64| -> (Option<String>, Option<u64>) {
+        let map = maps.iter().find(|m| (m.start..m.end).contains(&addr));
+        let module = map.map(|m| basename(&m.path).to_owned());
+        let base = map.and_then(|m| {
+            maps.iter()
+                .filter(|o| o.path == m.path)
+                .map(|o| o.start.wrapping_sub(o.offset))
+                .min()
+        });
+        (module, base.map(|b| addr.wrapping_sub(b)))
+    };
+    if !printed.is_empty() {
+        let frames = printed
+            .iter()
+            .map(|&(i, printed_module, symbol, addr)| {
+                let (module, module_offset) = module_of(addr);
+                Frame {
+                    raw: text.lines().nth(i).unwrap_or_default().to_owned(),
+                    line_no: i + 1,
+                    input: Some(FrameInput {
+                        function: symbol.map(str::to_owned),
+                        address: Some(addr),
+                        module: module.or_else(|| Some(basename(printed_module).to_owned())),
+                        module_offset,
+                        return_address: Some(addr) != pc,
+                        ..FrameInput::default()
+                    }),
+                }
+            })
+            .collect();
+        return Some(Trace {
+            format: LogFormat::NativeAddresses,
+            stacks: vec![Stack {
+                title,
+                title_line: 1,
+                frames,
+            }],
+        });
+    }
     let frames = backtrace[start..]
         .iter()
         .enumerate()
@@ -290,6 +347,19 @@ mod tests {
         assert_eq!((f1.module_offset, f1.return_address), (Some(0x63a), true));
         let f2 = s.frames[2].input.as_ref().unwrap();
         assert_eq!(f2.module.as_deref(), Some("libc.so.6"));
+    }
+
+    #[test]
+    fn backtrace_symbols_lines() {
+        assert_eq!(
+            backtrace_symbols_line("./btsym(+0x14b9)[0x555addd6c4b9]"),
+            Some(("./btsym", None, 0x555addd6c4b9))
+        );
+        assert_eq!(
+            backtrace_symbols_line("/lib/libc.so.6(__libc_start_main+0x85)[0x7f19]"),
+            Some(("/lib/libc.so.6", Some("__libc_start_main"), 0x7f19))
+        );
+        assert_eq!(backtrace_symbols_line("hello [x]"), None);
     }
 
     #[test]
