@@ -251,3 +251,81 @@ fn glibc_backtrace_records_equal_llvm_symbolizer() {
     }
     assert!(compared >= 20, "{compared}");
 }
+
+/// Every split-debug route of the corpus gives llvm-symbolizer's answers for crash 1: the
+/// binary; the stripped binary and its `.gnu_debuglink` file (`crashy.debug`); the stripped
+/// binary and the `.build-id/e5/….debug` file, matched by build ID; and the symbol table
+/// alone (functions only).
+#[test]
+fn split_debug_routes() {
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(format!("{DIR}/oracle-split-debug.json")).unwrap())
+            .unwrap();
+    let routes = oracle["llvm_symbolizer_14"].as_object().unwrap();
+    let build_id = ".build-id/e5/4b69733c5597151ab4ce8884b9a502430e85c7.debug";
+    // (oracle route, files as (name given to Symscope, file in the corpus))
+    let cases: [(&str, Vec<(&str, &str)>); 4] = [
+        ("full_debug", vec![("crashy", "crashy")]),
+        (
+            "debuglink",
+            vec![
+                ("crashy", "crashy.stripped"),
+                ("crashy.debug", "crashy.debug"),
+            ],
+        ),
+        (
+            "build-id",
+            vec![
+                ("crashy", "crashy.stripped"),
+                ("4b69733c5597151ab4ce8884b9a502430e85c7.debug", build_id),
+            ],
+        ),
+        ("symbol table only", vec![("crashy", "crashy.nolink")]),
+    ];
+    let log = std::fs::read(format!("{DIR}/crash-aslr-1.txt")).unwrap();
+    for (route, files) in cases {
+        let (_, want) = routes.iter().find(|(k, _)| k.contains(route)).unwrap();
+        let mut set = SymbolSet::new();
+        for (name, file) in &files {
+            let bytes = std::fs::read(format!("{DIR}/{file}")).unwrap();
+            set.add(name, bytes.into()).unwrap();
+        }
+        let trace = parse_log(&log);
+        let Outcome::Done(r) = symbolicate::symbolicate(
+            &trace,
+            &set,
+            Options::default(),
+            &mut symscope::model::NoProgress,
+        ) else {
+            panic!()
+        };
+        let in_module: Vec<_> = r.stacks[0]
+            .frames
+            .iter()
+            .zip(&trace.stacks[0].frames)
+            .filter(|(_, t)| t.input.as_ref().unwrap().module.as_deref() == Some("crashy"))
+            .map(|(f, _)| f)
+            .collect();
+        let want = want.as_array().unwrap();
+        assert_eq!(in_module.len(), want.len(), "{route}");
+        for (f, chain) in in_module.iter().zip(want) {
+            let chain = chain.as_array().unwrap();
+            assert_eq!(f.resolved.len(), chain.len(), "{route}: {f:?}");
+            for (loc, l) in f.resolved.iter().zip(chain) {
+                assert!(
+                    same_function(
+                        loc.function.as_deref().unwrap(),
+                        l["FunctionName"].as_str().unwrap(),
+                        false
+                    ),
+                    "{route}: {:?} vs {}",
+                    loc.function,
+                    l["FunctionName"]
+                );
+                let file = l["FileName"].as_str().filter(|f| !f.is_empty());
+                let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
+                assert_eq!((loc.file.as_deref(), loc.line), (file, line), "{route}");
+            }
+        }
+    }
+}

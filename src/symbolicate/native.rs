@@ -19,19 +19,30 @@ fn names_module(file: &str, module: &str) -> bool {
 }
 
 /// The native file for a frame's module: by name, line information first; with no module
-/// (a plain address list), the one file given.
+/// (a plain address list), the one file given. A file found by name without line
+/// information (a stripped binary) hands over to a file with the same build ID that has it
+/// (its split debug file, whether found through `.gnu_debuglink` or a
+/// `.build-id/xx/rest.debug` path: both hold the binary's build ID).
 fn find(symbols: &SymbolSet, module: Option<&str>) -> Option<usize> {
+    let info = |i: usize| symbols.natives[i].symbols.info();
     let candidates: Vec<usize> = match module {
         Some(m) => (0..symbols.natives.len())
             .filter(|&i| names_module(&symbols.natives[i].name, m))
             .collect(),
         None => (0..symbols.natives.len()).collect(),
     };
-    candidates
-        .iter()
-        .copied()
-        .find(|&i| symbols.natives[i].symbols.info().has_debug_info)
-        .or_else(|| candidates.first().copied())
+    if let Some(i) = candidates.iter().copied().find(|&i| info(i).has_debug_info) {
+        return Some(i);
+    }
+    let first = candidates.first().copied()?;
+    let same_build = |j: usize| {
+        info(j).has_debug_info
+            && info(first).code_id.is_some()
+            && info(j).code_id == info(first).code_id
+    };
+    (0..symbols.natives.len())
+        .find(|&j| same_build(j))
+        .or(Some(first))
 }
 
 fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
