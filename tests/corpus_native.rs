@@ -329,3 +329,45 @@ fn split_debug_routes() {
         }
     }
 }
+
+/// The four AOSP tombstones (`tests/fixtures/native/android-tombstone`) parse into the
+/// frames their expected outputs list: line, pc, module, symbol and build ID.
+#[test]
+fn android_tombstones_parse_as_expected() {
+    let dir = "tests/fixtures/native/android-tombstone";
+    for arch in ["arm", "arm64", "riscv64", "x86_64"] {
+        let text = std::fs::read(format!("{dir}/tombstone-{arch}.txt")).unwrap();
+        let trace = parse_log(&text);
+        assert_eq!(trace.format, LogFormat::NativeAddresses, "{arch}");
+        let want: Value =
+            serde_json::from_slice(&std::fs::read(format!("{dir}/frames-{arch}.json")).unwrap())
+                .unwrap();
+        let want = want["frames"].as_array().unwrap();
+        let frames: Vec<_> = trace.stacks.iter().flat_map(|s| &s.frames).collect();
+        assert_eq!(frames.len(), want.len(), "{arch}");
+        assert!(trace.stacks[0].title.contains("signal "), "{arch}");
+        for (f, w) in frames.iter().zip(want) {
+            let input = f.input.as_ref().unwrap();
+            assert_eq!(f.line_no as u64, w["line"].as_u64().unwrap(), "{arch}");
+            let pc = u64::from_str_radix(w["pc"].as_str().unwrap().trim_start_matches("0x"), 16)
+                .unwrap();
+            assert_eq!(input.module_offset, Some(pc), "{arch}");
+            let module = w["module"].as_str().unwrap();
+            assert_eq!(input.module.as_deref(), module.rsplit('/').next(), "{arch}");
+            assert_eq!(input.function.as_deref(), w["symbol"].as_str(), "{arch}");
+            assert_eq!(input.build_id.as_deref(), w["build_id"].as_str(), "{arch}");
+        }
+    }
+}
+
+/// A build ID printed in the log finds the debug file whatever the module is called.
+#[test]
+fn build_id_in_the_log_finds_the_file() {
+    let r = run(
+        &["crashy.debug"],
+        b"signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0\nbacktrace:\n    #00 pc 0000000000001500  /data/app/libother.so (BuildId: e54b69733c5597151ab4ce8884b9a502430e85c7)\n    #01 pc 0000000000001500  /data/app/libother.so\n",
+    );
+    let f = &r.stacks[0].frames;
+    assert_eq!(f[0].resolved[0].function.as_deref(), Some("store_result"));
+    assert_eq!(f[1].status, FrameStatus::NoSymbols);
+}

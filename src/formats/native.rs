@@ -70,6 +70,47 @@ fn sanitizer_frame(line: &str) -> Option<(u64, Option<(&str, u64)>)> {
     Some((addr, module))
 }
 
+/// An Android tombstone frame: `#00 pc 00000000000588e0  /system/lib64/libc.so (tgkill+8)`,
+/// optionally `(BuildId: …)`. Returns (pc, module path, symbol, build ID); the pc is already
+/// relative to the module.
+fn tombstone_frame(line: &str) -> Option<(u64, &str, Option<&str>, Option<&str>)> {
+    let t = line.trim_start().strip_prefix('#')?;
+    let (n, rest) = t.split_once(' ')?;
+    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let rest = rest.trim_start().strip_prefix("pc ")?.trim_start();
+    let (pc, rest) = rest.split_once(' ')?;
+    let pc = hex(pc)?;
+    let rest = rest.trim();
+    let (module, mut tail) = match rest.find(" (") {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, ""),
+    };
+    let (mut symbol, mut build_id) = (None, None);
+    while let Some(inner) = tail.trim_start().strip_prefix('(') {
+        let close = inner.rfind(')').filter(|_| !inner.contains(") ("));
+        let end = close.or_else(|| inner.find(") (")).unwrap_or(inner.len());
+        let part = &inner[..end];
+        if let Some(id) = part.strip_prefix("BuildId: ") {
+            build_id = Some(id.trim());
+        } else {
+            symbol = Some(part.rsplit_once('+').map_or(part, |(s, _)| s));
+        }
+        tail = inner.get(end + 1..).unwrap_or("");
+    }
+    (!module.is_empty()).then_some((pc, module, symbol, build_id))
+}
+
+/// Whether `text` is an Android tombstone with a backtrace.
+fn is_tombstone(text: &str) -> bool {
+    text.lines().take(2000).any(|l| l.trim() == "backtrace:")
+        && text
+            .lines()
+            .take(4000)
+            .any(|l| tombstone_frame(l).is_some())
+}
+
 /// Whether `text` is a sanitizer report with frames.
 fn is_sanitizer(text: &str) -> bool {
     text.lines().take(400).any(|l| l.contains("Sanitizer"))
@@ -85,7 +126,7 @@ pub fn is_native(text: &str) -> bool {
     if first.trim_start().starts_with('{') && first.contains("\"backtrace\"") {
         return true;
     }
-    if is_sanitizer(text) {
+    if is_sanitizer(text) || is_tombstone(text) {
         return true;
     }
     let mut n = 0;
@@ -109,6 +150,9 @@ pub fn parse(text: &str) -> Trace {
     }
     if is_sanitizer(text) {
         return parse_sanitizer(text);
+    }
+    if is_tombstone(text) {
+        return parse_tombstone(text);
     }
     let mut stack = Stack::default();
     for (i, line) in text.lines().enumerate() {
@@ -309,6 +353,62 @@ fn parse_sanitizer(text: &str) -> Trace {
     }
 }
 
+/// A tombstone: one stack per `backtrace:` block, titled by the thread (`pid: …, tid: …`)
+/// and the signal line; pcs are module-relative and looked up as printed.
+fn parse_tombstone(text: &str) -> Trace {
+    let mut stacks: Vec<Stack> = Vec::new();
+    let (mut thread, mut signal) = (String::new(), String::new());
+    let mut in_backtrace = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with("pid: ") {
+            thread = t.to_owned();
+        } else if t.starts_with("signal ") {
+            signal = t.to_owned();
+        }
+        if t == "backtrace:" {
+            let title = [thread.as_str(), signal.as_str()]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
+            stacks.push(Stack {
+                title,
+                title_line: i + 1,
+                frames: Vec::new(),
+            });
+            in_backtrace = true;
+            continue;
+        }
+        let Some((pc, module, symbol, build_id)) = tombstone_frame(line).filter(|_| in_backtrace)
+        else {
+            if in_backtrace && !t.is_empty() {
+                in_backtrace = false;
+            }
+            continue;
+        };
+        if let Some(stack) = stacks.last_mut() {
+            stack.frames.push(Frame {
+                raw: line.to_owned(),
+                line_no: i + 1,
+                input: Some(FrameInput {
+                    function: symbol.map(str::to_owned),
+                    address: Some(pc),
+                    module: Some(basename(module).to_owned()),
+                    module_offset: Some(pc),
+                    build_id: build_id.map(str::to_owned),
+                    ..FrameInput::default()
+                }),
+            });
+        }
+    }
+    Trace {
+        format: LogFormat::NativeAddresses,
+        stacks,
+    }
+}
+
 fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
@@ -360,6 +460,38 @@ mod tests {
             Some(("/lib/libc.so.6", Some("__libc_start_main"), 0x7f19))
         );
         assert_eq!(backtrace_symbols_line("hello [x]"), None);
+    }
+
+    #[test]
+    fn tombstone_frames() {
+        assert_eq!(
+            tombstone_frame("    #00 pc 00000000000588e0  /system/lib64/libc.so (tgkill+8)"),
+            Some((0x588e0, "/system/lib64/libc.so", Some("tgkill"), None))
+        );
+        assert_eq!(
+            tombstone_frame(
+                "#00 pc 000000000004c1a4  /system/lib64/libc.so (abort+164) (BuildId: 1a2b)"
+            ),
+            Some((
+                0x4c1a4,
+                "/system/lib64/libc.so",
+                Some("abort"),
+                Some("1a2b")
+            ))
+        );
+        assert_eq!(
+            tombstone_frame("#06 pc 18958  /system/lib64/libc.so (__pthread_start(void*)+52)"),
+            Some((
+                0x18958,
+                "/system/lib64/libc.so",
+                Some("__pthread_start(void*)"),
+                None
+            ))
+        );
+        assert_eq!(
+            tombstone_frame("#04 pc 00000000000016e0  /system/xbin/crasher64"),
+            Some((0x16e0, "/system/xbin/crasher64", None, None))
+        );
     }
 
     #[test]

@@ -51,6 +51,8 @@ pub struct FrameInput {
     pub module: Option<String>,
     /// Native: the address relative to the module's load base (what is looked up).
     pub module_offset: Option<u64>,
+    /// Native: the module's build ID as the log prints it (Android tombstones).
+    pub build_id: Option<String>,
     /// Native: the address is a return address (a caller frame), so the call instruction
     /// is found at address − 1.
     pub return_address: bool,

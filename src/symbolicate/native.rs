@@ -23,8 +23,26 @@ fn names_module(file: &str, module: &str) -> bool {
 /// information (a stripped binary) hands over to a file with the same build ID that has it
 /// (its split debug file, whether found through `.gnu_debuglink` or a
 /// `.build-id/xx/rest.debug` path: both hold the binary's build ID).
-fn find(symbols: &SymbolSet, module: Option<&str>) -> Option<usize> {
+fn find(symbols: &SymbolSet, module: Option<&str>, build_id: Option<&str>) -> Option<usize> {
     let info = |i: usize| symbols.natives[i].symbols.info();
+    // A build ID the log prints (tombstones) names the file exactly.
+    if let Some(id) = build_id {
+        let by_id: Vec<usize> = (0..symbols.natives.len())
+            .filter(|&i| {
+                info(i)
+                    .code_id
+                    .as_deref()
+                    .is_some_and(|c| c.eq_ignore_ascii_case(id))
+            })
+            .collect();
+        if let Some(&i) = by_id
+            .iter()
+            .find(|&&i| info(i).has_debug_info)
+            .or(by_id.first())
+        {
+            return Some(i);
+        }
+    }
     let candidates: Vec<usize> = match module {
         Some(m) => (0..symbols.natives.len())
             .filter(|&i| names_module(&symbols.natives[i].name, m))
@@ -62,7 +80,7 @@ fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
         );
     };
     let module = input.module.as_deref();
-    let Some(i) = find(symbols, module) else {
+    let Some(i) = find(symbols, module, input.build_id.as_deref()) else {
         let what = module.unwrap_or("this address list");
         return unresolved(
             FrameStatus::NoSymbols,
@@ -137,7 +155,7 @@ pub(super) fn symbolicate(
         warnings.push(format!(
             "the addresses name no module and {} native files are loaded; using {}",
             symbols.natives.len(),
-            find(symbols, None).map_or("none", |i| symbols.natives[i].name.as_str())
+            find(symbols, None, None).map_or("none", |i| symbols.natives[i].name.as_str())
         ));
     }
     let result = SymbolicatedTrace {
