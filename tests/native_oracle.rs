@@ -84,3 +84,55 @@ fn split_debug_file_equals_llvm_symbolizer() {
 fn breakpad_sym_equals_llvm_symbolizer() {
     assert!(check_file("crashy.sym") >= 20);
 }
+
+/// The Mach-O executable's dSYM (the DWARF file inside the bundle) and its Breakpad file
+/// against llvm-symbolizer with `--dsym-hint` (`tests/fixtures/native/macho`). The oracle's
+/// addresses are vm addresses; the SymCache takes them relative to `__TEXT` (0x100000000).
+#[test]
+fn macho_dsym_equals_llvm_symbolizer() {
+    let dir = "tests/fixtures/native/macho";
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(format!("{dir}/oracle-macho.json")).unwrap())
+            .unwrap();
+    for (file, breakpad) in [
+        (
+            "macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+            false,
+        ),
+        ("macho_crash.sym", true),
+    ] {
+        let bytes = std::fs::read(format!("{dir}/{file}")).unwrap();
+        let native = NativeSymbols::convert(&bytes, Some("x86_64")).unwrap();
+        assert_eq!(native.info().arch, "x86_64");
+        let mut n = 0;
+        for frame in oracle["frames"].as_array().unwrap() {
+            let addr = u64::from_str_radix(
+                frame["lookup_addr"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches("0x"),
+                16,
+            )
+            .unwrap();
+            let ours = native.lookup(addr - 0x1_0000_0000);
+            let want = frame["llvm_symbolizer"].as_array().unwrap();
+            assert_eq!(ours.len(), want.len(), "{file} {addr:#x}: {ours:?}");
+            for (o, w) in ours.iter().zip(want) {
+                assert!(
+                    same_function(&o.function, w["FunctionName"].as_str().unwrap(), breakpad),
+                    "{file} {addr:#x}: {} vs {}",
+                    o.function,
+                    w["FunctionName"]
+                );
+                assert_eq!(
+                    o.file.as_deref(),
+                    w["FileName"].as_str(),
+                    "{file} {addr:#x}"
+                );
+                assert_eq!(o.line, w["Line"].as_u64().map(|l| l as u32), "{file}");
+            }
+            n += 1;
+        }
+        assert_eq!(n, 3, "{file}");
+    }
+}
