@@ -60,6 +60,10 @@ pub struct SymbolicateArgs {
     /// Base of the columns in the log (default: the detected format's).
     #[arg(long, value_name = "0|1", value_parser = clap::value_parser!(u32).range(0..=1))]
     pub column_base: Option<u32>,
+    /// A folder for converted native symbols (SymCaches): read when they are there, filled
+    /// when not. Without it the command writes nothing.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
     /// The log file, or `-` for standard input.
     #[arg(value_name = "LOG")]
     pub log: PathBuf,
@@ -110,7 +114,7 @@ pub fn symbolicate_command(
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
     for path in &args.symbols {
-        load_symbols(path, &mut symbols, &mut warnings)?;
+        load_symbols(path, args.cache.as_deref(), &mut symbols, &mut warnings)?;
     }
     let trace = formats::parse_log(&log_bytes);
     if trace.stacks.is_empty() {
@@ -160,9 +164,51 @@ fn read_log(path: &Path) -> Result<(String, Vec<u8>), Failure> {
     Ok((name, bytes))
 }
 
+/// Adds one symbol file; a native file goes through the SymCache folder when one is given
+/// (read if its SymCache is there, else converted and written).
+fn add_file(
+    symbols: &mut SymbolSet,
+    name: &str,
+    bytes: Vec<u8>,
+    cache: Option<&Path>,
+) -> Result<(), Failure> {
+    let fail = |e: crate::symbolicate::LoadError| unusable(e.to_string());
+    let Some(dir) = cache.filter(|_| detect::peek(&bytes) == FileKind::NativeSymbols) else {
+        return symbols
+            .add_with(name, Blob::from(bytes), &ParallelIndex)
+            .map(|_| ())
+            .map_err(fail);
+    };
+    let start = Instant::now();
+    let file = dir.join(format!(
+        "symcache-{:016x}.bin",
+        xxhash_rust::xxh3::xxh3_64(&bytes)
+    ));
+    let cached = std::fs::read(&file)
+        .ok()
+        .and_then(|b| crate::symbols::native::NativeSymbols::from_cache_bytes(&b));
+    let native = match cached {
+        Some(n) => n,
+        None => {
+            let n = crate::symbols::native::NativeSymbols::convert(&bytes, None)
+                .map_err(|e| unusable(format!("{name}: {e}")))?;
+            crate::workspace::write_cache(&file, &n.to_cache_bytes())
+                .map_err(|e| unusable(format!("{}: {e}", file.display())))?;
+            n
+        }
+    };
+    symbols.add_shared_native(
+        name,
+        std::sync::Arc::new(native),
+        start.elapsed().as_secs_f64() * 1e3,
+    );
+    Ok(())
+}
+
 /// Loads a symbol file (errors are fatal) or walks a directory (errors become warnings).
 fn load_symbols(
     path: &Path,
+    cache: Option<&Path>,
     symbols: &mut SymbolSet,
     warnings: &mut Vec<String>,
 ) -> Result<(), Failure> {
@@ -184,10 +230,9 @@ fn load_symbols(
                             | FileKind::JavaScript
                             | FileKind::ProguardMapping
                             | FileKind::NativeSymbols
-                    ) && let Err(e) =
-                        symbols.add_with(&display, Blob::from(bytes), &ParallelIndex)
+                    ) && let Err(e) = add_file(symbols, &display, bytes, cache)
                     {
-                        warnings.push(format!("skipped {e}"));
+                        warnings.push(format!("skipped {}", e.message));
                     }
                 }
             }
@@ -195,10 +240,7 @@ fn load_symbols(
         return Ok(());
     }
     let bytes = std::fs::read(path).map_err(|e| unusable(format!("{name}: {e}")))?;
-    symbols
-        .add_with(&name, Blob::from(bytes), &ParallelIndex)
-        .map(|_| ())
-        .map_err(|e| unusable(e.to_string()))
+    add_file(symbols, &name, bytes, cache)
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>, warnings: &mut Vec<String>) {

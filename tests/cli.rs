@@ -345,3 +345,47 @@ fn the_window_without_a_display_says_so() {
     assert!(err.contains("cannot open the window"), "{err}");
     std::fs::remove_dir_all(&cfg).ok();
 }
+
+/// `--cache DIR` keeps each native file's SymCache: the first run writes it, the next reads
+/// it and answers the same; a damaged entry is rebuilt; without the flag nothing is written.
+#[test]
+fn native_symcache_folder() {
+    let crashy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native/crashy");
+    let dir = std::env::temp_dir().join(format!("symscope-cli-cache-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    let debug = crashy.join("crashy.debug");
+    let log = crashy.join("crash-aslr-2.txt");
+    let run = |cache: bool| {
+        let mut args = vec!["symbolicate", "--format", "json", "-s", path(&debug)];
+        if cache {
+            args.extend(["--cache", path(&dir)]);
+        }
+        args.push(path(&log));
+        let v = json_of(&symscope(&args));
+        v["stacks"].clone()
+    };
+    let plain = run(false);
+    assert!(!dir.exists(), "nothing written without --cache");
+    let first = run(true);
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let written = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
+    let second = run(true);
+    assert_eq!(
+        std::fs::metadata(&files[0]).unwrap().modified().unwrap(),
+        written,
+        "read, not rewritten"
+    );
+    assert_eq!((&first, &second), (&plain, &plain));
+    assert_eq!(
+        plain[0]["frames"][0]["resolved"][0]["function"],
+        "store_result"
+    );
+    std::fs::write(&files[0], b"damaged").unwrap();
+    assert_eq!(run(true), plain);
+    assert!(std::fs::read(&files[0]).unwrap().len() > 100, "rebuilt");
+    std::fs::remove_dir_all(&dir).ok();
+}
