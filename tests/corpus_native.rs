@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 use symscope::formats::parse_log;
-use symscope::model::{FrameStatus, LogFormat, SymbolicatedTrace};
+use symscope::model::{FrameStatus, LogFormat, ResolvedLocation, SymbolicatedTrace};
 use symscope::symbolicate::{self, Options, Outcome, SymbolSet};
 
 const DIR: &str = "tests/fixtures/native/crashy";
@@ -40,6 +40,28 @@ fn same_function(ours: &str, llvm: &str, breakpad: bool) -> bool {
                 .is_some_and(|ret| ret.ends_with(' ') && !ret.trim().contains(' ')))
 }
 
+/// Asserts that a resolved chain equals llvm-symbolizer's (function, file, line of every
+/// entry, "" and 0 meaning unknown) and that only its outermost entry is not inlined.
+fn assert_chain(ours: &[ResolvedLocation], llvm: &[Value], breakpad: bool, what: &str) {
+    assert_eq!(ours.len(), llvm.len(), "{what}: {ours:?}");
+    for (k, (loc, l)) in ours.iter().zip(llvm).enumerate() {
+        assert!(
+            same_function(
+                loc.function.as_deref().unwrap(),
+                l["FunctionName"].as_str().unwrap(),
+                breakpad
+            ),
+            "{what}: {:?} vs {}",
+            loc.function,
+            l["FunctionName"]
+        );
+        let file = l["FileName"].as_str().filter(|f| !f.is_empty());
+        let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
+        assert_eq!((loc.file.as_deref(), loc.line), (file, line), "{what}");
+        assert_eq!(loc.inlined, k + 1 < llvm.len(), "{what}");
+    }
+}
+
 fn check(symbols: &str) {
     for case in 1..=3 {
         let log = std::fs::read(format!("{DIR}/crash-aslr-{case}.txt")).unwrap();
@@ -60,24 +82,8 @@ fn check(symbols: &str) {
             }
             assert_eq!(f.status, FrameStatus::Resolved, "{case}: {f:?}");
             let chain = w["llvm_symbolizer"].as_array().unwrap();
-            assert_eq!(f.resolved.len(), chain.len(), "{case}: {f:?}");
-            for (k, (loc, l)) in f.resolved.iter().zip(chain).enumerate() {
-                assert!(
-                    same_function(
-                        loc.function.as_deref().unwrap(),
-                        l["FunctionName"].as_str().unwrap(),
-                        symbols.ends_with(".sym")
-                    ),
-                    "{symbols} case {case}: {:?} vs {}",
-                    loc.function,
-                    l["FunctionName"]
-                );
-                let file = l["FileName"].as_str().filter(|f| !f.is_empty());
-                let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
-                assert_eq!((loc.file.as_deref(), loc.line), (file, line));
-                // Only the outermost entry of an inline chain is not inlined.
-                assert_eq!(loc.inlined, k + 1 < chain.len());
-            }
+            let what = format!("{symbols} case {case} {}", w["abs_addr"]);
+            assert_chain(&f.resolved, chain, symbols.ends_with(".sym"), &what);
         }
     }
 }
@@ -167,22 +173,7 @@ fn asan_report_equals_llvm_symbolizer() {
             assert_eq!(f.status, FrameStatus::NoSymbols);
             continue;
         }
-        assert_eq!(f.resolved.len(), chain.len(), "{}", w["raw"]);
-        for (loc, l) in f.resolved.iter().zip(chain) {
-            assert!(same_function(
-                loc.function.as_deref().unwrap(),
-                l["FunctionName"].as_str().unwrap(),
-                false
-            ));
-            let file = l["FileName"].as_str().filter(|f| !f.is_empty());
-            let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
-            assert_eq!(
-                (loc.file.as_deref(), loc.line),
-                (file, line),
-                "{}",
-                w["raw"]
-            );
-        }
+        assert_chain(&f.resolved, chain, false, &w["raw"].to_string());
         compared += 1;
     }
     assert_eq!(compared, 11, "every crashy-asan frame compared");
@@ -225,27 +216,12 @@ fn glibc_backtrace_records_equal_llvm_symbolizer() {
                 continue;
             }
             let chain = w["llvm_symbolizer"].as_array().unwrap();
-            assert_eq!(f.resolved.len(), chain.len(), "{record}: {}", w["raw"]);
-            for (loc, l) in f.resolved.iter().zip(chain) {
-                assert!(
-                    same_function(
-                        loc.function.as_deref().unwrap(),
-                        l["FunctionName"].as_str().unwrap(),
-                        false
-                    ),
-                    "{record}: {:?} vs {}",
-                    loc.function,
-                    l["FunctionName"]
-                );
-                let file = l["FileName"].as_str().filter(|f| !f.is_empty());
-                let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
-                assert_eq!(
-                    (loc.file.as_deref(), loc.line),
-                    (file, line),
-                    "{}",
-                    w["raw"]
-                );
-            }
+            assert_chain(
+                &f.resolved,
+                chain,
+                false,
+                &format!("{record}: {}", w["raw"]),
+            );
             compared += 1;
         }
     }
@@ -310,22 +286,7 @@ fn split_debug_routes() {
         assert_eq!(in_module.len(), want.len(), "{route}");
         for (f, chain) in in_module.iter().zip(want) {
             let chain = chain.as_array().unwrap();
-            assert_eq!(f.resolved.len(), chain.len(), "{route}: {f:?}");
-            for (loc, l) in f.resolved.iter().zip(chain) {
-                assert!(
-                    same_function(
-                        loc.function.as_deref().unwrap(),
-                        l["FunctionName"].as_str().unwrap(),
-                        false
-                    ),
-                    "{route}: {:?} vs {}",
-                    loc.function,
-                    l["FunctionName"]
-                );
-                let file = l["FileName"].as_str().filter(|f| !f.is_empty());
-                let line = l["Line"].as_u64().map(|n| n as u32).filter(|&n| n > 0);
-                assert_eq!((loc.file.as_deref(), loc.line), (file, line), "{route}");
-            }
+            assert_chain(&f.resolved, chain, false, route);
         }
     }
 }
