@@ -199,15 +199,8 @@ fn classify(raw: &str) -> Line<'_> {
     if let Some(frame) = parse_frame(t) {
         return Line::Frame(frame);
     }
-    if let Some(n) = t.strip_prefix("... ") {
-        let n = n.trim();
-        let count = n.split(' ').next().unwrap_or("");
-        if !count.is_empty()
-            && count.bytes().all(|c| c.is_ascii_digit())
-            && (n.ends_with(" more") || n.ends_with("frames omitted"))
-        {
-            return Line::More;
-        }
+    if more_line(t).is_some() {
+        return Line::More;
     }
     if t.starts_with("Caused by: ") || t.starts_with("Suppressed: ") {
         return Line::Cause(t);
@@ -217,8 +210,19 @@ fn classify(raw: &str) -> Line<'_> {
 
 /// `N` of a `... N more` line (or logback's `... N common frames omitted`).
 pub fn more_count(raw: &str) -> Option<usize> {
-    let t = strip_logcat(raw).trim();
-    t.strip_prefix("... ")?.split(' ').next()?.parse().ok()
+    more_line(strip_logcat(raw).trim())
+}
+
+/// `N` of a trimmed `... N more` / `... N common frames omitted` text.
+fn more_line(t: &str) -> Option<usize> {
+    let rest = t.strip_prefix("... ")?.trim();
+    let (count, tail) = rest.split_once(' ')?;
+    if !count.bytes().all(|c| c.is_ascii_digit())
+        || !(tail == "more" || tail.ends_with("frames omitted"))
+    {
+        return None;
+    }
+    count.parse().ok()
 }
 
 /// How deep a frame line is nested: `Suppressed:` blocks are indented one tab more than

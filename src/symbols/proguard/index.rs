@@ -122,18 +122,20 @@ impl Mapping {
         if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_some() {
             return Err(MappingError::Binary);
         }
+        // Whether the file uses CRLF line breaks, decided once for every chunk.
+        let crlf = is_crlf(bytes);
         let n = runner
             .chunks_for(bytes.len())
             .clamp(1, (bytes.len() / MIN_CHUNK).max(1));
         let bounds: Vec<usize> = (0..=n).map(|i| bytes.len() / n * i).collect();
         let bound = |i: usize| if i == n { bytes.len() } else { bounds[i] };
         let found: Vec<Found> = if n == 1 {
-            vec![scan(bytes, 0, bytes.len())]
+            vec![scan(bytes, 0, bytes.len(), crlf)]
         } else {
             let cells: Vec<OnceLock<Found>> = (0..n).map(|_| OnceLock::new()).collect();
             runner.for_each(n, &|i| {
                 if let Some(cell) = cells.get(i) {
-                    cell.set(scan(bytes, bound(i), bound(i + 1))).ok();
+                    cell.set(scan(bytes, bound(i), bound(i + 1), crlf)).ok();
                 }
             });
             cells
@@ -141,7 +143,7 @@ impl Mapping {
                 .enumerate()
                 .map(|(i, c)| {
                     c.into_inner()
-                        .unwrap_or_else(|| scan(bytes, bound(i), bound(i + 1)))
+                        .unwrap_or_else(|| scan(bytes, bound(i), bound(i + 1), crlf))
                 })
                 .collect()
         };
@@ -367,7 +369,7 @@ impl Mapping {
 /// while the line is in cache. A class line is the only kind that ends in `:` (members end
 /// in `-> name`, comments in text or `}`), so a search for `":\n"` (and `":\r\n"` in CRLF
 /// files) finds them all without visiting the member lines.
-fn scan(bytes: &[u8], from: usize, to: usize) -> Found {
+fn scan(bytes: &[u8], from: usize, to: usize, crlf: bool) -> Found {
     let mut found = Found::new();
     let window = &bytes[from..(to + 2).min(bytes.len())];
     let mut check = |colon: usize| {
@@ -379,7 +381,6 @@ fn scan(bytes: &[u8], from: usize, to: usize) -> Found {
             found.push((e, xxh3_64(obf), xxh3_64(orig)));
         }
     };
-    let crlf = is_crlf(bytes);
     let lf = memchr::memmem::find_iter(window, b":\n").map(|p| from + p);
     if crlf {
         // Files with CRLF line breaks may mix in LF ones: both patterns, in file order.
@@ -490,11 +491,12 @@ mod tests {
     fn chunk_boundaries_find_every_class_once() {
         let text = "# c\na.B -> x:\n    1:1:void m() -> a\nc.D -> y:\r\n    int f -> b\ne.F -> z:";
         let bytes = text.as_bytes();
-        let whole = scan(bytes, 0, bytes.len());
+        let crlf = is_crlf(bytes);
+        let whole = scan(bytes, 0, bytes.len(), crlf);
         assert_eq!(whole.len(), 3);
         for cut in 0..=bytes.len() {
-            let mut parts = scan(bytes, 0, cut);
-            parts.extend(scan(bytes, cut, bytes.len()));
+            let mut parts = scan(bytes, 0, cut, crlf);
+            parts.extend(scan(bytes, cut, bytes.len(), crlf));
             assert_eq!(parts, whole, "cut at {cut}");
         }
     }

@@ -81,8 +81,8 @@ struct MemberLine {
 /// The blocks of some classes of a mapping, ready for the crate.
 pub struct Subset {
     cache: Vec<u8>,
-    /// `(obfuscated class, obfuscated method)` → member lines in file order.
-    members: HashMap<(String, String), Vec<MemberLine>>,
+    /// Obfuscated class → obfuscated method → member lines in file order.
+    members: HashMap<String, HashMap<String, Vec<MemberLine>>>,
     /// Classes whose blocks were cut out.
     classes: usize,
     /// Bytes of mapping text handed to the crate.
@@ -131,7 +131,7 @@ impl Mapping {
             }
         }
         let mapping = ProguardMapping::new(&text);
-        let mut members: HashMap<(String, String), Vec<MemberLine>> = HashMap::new();
+        let mut members: HashMap<String, HashMap<String, Vec<MemberLine>>> = HashMap::new();
         let mut class: Option<(&str, &str)> = None;
         for record in mapping.iter().flatten() {
             match record {
@@ -156,7 +156,9 @@ impl Mapping {
                         std::mem::swap(&mut start, &mut end);
                     }
                     members
-                        .entry((class.to_owned(), obfuscated.to_owned()))
+                        .entry(class.to_owned())
+                        .or_default()
+                        .entry(obfuscated.to_owned())
                         .or_default()
                         .push(MemberLine {
                             start,
@@ -268,10 +270,12 @@ impl StackRemapper<'_> {
             };
         }
         let empty = Vec::new();
+        // Looked up by `&str`: no allocation per frame.
         let members = self
             .subset
             .members
-            .get(&(class.to_owned(), method.to_owned()))
+            .get(class)
+            .and_then(|m| m.get(method))
             .unwrap_or(&empty);
         let has_line_info = members.iter().any(|m| m.end > 0);
         if members.is_empty() {
