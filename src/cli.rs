@@ -215,9 +215,8 @@ fn load_symbols(
     let name = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| unusable(format!("{name}: {e}")))?;
     if meta.is_dir() {
-        let mut files = Vec::new();
-        walk(path, &mut files, warnings);
-        files.sort();
+        let (files, errors) = crate::workspace::files_under(path);
+        warnings.extend(errors);
         for file in files {
             let display = file.display().to_string();
             match std::fs::read(&file) {
@@ -241,23 +240,4 @@ fn load_symbols(
     }
     let bytes = std::fs::read(path).map_err(|e| unusable(format!("{name}: {e}")))?;
     add_file(symbols, &name, bytes, cache)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, warnings: &mut Vec<String>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            warnings.push(format!("{}: skipped: {e}", dir.display()));
-            return;
-        }
-    };
-    for entry in entries.flatten() {
-        let Ok(ft) = entry.file_type() else { continue };
-        let path = entry.path();
-        if ft.is_dir() {
-            walk(&path, out, warnings);
-        } else if ft.is_file() || (ft.is_symlink() && path.is_file()) {
-            out.push(path);
-        }
-    }
 }

@@ -18,7 +18,7 @@ fn run(symbols: &[&str], log: &[u8]) -> SymbolicatedTrace {
             .unwrap();
     }
     let trace = parse_log(log);
-    assert_eq!(trace.format, LogFormat::NativeAddresses);
+    assert!(trace.format.is_native(), "{:?}", trace.format);
     let Outcome::Done(r) = symbolicate::symbolicate(
         &trace,
         &set,
@@ -299,7 +299,7 @@ fn android_tombstones_parse_as_expected() {
     for arch in ["arm", "arm64", "riscv64", "x86_64"] {
         let text = std::fs::read(format!("{dir}/tombstone-{arch}.txt")).unwrap();
         let trace = parse_log(&text);
-        assert_eq!(trace.format, LogFormat::NativeAddresses, "{arch}");
+        assert_eq!(trace.format, LogFormat::AndroidTombstone, "{arch}");
         let want: Value =
             serde_json::from_slice(&std::fs::read(format!("{dir}/frames-{arch}.json")).unwrap())
                 .unwrap();
@@ -331,4 +331,35 @@ fn build_id_in_the_log_finds_the_file() {
     let f = &r.stacks[0].frames;
     assert_eq!(f[0].resolved[0].function.as_deref(), Some("store_result"));
     assert_eq!(f[1].status, FrameStatus::NoSymbols);
+}
+
+/// A Breakpad `.sym` names no code ID, only the debug ID derived from the build ID: the
+/// tombstone's build ID still finds it.
+#[test]
+fn build_id_finds_the_breakpad_file_by_its_debug_id() {
+    let r = run(
+        &["crashy.sym"],
+        b"backtrace:\n    #00 pc 0000000000001500  /data/app/libother.so (BuildId: e54b69733c5597151ab4ce8884b9a502430e85c7)\n",
+    );
+    let f = &r.stacks[0].frames[0];
+    assert_eq!(f.status, FrameStatus::Resolved);
+    assert_eq!(f.symbol_file.as_deref(), Some("crashy.sym"));
+}
+
+/// A file named like the module but of another build (its build ID differs from the log's)
+/// is refused with a note, never used for wrong frames.
+#[test]
+fn a_debug_file_of_another_build_is_refused() {
+    let r = run(
+        &["crashy.debug"],
+        b"backtrace:\n    #00 pc 0000000000001500  /data/app/crashy (BuildId: 0123456789abcdef0123456789abcdef01234567)\n",
+    );
+    let f = &r.stacks[0].frames[0];
+    assert_eq!(f.status, FrameStatus::NoSymbols);
+    assert!(f.resolved.is_empty());
+    let note = f.note.as_deref().unwrap();
+    assert!(
+        note.contains("another build") && note.contains("e54b69733c5597151ab4ce8884b9a502430e85c7"),
+        "{note}"
+    );
 }

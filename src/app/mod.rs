@@ -466,6 +466,42 @@ impl AppState {
         self.start_load(id, bytes);
     }
 
+    /// Adds a dropped folder (a `.dSYM` bundle, a build's output): every symbol file under
+    /// it, and every log in it with frames; other files (an `Info.plist`) are passed over.
+    pub fn add_folder(&mut self, dir: &Path) {
+        let (files, errors) = workspace::files_under(dir);
+        self.errors.extend(errors);
+        let mut added = 0;
+        for file in files {
+            let bytes = match std::fs::read(&file) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.errors.push(format!("{}: {e}", file.display()));
+                    continue;
+                }
+            };
+            let wanted = match crate::formats::peek(&bytes) {
+                FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => true,
+                FileKind::Log => crate::formats::parse_log(&bytes)
+                    .stacks
+                    .iter()
+                    .flat_map(|s| &s.frames)
+                    .any(|f| f.input.is_some()),
+                _ => false,
+            };
+            if wanted {
+                self.add_file(file, bytes);
+                added += 1;
+            }
+        }
+        if added == 0 {
+            self.errors.push(format!(
+                "{}: no symbol files or crash logs in this folder",
+                dir.display()
+            ));
+        }
+    }
+
     fn start_load(&mut self, id: InputId, bytes: Vec<u8>) {
         let Some(entry) = self.inputs.iter_mut().find(|e| e.id == id) else {
             return;
@@ -716,6 +752,10 @@ impl AppState {
             }
             Command::AddPaths(paths) => {
                 for path in paths {
+                    if path.is_dir() {
+                        self.add_folder(&path);
+                        continue;
+                    }
                     match std::fs::read(&path) {
                         Ok(bytes) => self.add_file(path, bytes),
                         Err(e) => self.errors.push(format!("{}: {e}", path.display())),

@@ -36,7 +36,12 @@ pub fn peek(bytes: &[u8]) -> FileKind {
         if keys.iter().any(|k| memchr::memmem::find(head, k).is_some()) {
             return FileKind::SourceMap;
         }
-        if super::native::is_native(&String::from_utf8_lossy(head)) {
+        let native_json: [&[u8]; 2] = [b"\"instruction_addr\"", b"\"bug_type\""];
+        if super::native::is_native(&String::from_utf8_lossy(head))
+            || native_json
+                .iter()
+                .any(|k| memchr::memmem::find(head, k).is_some())
+        {
             return FileKind::Log;
         }
         return FileKind::Unknown;

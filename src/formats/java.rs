@@ -359,9 +359,13 @@ pub fn parse(text: &str) -> Trace {
         }
     }
     finish(current.take(), &mut title, &mut stacks);
+    if let Some(first) = stacks.first_mut() {
+        first.crashed = true;
+    }
     Trace {
         format: LogFormat::Java,
         stacks,
+        modules: Vec::new(),
     }
 }
 

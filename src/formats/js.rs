@@ -94,7 +94,14 @@ pub fn parse(text: &str) -> Trace {
         }
     }
     finish(current.take(), &mut title_lines, &mut stacks);
-    Trace { format, stacks }
+    if let Some(first) = stacks.first_mut() {
+        first.crashed = true;
+    }
+    Trace {
+        format,
+        stacks,
+        modules: Vec::new(),
+    }
 }
 
 fn detect<'a>(lines: impl Iterator<Item = &'a Line>) -> LogFormat {

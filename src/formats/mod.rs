@@ -1,9 +1,11 @@
 //! Pure parsers of crash logs and stack traces, and file-kind detection from bytes.
 
+pub mod apple;
 pub mod detect;
 pub mod java;
 pub mod js;
 pub mod native;
+pub mod sentry;
 
 pub use detect::peek;
 
@@ -19,7 +21,13 @@ pub fn parse_log(bytes: &[u8]) -> Trace {
 
 /// Parses a log's text, detecting the format (what [`parse_log`] does after decoding).
 pub fn parse_text(text: &str) -> Trace {
-    if native::is_native(text) {
+    if sentry::is_sentry_event(text)
+        && let Some(trace) = sentry::parse(text)
+    {
+        trace
+    } else if apple::is_apple(text) {
+        apple::parse(text)
+    } else if native::is_native(text) {
         native::parse(text)
     } else if is_java(text) {
         java::parse(text)

@@ -4,7 +4,7 @@
 //! return address − 1), and a plain list of hex addresses, one per line, read as offsets
 //! into the one native symbol file given (as `llvm-symbolizer --obj` reads them).
 
-use crate::model::{Frame, FrameInput, LogFormat, Stack, Trace};
+use crate::model::{Frame, FrameInput, LogFormat, Module, Stack, Trace};
 
 /// One mapping of `/proc/self/maps`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,9 +170,11 @@ pub fn parse(text: &str) -> Trace {
             input,
         });
     }
+    stack.crashed = true;
     Trace {
         format: LogFormat::NativeAddresses,
         stacks: vec![stack],
+        modules: Vec::new(),
     }
 }
 
@@ -255,8 +257,10 @@ fn parse_record(text: &str) -> Option<Trace> {
             stacks: vec![Stack {
                 title,
                 title_line: 1,
+                crashed: true,
                 frames,
             }],
+            modules: maps_modules(&maps),
         });
     }
     let frames = backtrace[start..]
@@ -291,8 +295,10 @@ fn parse_record(text: &str) -> Option<Trace> {
         stacks: vec![Stack {
             title,
             title_line: 1,
+            crashed: true,
             frames,
         }],
+        modules: maps_modules(&maps),
     })
 }
 
@@ -328,6 +334,7 @@ fn parse_sanitizer(text: &str) -> Trace {
             stacks.push(Stack {
                 title: std::mem::take(&mut title.0),
                 title_line: title.1,
+                crashed: stacks.is_empty(),
                 frames: Vec::new(),
             });
         }
@@ -350,6 +357,7 @@ fn parse_sanitizer(text: &str) -> Trace {
     Trace {
         format: LogFormat::NativeAddresses,
         stacks,
+        modules: Vec::new(),
     }
 }
 
@@ -376,6 +384,8 @@ fn parse_tombstone(text: &str) -> Trace {
             stacks.push(Stack {
                 title,
                 title_line: i + 1,
+                // debuggerd prints the crashing thread first.
+                crashed: stacks.is_empty(),
                 frames: Vec::new(),
             });
             in_backtrace = true;
@@ -404,13 +414,43 @@ fn parse_tombstone(text: &str) -> Trace {
         }
     }
     Trace {
-        format: LogFormat::NativeAddresses,
+        format: LogFormat::AndroidTombstone,
         stacks,
+        modules: Vec::new(),
     }
 }
 
-fn basename(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+/// The modules of `/proc/self/maps`: one per file, based where its offset 0 is mapped.
+fn maps_modules(maps: &[MapLine]) -> Vec<Module> {
+    let mut modules: Vec<Module> = Vec::new();
+    for m in maps
+        .iter()
+        .filter(|m| !m.path.is_empty() && !m.path.starts_with('['))
+    {
+        let base = m.start.wrapping_sub(m.offset);
+        match modules
+            .iter_mut()
+            .find(|x| x.path.as_deref() == Some(&m.path))
+        {
+            Some(x) => {
+                let end = x.base.saturating_add(x.size.unwrap_or(0)).max(m.end);
+                x.base = x.base.min(base);
+                x.size = Some(end.saturating_sub(x.base));
+            }
+            None => modules.push(Module {
+                name: basename(&m.path).to_owned(),
+                path: Some(m.path.clone()),
+                base,
+                size: Some(m.end.saturating_sub(base)),
+                ..Module::default()
+            }),
+        }
+    }
+    modules
+}
+
+pub(crate) fn basename(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 fn signal_name(n: u64) -> &'static str {

@@ -18,8 +18,21 @@ pub enum LogFormat {
     HermesBytecode,
     /// Java, Kotlin or Android (`\tat pkg.Cls.method(File.java:12)`, `Caused by:`, logcat).
     Java,
-    /// Native addresses: a crash record with a module map, or a plain list of addresses.
+    /// Native addresses: a crash record with a module map, a sanitizer report, glibc
+    /// `backtrace_symbols` lines, or a plain list of addresses.
     NativeAddresses,
+    /// An Apple crash report in the classic text form (`.crash`).
+    AppleCrash,
+    /// An Apple crash report in the JSON form (`.ips`, `bug_type` 309).
+    AppleIps,
+    /// An Android debuggerd tombstone.
+    AndroidTombstone,
+    /// A gdb `bt` backtrace (with `info proc mappings` when present).
+    GdbBacktrace,
+    /// A Sentry event (JSON) with native frames and `debug_meta` images.
+    SentryEvent,
+    /// A minidump (binary), its stacks walked with the symbol files given.
+    Minidump,
     /// Nothing recognisable: every line is kept as `unparsed`.
     Unknown,
 }
@@ -35,8 +48,28 @@ impl LogFormat {
             Self::HermesBytecode => "hermes-bytecode",
             Self::Java => "java",
             Self::NativeAddresses => "native-addresses",
+            Self::AppleCrash => "apple-crash",
+            Self::AppleIps => "apple-ips",
+            Self::AndroidTombstone => "android-tombstone",
+            Self::GdbBacktrace => "gdb-backtrace",
+            Self::SentryEvent => "sentry-event",
+            Self::Minidump => "minidump",
             Self::Unknown => "unknown",
         }
+    }
+
+    /// Whether frames of this format are native addresses (looked up in native debug files).
+    pub fn is_native(self) -> bool {
+        matches!(
+            self,
+            Self::NativeAddresses
+                | Self::AppleCrash
+                | Self::AppleIps
+                | Self::AndroidTombstone
+                | Self::GdbBacktrace
+                | Self::SentryEvent
+                | Self::Minidump
+        )
     }
 
     /// The base of columns as the engine prints them (bytecode offsets are 0-based).

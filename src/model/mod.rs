@@ -18,4 +18,4 @@ pub use resolved::{
 };
 pub use table::{FrameRef, FrameTable, Location, Strings};
 pub use text::{SourceText, utf16_col_to_byte};
-pub use trace::{Frame, FrameInput, Stack, Trace};
+pub use trace::{Frame, FrameInput, Module, Stack, Trace};

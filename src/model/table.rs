@@ -631,9 +631,11 @@ mod tests {
         };
         let trace = Trace {
             format: LogFormat::V8,
+            modules: Vec::new(),
             stacks: vec![Stack {
                 title: "Error: boom".to_owned(),
                 title_line: 1,
+                crashed: true,
                 frames: vec![
                     frame("    at a (x.js:1:2)", 2, "x.js"),
                     frame("    at b (node_modules/y.js:3:4)", 3, "node_modules/y.js"),

@@ -250,7 +250,7 @@ pub(super) fn symbolicate(
         seen.push(full);
         stacks.push(SymbolicatedStack {
             title,
-            crashed: n == 0,
+            crashed: stack.crashed,
             frames,
         });
         if cancelled {

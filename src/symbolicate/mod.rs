@@ -49,7 +49,7 @@ pub fn symbolicate(
     if trace.format == crate::model::LogFormat::Java {
         return java::symbolicate(trace, symbols, progress);
     }
-    if trace.format == crate::model::LogFormat::NativeAddresses {
+    if trace.format.is_native() {
         return native::symbolicate(trace, symbols, progress);
     }
     let start = Instant::now();
@@ -64,7 +64,7 @@ pub fn symbolicate(
     let mut sources = SourceCache::default();
     let mut stacks = Vec::with_capacity(trace.stacks.len());
 
-    for (stack_index, stack) in trace.stacks.iter().enumerate() {
+    for stack in &trace.stacks {
         let mut frames = Vec::with_capacity(stack.frames.len());
         // Tokens found per frame, for naming (the caller's call-site token names the callee).
         let mut tokens: Vec<Option<NamedToken>> = Vec::with_capacity(stack.frames.len());
@@ -90,7 +90,7 @@ pub fn symbolicate(
         name_functions(&mut frames, &tokens, stack);
         stacks.push(SymbolicatedStack {
             title: stack.title.clone(),
-            crashed: stack_index == 0,
+            crashed: stack.crashed,
             frames,
         });
         if cancelled {
@@ -149,7 +149,7 @@ fn each_frame(
     let total: u64 = trace.stacks.iter().map(|s| s.frames.len() as u64).sum();
     let mut done = 0;
     let mut stacks = Vec::with_capacity(trace.stacks.len());
-    for (n, stack) in trace.stacks.iter().enumerate() {
+    for stack in &trace.stacks {
         let mut frames = Vec::with_capacity(stack.frames.len());
         for frame in &stack.frames {
             frames.push(resolve(frame));
@@ -157,7 +157,7 @@ fn each_frame(
             if progress.step(phase, done, total) == ControlFlow::Break(()) {
                 stacks.push(SymbolicatedStack {
                     title: stack.title.clone(),
-                    crashed: n == 0,
+                    crashed: stack.crashed,
                     frames,
                 });
                 return (stacks, true);
@@ -165,7 +165,7 @@ fn each_frame(
         }
         stacks.push(SymbolicatedStack {
             title: stack.title.clone(),
-            crashed: n == 0,
+            crashed: stack.crashed,
             frames,
         });
     }

@@ -4,9 +4,10 @@
 
 use super::{Outcome, SymbolSet, each_frame, outcome, unresolved};
 use crate::model::{
-    Frame, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedTrace, Timing,
-    Trace,
+    Frame, FrameInput, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame,
+    SymbolicatedTrace, Timing, Trace,
 };
+use crate::symbols::native::NativeObject;
 use std::time::Instant;
 
 /// Whether a symbol file named `file` describes module `module`.
@@ -18,49 +19,85 @@ fn names_module(file: &str, module: &str) -> bool {
     file == module || stem == module
 }
 
-/// The native file for a frame's module: by name, line information first; with no module
-/// (a plain address list), the one file given. A file found by name without line
+/// Which native object a frame's module is looked up in.
+enum Found<'a> {
+    /// This file's object.
+    Object(usize, &'a NativeObject),
+    /// Files named like the module exist, but for another build: their IDs differ from the
+    /// module's (file name, its ID).
+    Mismatch(String, String),
+    /// No file for the module.
+    Nothing,
+}
+
+/// The native object for a frame's module. An identifier the log prints (build ID, UUID,
+/// debug ID) names the object exactly, in any file, picking the slice of a universal file;
+/// files with line information come first. Without an identifier match, the module is
+/// matched by name (with no module, the one file given): a file whose own identifier differs
+/// from the log's is another build and is refused. A file found by name without line
 /// information (a stripped binary) hands over to a file with the same build ID that has it
-/// (its split debug file, whether found through `.gnu_debuglink` or a
-/// `.build-id/xx/rest.debug` path: both hold the binary's build ID).
-fn find(symbols: &SymbolSet, module: Option<&str>, build_id: Option<&str>) -> Option<usize> {
-    let info = |i: usize| symbols.natives[i].symbols.info();
-    // A build ID the log prints (tombstones) names the file exactly.
-    if let Some(id) = build_id {
-        let by_id: Vec<usize> = (0..symbols.natives.len())
-            .filter(|&i| {
-                info(i)
-                    .code_id
-                    .as_deref()
-                    .is_some_and(|c| c.eq_ignore_ascii_case(id))
-            })
-            .collect();
-        if let Some(&i) = by_id
+/// (its split debug file, whether found through `.gnu_debuglink` or a `.build-id/xx/rest.debug`
+/// path: both hold the binary's build ID).
+fn find<'a>(symbols: &'a SymbolSet, input: &FrameInput) -> Found<'a> {
+    let files = &symbols.natives;
+    if let Some(id) = input.build_id.as_deref() {
+        let by_id: Vec<(usize, &NativeObject)> = files
             .iter()
-            .find(|&&i| info(i).has_debug_info)
+            .enumerate()
+            .filter_map(|(i, f)| Some((i, f.symbols.object_with_id(id)?)))
+            .collect();
+        if let Some(&(i, o)) = by_id
+            .iter()
+            .find(|(_, o)| o.info().has_debug_info)
             .or(by_id.first())
         {
-            return Some(i);
+            return Found::Object(i, o);
         }
     }
-    let candidates: Vec<usize> = match module {
-        Some(m) => (0..symbols.natives.len())
-            .filter(|&i| names_module(&symbols.natives[i].name, m))
+    let candidates: Vec<usize> = match input.module.as_deref() {
+        Some(m) => (0..files.len())
+            .filter(|&i| names_module(&files[i].name, m))
             .collect(),
-        None => (0..symbols.natives.len()).collect(),
+        None => (0..files.len()).collect(),
     };
-    if let Some(i) = candidates.iter().copied().find(|&i| info(i).has_debug_info) {
-        return Some(i);
+    if let Some(id) = input.build_id.as_deref().filter(|id| !is_nil(id))
+        && let Some(&i) = candidates.first()
+    {
+        // Named like the module, yet no object has the module's identifier.
+        let theirs = files[i].symbols.info();
+        return Found::Mismatch(
+            files[i].name.clone(),
+            format!(
+                "{} (log: {id})",
+                theirs.code_id.as_deref().unwrap_or(&theirs.debug_id)
+            ),
+        );
     }
-    let first = candidates.first().copied()?;
-    let same_build = |j: usize| {
-        info(j).has_debug_info
-            && info(first).code_id.is_some()
-            && info(j).code_id == info(first).code_id
+    let arch = input.arch.as_deref();
+    let object = |i: usize| files[i].symbols.object_for_arch(arch);
+    if let Some(i) = candidates
+        .iter()
+        .copied()
+        .find(|&i| object(i).info().has_debug_info)
+    {
+        return Found::Object(i, object(i));
+    }
+    let Some(first) = candidates.first().copied() else {
+        return Found::Nothing;
     };
-    (0..symbols.natives.len())
-        .find(|&j| same_build(j))
-        .or(Some(first))
+    let code_id = object(first).info().code_id.clone();
+    (0..files.len())
+        .find_map(|j| {
+            let o = files[j].symbols.object_for_arch(arch);
+            (o.info().has_debug_info && code_id.is_some() && o.info().code_id == code_id)
+                .then_some(Found::Object(j, o))
+        })
+        .unwrap_or(Found::Object(first, object(first)))
+}
+
+/// Whether an identifier is all zeros (an image the report could not identify).
+fn is_nil(id: &str) -> bool {
+    id.chars().filter(char::is_ascii_hexdigit).all(|c| c == '0')
 }
 
 fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
@@ -80,22 +117,40 @@ fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
         );
     };
     let module = input.module.as_deref();
-    let Some(i) = find(symbols, module, input.build_id.as_deref()) else {
-        let what = module.unwrap_or("this address list");
-        return unresolved(
-            FrameStatus::NoSymbols,
-            None,
-            format!("no debug file for {what}: add it, its .debug file or its Breakpad .sym"),
-        );
+    let (file, object) = match find(symbols, input) {
+        Found::Object(i, o) => (&symbols.natives[i], o),
+        Found::Mismatch(name, ids) => {
+            return unresolved(
+                FrameStatus::NoSymbols,
+                None,
+                format!(
+                    "{name} is for another build of {}: its ID is {ids}; add the debug file of this build",
+                    module.unwrap_or("this module")
+                ),
+            );
+        }
+        Found::Nothing => {
+            let what = module.unwrap_or("this address list");
+            let id = input
+                .build_id
+                .as_deref()
+                .map_or(String::new(), |id| format!(" (ID {id})"));
+            return unresolved(
+                FrameStatus::NoSymbols,
+                None,
+                format!(
+                    "no debug file for {what}{id}: add its debug file (.debug, dSYM, PDB) or its Breakpad .sym"
+                ),
+            );
+        }
     };
-    let file = &symbols.natives[i];
     // A caller's return address points after its call; the call is at address − 1.
     let lookup = if input.return_address {
         offset.saturating_sub(1)
     } else {
         offset
     };
-    let found = file.symbols.lookup(lookup);
+    let found = object.lookup(lookup);
     if found.is_empty() {
         return unresolved(
             FrameStatus::NotCovered,
@@ -155,7 +210,10 @@ pub(super) fn symbolicate(
         warnings.push(format!(
             "the addresses name no module and {} native files are loaded; using {}",
             symbols.natives.len(),
-            find(symbols, None, None).map_or("none", |i| symbols.natives[i].name.as_str())
+            match find(symbols, &FrameInput::default()) {
+                Found::Object(i, _) => symbols.natives[i].name.as_str(),
+                _ => "none",
+            }
         ));
     }
     let result = SymbolicatedTrace {

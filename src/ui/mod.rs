@@ -68,14 +68,24 @@ fn input_ui(ctx: &egui::Context, state: &mut AppState, commands: &mut Commands) 
         })
         .collect();
     if !dropped.is_empty() {
-        let mut files = Vec::new();
+        let (mut files, mut folders) = (Vec::new(), Vec::new());
         for f in dropped {
+            // A folder (a `.dSYM` bundle) is walked for the files in it.
+            if f.path().is_dir() {
+                folders.push(f.path().to_path_buf());
+                continue;
+            }
             match f.bytes() {
                 Ok(bytes) => files.push((f.path().to_path_buf(), bytes)),
                 Err(e) => state.errors.push(format!("{}: {e}", f.path().display())),
             }
         }
-        commands.send(Command::AddFiles(files));
+        if !files.is_empty() {
+            commands.send(Command::AddFiles(files));
+        }
+        if !folders.is_empty() {
+            commands.send(Command::AddPaths(folders));
+        }
     }
     let typing = ctx.text_edit_focused();
     for event in events {

@@ -8,7 +8,7 @@
 
 mod paths;
 
-pub use paths::relative_path;
+pub use paths::{files_under, relative_path};
 
 use crate::model::FileKind;
 use serde::{Deserialize, Serialize};

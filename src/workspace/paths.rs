@@ -41,6 +41,33 @@ pub fn relative_path(base_dir: &Path, file: &Path) -> String {
     }
 }
 
+/// Every file under `dir`, recursively, sorted; folders that cannot be read are listed in
+/// the second vector with the reason (one unreadable folder never hides the rest).
+pub fn files_under(dir: &Path) -> (Vec<PathBuf>, Vec<String>) {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(format!("{}: skipped: {e}", dir.display()));
+                return;
+            }
+        };
+        for entry in entries.flatten() {
+            let Ok(ft) = entry.file_type() else { continue };
+            let path = entry.path();
+            if ft.is_dir() {
+                walk(&path, out, errors);
+            } else if ft.is_file() || (ft.is_symlink() && path.is_file()) {
+                out.push(path);
+            }
+        }
+    }
+    let (mut files, mut errors) = (Vec::new(), Vec::new());
+    walk(dir, &mut files, &mut errors);
+    files.sort();
+    (files, errors)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

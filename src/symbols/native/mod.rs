@@ -50,19 +50,70 @@ pub struct NativeLocation {
     pub line: Option<u32>,
 }
 
-/// A native debug file converted to a SymCache: the bytes, read on every look-up.
+/// One object of a native debug file (a universal Mach-O file has one per architecture)
+/// converted to a SymCache: the bytes, read on every look-up.
 #[derive(Clone)]
-pub struct NativeSymbols {
+pub struct NativeObject {
     info: NativeInfo,
     cache: Vec<u8>,
 }
 
-impl std::fmt::Debug for NativeSymbols {
+impl std::fmt::Debug for NativeObject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NativeSymbols")
+        f.debug_struct("NativeObject")
             .field("info", &self.info)
             .field("cache_bytes", &self.cache.len())
             .finish()
+    }
+}
+
+/// A native debug file converted to SymCaches: one [`NativeObject`] per architecture it
+/// holds (never none).
+#[derive(Clone, Debug)]
+pub struct NativeSymbols {
+    objects: Vec<NativeObject>,
+}
+
+/// An identifier reduced to lowercase hex digits (`5B85B938-CD9C-…` → `5b85b938cd9c…`).
+fn id_digits(id: &str) -> String {
+    id.chars()
+        .filter(char::is_ascii_hexdigit)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The debug ID that Breakpad and symbolic derive from an ELF build ID (hex digits): its
+/// first 16 bytes read as a little-endian GUID, so the first three fields are byte-swapped.
+fn elf_debug_id(build_id: &str) -> Option<String> {
+    let b = build_id.get(..32)?;
+    let swap = |s: &str| -> String {
+        (0..s.len() / 2)
+            .rev()
+            .map(|i| &s[2 * i..2 * i + 2])
+            .collect()
+    };
+    Some(format!(
+        "{}{}{}{}",
+        swap(&b[..8]),
+        swap(&b[8..12]),
+        swap(&b[12..16]),
+        &b[16..]
+    ))
+}
+
+impl NativeInfo {
+    /// Whether a module identifier as a log prints it names this object: an ELF build ID
+    /// or a Mach-O UUID (the code ID), a breakpad debug ID, or a UUID without its age.
+    pub fn matches_id(&self, id: &str) -> bool {
+        let id = id_digits(id);
+        if id.is_empty() || id.chars().all(|c| c == '0') {
+            return false;
+        }
+        let debug = id_digits(&self.debug_id);
+        self.code_id.as_deref().is_some_and(|c| id_digits(c) == id)
+            || debug == id
+            || (id.len() == 32 && debug.len() > 32 && debug.starts_with(&id))
+            || elf_debug_id(&id).is_some_and(|d| debug.len() >= 32 && debug[..32] == d)
     }
 }
 
@@ -97,7 +148,7 @@ pub fn without_clone_suffix(name: &str) -> &str {
 }
 
 /// The first bytes of our SymCache file: info, then symbolic's SymCache.
-const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x01\0";
+const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x02\0";
 
 /// Whether bytes look like an object file `symbolic` reads (ELF, Mach-O, PE, PDB, Breakpad).
 pub fn is_native(bytes: &[u8]) -> bool {
@@ -110,54 +161,159 @@ pub fn is_native(bytes: &[u8]) -> bool {
     )
 }
 
+fn convert_object(object: &Object<'_>) -> Result<NativeObject, NativeError> {
+    if !object.has_symbols() && !object.has_debug_info() {
+        return Err(NativeError::NoSymbols);
+    }
+    let info = NativeInfo {
+        format: object.file_format().to_string(),
+        arch: object.arch().name().to_owned(),
+        debug_id: object.debug_id().breakpad().to_string(),
+        code_id: object.code_id().map(|c| c.to_string()),
+        has_debug_info: object.has_debug_info(),
+    };
+    let mut converter = SymCacheConverter::new();
+    converter
+        .process_object(object)
+        .map_err(|e| NativeError::Cache(e.to_string()))?;
+    let mut symcache = Vec::new();
+    converter
+        .serialize(&mut symcache)
+        .map_err(|e| NativeError::Cache(e.to_string()))?;
+    let this = NativeObject {
+        info,
+        cache: symcache,
+    };
+    this.symcache()?;
+    Ok(this)
+}
+
 impl NativeSymbols {
-    /// Converts a native file (the object for `arch`, or the first, in a universal file).
+    /// Converts a native file: every object in it (one per architecture of a universal
+    /// file), or only the one for `arch`. Objects without symbols are left out; when none is
+    /// left, the first object's error is returned.
     pub fn convert(bytes: &[u8], arch: Option<&str>) -> Result<Self, NativeError> {
         let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
-        let mut chosen: Option<Object<'_>> = None;
+        let mut objects = Vec::new();
+        let mut first_error = None;
         for object in archive.objects() {
             let object = object.map_err(|e| NativeError::NotAnObject(e.to_string()))?;
-            let fits = arch.is_none_or(|a| object.arch().name() == a);
-            if fits {
-                chosen = Some(object);
-                break;
+            if arch.is_some_and(|a| object.arch().name() != a) {
+                continue;
+            }
+            match convert_object(&object) {
+                Ok(o) => objects.push(o),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
             }
         }
-        let object = chosen.ok_or_else(|| NativeError::NoArch(arch.unwrap_or("any").to_owned()))?;
-        if !object.has_symbols() && !object.has_debug_info() {
-            return Err(NativeError::NoSymbols);
+        if objects.is_empty() {
+            return Err(first_error
+                .unwrap_or_else(|| NativeError::NoArch(arch.unwrap_or("any").to_owned())));
         }
-        let info = NativeInfo {
-            format: object.file_format().to_string(),
-            arch: object.arch().name().to_owned(),
-            debug_id: object.debug_id().breakpad().to_string(),
-            code_id: object.code_id().map(|c| c.to_string()),
-            has_debug_info: object.has_debug_info(),
-        };
-        let mut converter = SymCacheConverter::new();
-        converter
-            .process_object(&object)
-            .map_err(|e| NativeError::Cache(e.to_string()))?;
-        let mut symcache = Vec::new();
-        converter
-            .serialize(&mut symcache)
-            .map_err(|e| NativeError::Cache(e.to_string()))?;
-        let this = Self {
-            info,
-            cache: symcache,
-        };
-        this.symcache()?;
-        Ok(this)
+        Ok(Self { objects })
     }
 
-    /// What the file is.
+    /// Every object (architecture) of the file.
+    pub fn objects(&self) -> &[NativeObject] {
+        &self.objects
+    }
+
+    /// The first object's description (the only one, unless the file is universal).
+    pub fn info(&self) -> &NativeInfo {
+        &self.objects[0].info
+    }
+
+    /// The object a module identifier names (see [`NativeInfo::matches_id`]).
+    pub fn object_with_id(&self, id: &str) -> Option<&NativeObject> {
+        self.objects.iter().find(|o| o.info.matches_id(id))
+    }
+
+    /// The object for a module whose identifier is unknown: the one of `arch` when given and
+    /// present, else the first.
+    pub fn object_for_arch(&self, arch: Option<&str>) -> &NativeObject {
+        arch.and_then(|a| {
+            self.objects
+                .iter()
+                .find(|o| o.info.arch == a || (a == "arm64e" && o.info.arch == "arm64"))
+        })
+        .unwrap_or(&self.objects[0])
+    }
+
+    /// Looks `addr` up in the first object (see [`NativeObject::lookup`]).
+    pub fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
+        self.objects[0].lookup(addr)
+    }
+
+    /// Bytes of the SymCaches.
+    pub fn cache_len(&self) -> usize {
+        self.objects.iter().map(|o| o.cache.len()).sum()
+    }
+
+    /// Our cache file: each object's info and SymCache, to write beside a workspace.
+    pub fn to_cache_bytes(&self) -> Vec<u8> {
+        let mut out = CACHE_MAGIC.to_vec();
+        out.extend_from_slice(&(self.objects.len() as u32).to_le_bytes());
+        for o in &self.objects {
+            let fields = [
+                o.info.format.as_str(),
+                o.info.arch.as_str(),
+                o.info.debug_id.as_str(),
+                o.info.code_id.as_deref().unwrap_or(""),
+                if o.info.has_debug_info { "1" } else { "0" },
+            ];
+            for f in fields {
+                out.extend_from_slice(&(f.len() as u32).to_le_bytes());
+                out.extend_from_slice(f.as_bytes());
+            }
+            out.extend_from_slice(&(o.cache.len() as u64).to_le_bytes());
+            out.extend_from_slice(&o.cache);
+        }
+        out
+    }
+
+    /// Reads [`Self::to_cache_bytes`] back; `None` when the bytes are not such a file or a
+    /// SymCache in it does not parse.
+    pub fn from_cache_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut r = bytes.strip_prefix(CACHE_MAGIC)?;
+        let mut take = |n: usize| -> Option<&[u8]> {
+            let (head, rest) = (r.get(..n)?, r.get(n..)?);
+            r = rest;
+            Some(head)
+        };
+        let count = u32::from_le_bytes(take(4)?.try_into().ok()?);
+        let mut objects = Vec::new();
+        for _ in 0..count {
+            let mut field = || -> Option<String> {
+                let len = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
+                Some(std::str::from_utf8(take(len)?).ok()?.to_owned())
+            };
+            let (format, arch, debug_id, code_id, debug) =
+                (field()?, field()?, field()?, field()?, field()?);
+            let len = u64::from_le_bytes(take(8)?.try_into().ok()?);
+            let cache = take(usize::try_from(len).ok()?)?.to_vec();
+            let o = NativeObject {
+                info: NativeInfo {
+                    format,
+                    arch,
+                    debug_id,
+                    code_id: (!code_id.is_empty()).then_some(code_id),
+                    has_debug_info: debug == "1",
+                },
+                cache,
+            };
+            o.symcache().ok()?;
+            objects.push(o);
+        }
+        (!objects.is_empty() && r.is_empty()).then_some(Self { objects })
+    }
+}
+
+impl NativeObject {
+    /// What the object is.
     pub fn info(&self) -> &NativeInfo {
         &self.info
-    }
-
-    /// Bytes of the SymCache.
-    pub fn cache_len(&self) -> usize {
-        self.cache.len()
     }
 
     fn symcache(&self) -> Result<SymCache<'_>, NativeError> {
@@ -165,7 +321,8 @@ impl NativeSymbols {
     }
 
     /// The original locations at `addr` (relative to the object's load address: a module
-    /// offset for position-independent code), innermost inline frame first.
+    /// offset for position-independent code, `address − image base` for Mach-O), innermost
+    /// inline frame first.
     pub fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
         let Ok(cache) = self.symcache() else {
             return Vec::new();
@@ -184,56 +341,31 @@ impl NativeSymbols {
             })
             .collect()
     }
-
-    /// Our cache file: the info and the SymCache, to write beside a workspace.
-    pub fn to_cache_bytes(&self) -> Vec<u8> {
-        let mut out = CACHE_MAGIC.to_vec();
-        let fields = [
-            self.info.format.as_str(),
-            self.info.arch.as_str(),
-            self.info.debug_id.as_str(),
-            self.info.code_id.as_deref().unwrap_or(""),
-            if self.info.has_debug_info { "1" } else { "0" },
-        ];
-        for f in fields {
-            out.extend_from_slice(&(f.len() as u32).to_le_bytes());
-            out.extend_from_slice(f.as_bytes());
-        }
-        out.extend_from_slice(&self.cache);
-        out
-    }
-
-    /// Reads [`Self::to_cache_bytes`] back; `None` when the bytes are not such a file or the
-    /// SymCache in it does not parse.
-    pub fn from_cache_bytes(bytes: &[u8]) -> Option<Self> {
-        let mut r = bytes.strip_prefix(CACHE_MAGIC)?;
-        let mut field = || -> Option<String> {
-            let (len, rest) = r.split_first_chunk::<4>()?;
-            let len = u32::from_le_bytes(*len) as usize;
-            let s = std::str::from_utf8(rest.get(..len)?).ok()?.to_owned();
-            r = &rest[len..];
-            Some(s)
-        };
-        let (format, arch, debug_id, code_id, debug) =
-            (field()?, field()?, field()?, field()?, field()?);
-        let this = Self {
-            info: NativeInfo {
-                format,
-                arch,
-                debug_id,
-                code_id: (!code_id.is_empty()).then_some(code_id),
-                has_debug_info: debug == "1",
-            },
-            cache: r.to_vec(),
-        };
-        this.symcache().ok()?;
-        Some(this)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elf_build_ids_give_breakpad_debug_ids() {
+        // crashy's build ID and the MODULE line of `dump_syms crashy`.
+        assert_eq!(
+            elf_debug_id("e54b69733c5597151ab4ce8884b9a502430e85c7").as_deref(),
+            Some("73694be5553c15971ab4ce8884b9a502")
+        );
+        let info = NativeInfo {
+            format: "breakpad".into(),
+            arch: "x86_64".into(),
+            debug_id: "73694BE5553C15971AB4CE8884B9A5020".into(),
+            code_id: None,
+            has_debug_info: true,
+        };
+        assert!(info.matches_id("e54b69733c5597151ab4ce8884b9a502430e85c7"));
+        assert!(info.matches_id("73694BE5-553C-1597-1AB4-CE8884B9A502"));
+        assert!(!info.matches_id("00000000-0000-0000-0000-000000000000"));
+        assert!(!info.matches_id("e54b69733c5597151ab4ce8884b9a503430e85c7"));
+    }
 
     #[test]
     fn clone_suffixes() {
