@@ -106,7 +106,8 @@ pub fn symbolicate_command(
 ) -> Result<(), Failure> {
     let start = Instant::now();
     let (log_name, log_bytes) = read_log(&args.log)?;
-    if memchr::memchr(0, &log_bytes[..log_bytes.len().min(64 * 1024)]).is_some() {
+    let minidump = formats::minidump::is_minidump(&log_bytes);
+    if !minidump && memchr::memchr(0, &log_bytes[..log_bytes.len().min(64 * 1024)]).is_some() {
         return Err(unusable(format!(
             "{log_name}: binary file, not a text log or stack trace"
         )));
@@ -116,7 +117,13 @@ pub fn symbolicate_command(
     for path in &args.symbols {
         load_symbols(path, args.cache.as_deref(), &mut symbols, &mut warnings)?;
     }
-    let trace = formats::parse_log(&log_bytes);
+    let trace = if minidump {
+        // Stacks are walked with the CFI of the Breakpad files given.
+        formats::minidump::parse_with_cfi(&log_bytes, &symbols.cfi())
+            .map_err(|e| unusable(format!("{log_name}: {e}")))?
+    } else {
+        formats::parse_log(&log_bytes)
+    };
     if trace.stacks.is_empty() {
         warnings.push(format!("{log_name}: the log is empty"));
     } else if trace.stacks.iter().all(|s| s.frames.is_empty()) {

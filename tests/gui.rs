@@ -593,3 +593,28 @@ fn drop_a_native_crash_and_its_debug_file() {
     assert!(has_label(&h, "cxx_pipeline_run") || has_label(&h, "+2 inlined"));
     assert!(has_label(&h, "signal 11 (SIGSEGV)"));
 }
+
+/// A `.dSYM` bundle dropped as a folder, with a minidump: the dump's threads are walked
+/// (the crashed thread first) and its frames resolved through the bundle's DWARF file,
+/// found by the module's debug ID.
+#[test]
+fn drop_a_dsym_folder_and_a_minidump() {
+    let macos = |rel: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/native/sentry-symbolic/fixtures/macos")
+            .join(rel)
+    };
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(&mut h, &[macos("crash.dSYM"), macos("mini.dmp")]);
+    settle(&mut h, |h| {
+        has_label(
+            h,
+            "(anonymous namespace)::crash()  /Users/travis/build/getsentry/breakpad-tools/macos/main.cpp:21",
+        )
+    });
+    assert!(has_label(&h, "Thread 0 Crashed"));
+    assert!(has_label(&h, "+2 inlined"));
+    // The bundle's Info.plist was passed over: one symbol file, one log.
+    assert_eq!(h.state().inputs.len(), 2);
+}

@@ -192,6 +192,10 @@ pub fn load(
         }
         FileKind::ProguardMapping => load_mapping(ctx, path, bytes, cache)?,
         FileKind::NativeSymbols => load_native(ctx, path, bytes, cache)?,
+        FileKind::Log if formats::minidump::is_minidump(&bytes) => {
+            let report = minidump_report(ctx, path, &bytes, &Default::default())?;
+            log_table(ctx, report.as_bytes())
+        }
         FileKind::Log => log_table(ctx, &bytes),
         FileKind::HermesBytecode | FileKind::Unknown => {
             if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() && !bytes.is_empty() {
@@ -207,6 +211,17 @@ pub fn load(
         kind,
         loaded,
     })
+}
+
+/// A minidump's text report (its stacks walked with `cfi`), the text its table keeps.
+fn minidump_report(
+    ctx: &mut JobContext<JobOutput>,
+    path: &str,
+    bytes: &[u8],
+    cfi: &std::collections::HashMap<String, String>,
+) -> Result<String, String> {
+    ctx.phase("walk stacks", |_| formats::minidump::report(bytes, cfi))
+        .map_err(|e| format!("{path}: {e}"))
 }
 
 /// Parses a log into its compact table (the parsed `Trace` is dropped).
@@ -226,8 +241,19 @@ pub fn symbolicate_log(
     table: &FrameTable,
     symbols: &SymbolSet,
     column_base: Option<u32>,
+    path: &std::path::Path,
 ) -> Result<JobOutput, String> {
-    let text = table.text();
+    let mut text = table.text();
+    // A minidump is walked again when Breakpad CFI is loaded (its table keeps only the
+    // report, so the dump is read again from its file).
+    let cfi = symbols.cfi();
+    if text.starts_with(formats::minidump::REPORT_MARK)
+        && !cfi.is_empty()
+        && let Ok(bytes) = std::fs::read(path)
+        && formats::minidump::is_minidump(&bytes)
+    {
+        text = minidump_report(ctx, &path.display().to_string(), &bytes, &cfi)?;
+    }
     let trace = ctx.phase("parse", |_| formats::parse_text(&text));
     let outcome = ctx.phase("look-up", |ctx| {
         symbolicate::symbolicate(&trace, symbols, Options { column_base }, ctx)

@@ -126,6 +126,9 @@ pub struct AppState {
     generation: usize,
 }
 
+/// A log to symbolicate: its input, name, table, column base and file.
+type LogToSymbolicate = (InputId, String, Arc<FrameTable>, Option<u32>, PathBuf);
+
 impl AppState {
     /// An empty app; `waker` is called from workers (the UI's `request_repaint`).
     pub fn new(waker: Waker) -> Self {
@@ -558,26 +561,30 @@ impl AppState {
             }
         }
         let symbols = Arc::new(symbols);
-        let logs: Vec<(InputId, String, Arc<FrameTable>, Option<u32>)> = self
+        let logs: Vec<LogToSymbolicate> = self
             .inputs
             .iter()
             .zip(&self.workspace.inputs)
             .filter(|(e, _)| only.is_none_or(|id| id == e.id))
             .filter_map(|(e, doc)| match &e.loaded {
-                Some(Loaded::Log(t)) => {
-                    Some((e.id, e.name.clone(), t.clone(), doc.settings.column_base))
-                }
+                Some(Loaded::Log(t)) => Some((
+                    e.id,
+                    e.name.clone(),
+                    t.clone(),
+                    doc.settings.column_base,
+                    e.path.clone(),
+                )),
                 _ => None,
             })
             .collect();
-        for (id, name, trace, column_base) in logs {
+        for (id, name, trace, column_base, path) in logs {
             if let Some(old) = self.symbolicating.remove(&id) {
                 self.jobs.cancel(old);
             }
             let symbols = symbols.clone();
-            let job = self
-                .jobs
-                .spawn(move |ctx| loading::symbolicate_log(ctx, id, &trace, &symbols, column_base));
+            let job = self.jobs.spawn(move |ctx| {
+                loading::symbolicate_log(ctx, id, &trace, &symbols, column_base, &path)
+            });
             self.job_names.insert(job, format!("symbolicate {name}"));
             self.symbolicating.insert(id, job);
         }

@@ -279,8 +279,13 @@ fn parse_crash(text: &str, line_offset: usize) -> Trace {
         let name = names.iter().find(|(n, _)| n == id).map(|(_, s)| *s);
         stack.title = thread_title(*id, stack.crashed, name, &exception);
     }
+    let format = if text.starts_with(super::minidump::REPORT_MARK) {
+        LogFormat::Minidump
+    } else {
+        LogFormat::AppleCrash
+    };
     Trace {
-        format: LogFormat::AppleCrash,
+        format,
         stacks: crashed_first(threads.into_iter().map(|(_, s)| s).collect()),
         modules,
     }

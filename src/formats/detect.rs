@@ -14,6 +14,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
     if head.starts_with(&HERMES_MAGIC) {
         return FileKind::HermesBytecode;
     }
+    if super::minidump::is_minidump(head) {
+        return FileKind::Log;
+    }
     if is_native_object(head) {
         return FileKind::NativeSymbols;
     }

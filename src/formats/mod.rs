@@ -4,6 +4,7 @@ pub mod apple;
 pub mod detect;
 pub mod java;
 pub mod js;
+pub mod minidump;
 pub mod native;
 pub mod sentry;
 
@@ -16,6 +17,16 @@ use crate::model::Trace;
 ///
 /// Invalid UTF-8 is replaced, so any bytes give a trace (possibly of `unparsed` frames).
 pub fn parse_log(bytes: &[u8]) -> Trace {
+    if minidump::is_minidump(bytes) {
+        return minidump::parse(bytes).unwrap_or_else(|e| Trace {
+            format: crate::model::LogFormat::Minidump,
+            stacks: vec![crate::model::Stack {
+                title: e.to_string(),
+                ..crate::model::Stack::default()
+            }],
+            modules: Vec::new(),
+        });
+    }
     parse_text(&String::from_utf8_lossy(bytes))
 }
 

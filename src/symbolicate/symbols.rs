@@ -266,6 +266,17 @@ impl SymbolSet {
     }
 
     /// Adds a converted native debug file (shared with the app, which keeps it).
+    /// The Breakpad call-frame information of the native files, by debug ID (what a
+    /// minidump's stacks are walked with).
+    pub fn cfi(&self) -> std::collections::HashMap<String, String> {
+        self.natives
+            .iter()
+            .flat_map(|f| f.symbols.objects())
+            .filter_map(|o| Some((o.info().debug_id.clone(), o.cfi()?.to_owned())))
+            .collect()
+    }
+
+    /// Adds a converted native file, shared (the app keeps it too).
     pub fn add_shared_native(&mut self, path: &str, symbols: Arc<NativeSymbols>, parse_ms: f64) {
         self.natives.push(NativeFile {
             name: basename(path).to_owned(),

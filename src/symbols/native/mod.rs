@@ -56,6 +56,9 @@ pub struct NativeLocation {
 pub struct NativeObject {
     info: NativeInfo,
     cache: Vec<u8>,
+    /// A Breakpad file's `MODULE` and `STACK` lines: the call-frame information a minidump's
+    /// stacks are walked with.
+    cfi: Option<String>,
 }
 
 impl std::fmt::Debug for NativeObject {
@@ -148,7 +151,7 @@ pub fn without_clone_suffix(name: &str) -> &str {
 }
 
 /// The first bytes of our SymCache file: info, then symbolic's SymCache.
-const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x02\0";
+const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x03\0";
 
 /// Whether bytes look like an object file `symbolic` reads (ELF, Mach-O, PE, PDB, Breakpad).
 pub fn is_native(bytes: &[u8]) -> bool {
@@ -161,7 +164,23 @@ pub fn is_native(bytes: &[u8]) -> bool {
     )
 }
 
-fn convert_object(object: &Object<'_>) -> Result<NativeObject, NativeError> {
+/// The `MODULE` line, `STACK CFI`/`STACK WIN` records and function records (`FUNC`,
+/// `PUBLIC`, which the stack walker uses to check scanned return addresses) of a Breakpad
+/// file with CFI; line and inline records are left out.
+fn breakpad_cfi(bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut out = String::new();
+    for line in text.lines() {
+        let kept = ["MODULE ", "STACK ", "FUNC ", "PUBLIC "];
+        if kept.iter().any(|k| line.starts_with(k)) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.contains("\nSTACK ").then_some(out)
+}
+
+fn convert_object(object: &Object<'_>, bytes: &[u8]) -> Result<NativeObject, NativeError> {
     if !object.has_symbols() && !object.has_debug_info() {
         return Err(NativeError::NoSymbols);
     }
@@ -180,9 +199,14 @@ fn convert_object(object: &Object<'_>) -> Result<NativeObject, NativeError> {
     converter
         .serialize(&mut symcache)
         .map_err(|e| NativeError::Cache(e.to_string()))?;
+    let cfi = match object {
+        Object::Breakpad(_) => breakpad_cfi(bytes),
+        _ => None,
+    };
     let this = NativeObject {
         info,
         cache: symcache,
+        cfi,
     };
     this.symcache()?;
     Ok(this)
@@ -201,7 +225,7 @@ impl NativeSymbols {
             if arch.is_some_and(|a| object.arch().name() != a) {
                 continue;
             }
-            match convert_object(&object) {
+            match convert_object(&object, bytes) {
                 Ok(o) => objects.push(o),
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -262,6 +286,7 @@ impl NativeSymbols {
                 o.info.debug_id.as_str(),
                 o.info.code_id.as_deref().unwrap_or(""),
                 if o.info.has_debug_info { "1" } else { "0" },
+                o.cfi.as_deref().unwrap_or(""),
             ];
             for f in fields {
                 out.extend_from_slice(&(f.len() as u32).to_le_bytes());
@@ -289,8 +314,8 @@ impl NativeSymbols {
                 let len = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
                 Some(std::str::from_utf8(take(len)?).ok()?.to_owned())
             };
-            let (format, arch, debug_id, code_id, debug) =
-                (field()?, field()?, field()?, field()?, field()?);
+            let (format, arch, debug_id, code_id, debug, cfi) =
+                (field()?, field()?, field()?, field()?, field()?, field()?);
             let len = u64::from_le_bytes(take(8)?.try_into().ok()?);
             let cache = take(usize::try_from(len).ok()?)?.to_vec();
             let o = NativeObject {
@@ -302,6 +327,7 @@ impl NativeSymbols {
                     has_debug_info: debug == "1",
                 },
                 cache,
+                cfi: (!cfi.is_empty()).then_some(cfi),
             };
             o.symcache().ok()?;
             objects.push(o);
@@ -314,6 +340,12 @@ impl NativeObject {
     /// What the object is.
     pub fn info(&self) -> &NativeInfo {
         &self.info
+    }
+
+    /// Breakpad call-frame information (`MODULE`, `STACK`, `FUNC` and `PUBLIC` lines), when
+    /// the file has CFI.
+    pub fn cfi(&self) -> Option<&str> {
+        self.cfi.as_deref()
     }
 
     fn symcache(&self) -> Result<SymCache<'_>, NativeError> {
