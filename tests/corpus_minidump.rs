@@ -122,6 +122,15 @@ fn check(os: &str, crash_module: &str) {
         }
     }
     assert!(named >= 1, "{os}");
+    // The coverage report: the crashing module found by its debug ID, the system ones missing.
+    let modules = got["modules"].as_array().unwrap();
+    let crash = modules.iter().find(|m| m["name"] == crash_module).unwrap();
+    assert_eq!(crash["status"], "found", "{crash}");
+    assert!(
+        crash["id"].as_str().is_some_and(|id| id.len() == 33),
+        "{crash}"
+    );
+    assert!(modules.iter().any(|m| m["status"] == "missing"));
     if os != "linux" {
         assert!(lines >= 1, "{os}");
     }

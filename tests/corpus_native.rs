@@ -363,3 +363,58 @@ fn a_debug_file_of_another_build_is_refused() {
         "{note}"
     );
 }
+
+/// gdb's `bt` of the same crash (ASLR off, `info proc mappings` after it): frames with an
+/// address are looked up as return addresses in the module the mappings put them in; gdb's
+/// own answer is the oracle, since it prints each inlined frame as a frame of its own
+/// without an address: our chain for a physical frame equals gdb's frames from it up to the
+/// next physical one (file and line of each; names where gdb prints no template arguments).
+#[test]
+fn gdb_backtrace_equals_gdbs_own_frames() {
+    let log = std::fs::read(format!("{DIR}/gdb-crash.txt")).unwrap();
+    let trace = parse_log(&log);
+    assert_eq!(trace.format, LogFormat::GdbBacktrace);
+    let r = run(&["crashy"], &log);
+    let frames = &trace.stacks[0].frames;
+    assert_eq!(frames.len(), 14);
+    assert_eq!(
+        r.stacks[0].title,
+        "Program received signal SIGSEGV, Segmentation fault"
+    );
+    let mut checked = 0;
+    for (i, (f, res)) in frames.iter().zip(&r.stacks[0].frames).enumerate() {
+        let input = f.input.as_ref().unwrap();
+        if input.address.is_none() {
+            assert_eq!(res.status, FrameStatus::Skipped, "{}", f.raw);
+            continue;
+        }
+        assert_eq!(input.module.as_deref(), Some("crashy"));
+        assert_eq!(res.status, FrameStatus::Resolved, "{}", f.raw);
+        // gdb's frames for this pc: this one and the address-less ones that follow.
+        let gdb: Vec<&symscope::model::FrameInput> = std::iter::once(input)
+            .chain(
+                frames[i + 1..]
+                    .iter()
+                    .map(|f| f.input.as_ref().unwrap())
+                    .take_while(|f| f.address.is_none()),
+            )
+            .collect();
+        assert_eq!(res.resolved.len(), gdb.len(), "{}", f.raw);
+        for (ours, g) in res.resolved.iter().zip(&gdb) {
+            let file = ours.file.as_deref().unwrap();
+            assert!(
+                file.ends_with(g.file.as_deref().unwrap()),
+                "{file} vs {g:?}"
+            );
+            assert_eq!(ours.line, g.line, "{}", f.raw);
+            let name = g.function.as_deref().unwrap();
+            if !name.contains('<') {
+                // Ours is demangled with its parameter list; gdb prints the bare name.
+                let ours = ours.function.as_deref().unwrap();
+                assert_eq!(ours.split('(').next(), Some(name));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+}

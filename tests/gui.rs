@@ -615,6 +615,14 @@ fn drop_a_dsym_folder_and_a_minidump() {
     });
     assert!(has_label(&h, "Thread 0 Crashed"));
     assert!(has_label(&h, "+2 inlined"));
+    // The coverage report (open while modules lack symbols) names the module without
+    // symbols and its debug ID.
+    assert!(has_label(&h, "Modules: 1 with symbols, 1 without"));
+    assert!(has_label(&h, "missing: add its debug file"));
+    assert!(has_label(&h, "67E9247C814E392BA027DBDE6748FCBF0"));
+    h.get_by_label_contains("Modules: 1 with symbols").click();
+    h.run_steps(3);
+    assert!(!has_label(&h, "missing: add its debug file"));
     // The bundle's Info.plist was passed over: one symbol file, one log.
     assert_eq!(h.state().inputs.len(), 2);
 }

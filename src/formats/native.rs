@@ -120,13 +120,159 @@ fn is_sanitizer(text: &str) -> bool {
             .any(|l| sanitizer_frame(l).is_some_and(|(_, m)| m.is_some()))
 }
 
+/// A gdb `bt` line: `#1  0x000055555555563a in f (args) at pipeline.cpp:26`, or without an
+/// address (frame 0, and the inlined frames gdb prints as frames of their own):
+/// `#2  app::Pipeline::run (sink=0x0) at pipeline.cpp:39`. Returns (address, function,
+/// file, line, library).
+type GdbFrame<'a> = (
+    Option<u64>,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<u32>,
+    Option<&'a str>,
+);
+
+fn gdb_frame(line: &str) -> Option<GdbFrame<'_>> {
+    let t = line.strip_prefix('#')?;
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !t[digits..].starts_with("  ") && !t[digits..].starts_with(' ') {
+        return None;
+    }
+    let rest = t[digits..].trim_start();
+    let (addr, rest) = match rest.strip_prefix("0x").and_then(|r| r.split_once(" in ")) {
+        Some((a, r)) => (Some(hex(a)?), r),
+        None => (None, rest),
+    };
+    if rest.starts_with("0x") {
+        return None;
+    }
+    // `f (args) at file:line` / `f (args) from lib.so` / `f ()`.
+    let (head, at) = match rest.rsplit_once(" at ") {
+        Some((h, a)) if !a.contains(' ') => (h, Some(a)),
+        _ => (rest, None),
+    };
+    let (head, from) = match head.rsplit_once(" from ") {
+        Some((h, f)) if !f.contains(' ') => (h, Some(f)),
+        _ => (head, None),
+    };
+    // The function ends where its argument list starts: ` (` at bracket depth 0.
+    let mut depth = 0i32;
+    let mut end = head.len();
+    for (i, c) in head.char_indices() {
+        match c {
+            '(' if depth == 0 && head[..i].ends_with(' ') => {
+                end = i - 1;
+                break;
+            }
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    let function = head[..end].trim();
+    let (file, line_no) = match at.and_then(|a| a.rsplit_once(':')) {
+        Some((f, l)) => (Some(f), l.parse().ok()),
+        None => (at, None),
+    };
+    Some((
+        addr,
+        Some(function).filter(|f| !f.is_empty() && *f != "??"),
+        file,
+        line_no,
+        from,
+    ))
+}
+
+/// A gdb `info proc mappings` line: `0x555555554000 0x555555555000 0x1000 0x0 r--p crashy`.
+fn gdb_map_line(line: &str) -> Option<MapLine> {
+    let mut parts = line.split_whitespace();
+    let start = hex(parts.next().filter(|p| p.starts_with("0x"))?)?;
+    let end = hex(parts.next()?)?;
+    let _size = hex(parts.next()?)?;
+    let offset = hex(parts.next()?)?;
+    let rest: Vec<&str> = parts.collect();
+    // gdb 12+ prints permissions before the file; older versions do not.
+    let path = match rest.first() {
+        Some(p) if p.len() == 4 && p.chars().all(|c| "rwxps-".contains(c)) => rest[1..].join(" "),
+        _ => rest.join(" "),
+    };
+    Some(MapLine {
+        start,
+        end,
+        offset,
+        path,
+    })
+}
+
+/// Whether `text` is a gdb backtrace.
+fn is_gdb(text: &str) -> bool {
+    let mut lines = text.lines().take(4000);
+    lines.any(|l| l.starts_with("#0 ") && gdb_frame(l).is_some())
+}
+
+/// A gdb backtrace: one stack; frames with an address are looked up (every one after
+/// frame 0 a return address) in the module `info proc mappings` puts them in; frames
+/// without one (frame 0, inlined frames) keep what gdb printed and are not looked up.
+fn parse_gdb(text: &str) -> Trace {
+    let maps: Vec<MapLine> = text.lines().filter_map(gdb_map_line).collect();
+    let title = text
+        .lines()
+        .find(|l| l.starts_with("Program received signal") || l.starts_with("Program terminated"))
+        .map_or(String::new(), |l| l.trim_end_matches('.').to_owned());
+    let title_line = text
+        .lines()
+        .position(|l| l.trim_end_matches('.') == title && !title.is_empty())
+        .map_or(0, |i| i + 1);
+    let mut stack = Stack {
+        title,
+        title_line,
+        crashed: true,
+        frames: Vec::new(),
+    };
+    for (i, line) in text.lines().enumerate() {
+        let Some((addr, function, file, line_no, from)) = gdb_frame(line) else {
+            continue;
+        };
+        let map = addr.and_then(|a| maps.iter().find(|m| (m.start..m.end).contains(&a)));
+        let base = map.and_then(|m| {
+            maps.iter()
+                .filter(|o| o.path == m.path)
+                .map(|o| o.start.wrapping_sub(o.offset))
+                .min()
+        });
+        let module = map
+            .map(|m| basename(&m.path).to_owned())
+            .or_else(|| from.map(|f| basename(f).to_owned()));
+        stack.frames.push(Frame {
+            raw: line.to_owned(),
+            line_no: i + 1,
+            input: Some(FrameInput {
+                function: function.map(str::to_owned),
+                file: file.map(str::to_owned),
+                line: line_no,
+                address: addr,
+                module,
+                module_offset: addr.zip(base).map(|(a, b)| a.wrapping_sub(b)),
+                return_address: addr.is_some(),
+                builtin: addr.is_none(),
+                ..FrameInput::default()
+            }),
+        });
+    }
+    Trace {
+        format: LogFormat::GdbBacktrace,
+        stacks: vec![stack],
+        modules: maps_modules(&maps),
+    }
+}
+
 /// Whether `text` is a native address record or list this module reads.
 pub fn is_native(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     if first.trim_start().starts_with('{') && first.contains("\"backtrace\"") {
         return true;
     }
-    if is_sanitizer(text) || is_tombstone(text) {
+    if is_sanitizer(text) || is_tombstone(text) || is_gdb(text) {
         return true;
     }
     let mut n = 0;
@@ -153,6 +299,9 @@ pub fn parse(text: &str) -> Trace {
     }
     if is_tombstone(text) {
         return parse_tombstone(text);
+    }
+    if is_gdb(text) {
+        return parse_gdb(text);
     }
     let mut stack = Stack::default();
     for (i, line) in text.lines().enumerate() {

@@ -13,8 +13,8 @@ pub use blob::Blob;
 pub use kind::{FileKind, LogFormat};
 pub use progress::{NoProgress, Progress};
 pub use resolved::{
-    FrameStatus, NameSource, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
-    SymbolicatedTrace, Timing,
+    Coverage, FrameStatus, ModuleCoverage, NameSource, ResolvedLocation, SymbolicatedFrame,
+    SymbolicatedStack, SymbolicatedTrace, Timing,
 };
 pub use table::{FrameRef, FrameTable, Location, Strings};
 pub use text::{SourceText, utf16_col_to_byte};

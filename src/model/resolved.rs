@@ -109,6 +109,35 @@ pub struct Timing {
     pub ms: f64,
 }
 
+/// Whether a native module found its debug file (the symbol-coverage report).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Coverage {
+    /// A debug file matched the module.
+    Found,
+    /// No debug file was given for it.
+    Missing,
+    /// A file named like it was given, but for another build (its ID differs).
+    Mismatch,
+}
+
+/// One module of a native log, and what Symscope has for it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ModuleCoverage {
+    /// Module (image) name.
+    pub name: String,
+    /// Its identifier as the log prints it (UUID, build ID, debug ID).
+    pub id: Option<String>,
+    /// Frames of the log in this module.
+    pub frames: usize,
+    /// Of those, the frames resolved.
+    pub resolved: usize,
+    /// Found, missing or for another build.
+    pub status: Coverage,
+    /// The debug file used, when found.
+    pub symbol_file: Option<String>,
+}
+
 /// A whole symbolicated log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SymbolicatedTrace {
@@ -120,4 +149,6 @@ pub struct SymbolicatedTrace {
     pub warnings: Vec<String>,
     /// Timed phases.
     pub timings: Vec<Timing>,
+    /// Native: the modules the frames are in, most frames first, with their debug files.
+    pub modules: Vec<ModuleCoverage>,
 }

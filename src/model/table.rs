@@ -168,6 +168,7 @@ pub struct FrameTable {
     alternatives: Vec<(u32, Vec<u32>)>,
     strings: Strings,
     warnings: Vec<String>,
+    modules: Vec<crate::model::ModuleCoverage>,
     timings: Vec<Timing>,
 }
 
@@ -320,6 +321,7 @@ impl FrameTable {
             alternatives,
             strings,
             warnings: result.map(|r| r.warnings.clone()).unwrap_or_default(),
+            modules: result.map(|r| r.modules.clone()).unwrap_or_default(),
             timings: result.map(|r| r.timings.clone()).unwrap_or_default(),
         }
     }
@@ -405,6 +407,11 @@ impl FrameTable {
         &self.warnings
     }
 
+    /// Native: the modules of the log and their debug files (the coverage report).
+    pub fn modules(&self) -> &[crate::model::ModuleCoverage] {
+        &self.modules
+    }
+
     /// The symbolication's timed phases.
     pub fn timings(&self) -> &[Timing] {
         &self.timings
@@ -429,6 +436,7 @@ impl FrameTable {
             stacks,
             warnings: self.warnings.clone(),
             timings: self.timings.clone(),
+            modules: self.modules.clone(),
         })
     }
 
@@ -675,6 +683,7 @@ mod tests {
             }],
             warnings: vec!["w".to_owned()],
             timings: Vec::new(),
+            modules: Vec::new(),
         };
         (text, trace, result)
     }

@@ -161,6 +161,7 @@ pub(super) fn symbolicate(
     // The classes to cut out: frames' classes, and dotted names in headers and messages.
     if progress.step("class parse", 0, 1) == ControlFlow::Break(()) {
         return Outcome::Cancelled(SymbolicatedTrace {
+            modules: Vec::new(),
             format: trace.format,
             stacks: Vec::new(),
             warnings,
@@ -262,6 +263,7 @@ pub(super) fn symbolicate(
         ms: start.elapsed().as_secs_f64() * 1e3,
     });
     let result = SymbolicatedTrace {
+        modules: Vec::new(),
         format: trace.format,
         stacks,
         warnings,
@@ -284,6 +286,7 @@ fn finish(
         Some(_) => unresolved(FrameStatus::NoSymbols, None, note.to_owned()),
     });
     let result = SymbolicatedTrace {
+        modules: Vec::new(),
         format: trace.format,
         stacks,
         warnings,

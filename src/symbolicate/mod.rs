@@ -112,6 +112,7 @@ pub fn symbolicate(
         ms: start.elapsed().as_secs_f64() * 1e3,
     });
     let result = SymbolicatedTrace {
+        modules: Vec::new(),
         format: trace.format,
         stacks,
         warnings,

@@ -4,8 +4,8 @@
 
 use super::{Outcome, SymbolSet, each_frame, outcome, unresolved};
 use crate::model::{
-    Frame, FrameInput, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame,
-    SymbolicatedTrace, Timing, Trace,
+    Coverage, Frame, FrameInput, FrameStatus, ModuleCoverage, Progress, ResolvedLocation,
+    SymbolicatedFrame, SymbolicatedTrace, Timing, Trace,
 };
 use crate::symbols::native::NativeObject;
 use std::time::Instant;
@@ -108,6 +108,15 @@ fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
             "this line was not understood as an address".to_owned(),
         );
     };
+    if input.builtin && input.address.is_none() {
+        return unresolved(
+            FrameStatus::Skipped,
+            None,
+            "printed without an address (gdb's frame 0 or an inlined frame): its location is \
+             what the debugger printed"
+                .to_owned(),
+        );
+    }
     let Some(offset) = input.module_offset else {
         return unresolved(
             FrameStatus::NoSymbols,
@@ -179,6 +188,48 @@ fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
     }
 }
 
+/// The modules the frames are in (most frames first) and whether a debug file matched each:
+/// the report that says which debug IDs to go and find.
+fn coverage(
+    trace: &Trace,
+    stacks: &[crate::model::SymbolicatedStack],
+    symbols: &SymbolSet,
+) -> Vec<ModuleCoverage> {
+    let mut out: Vec<ModuleCoverage> = Vec::new();
+    let frames = trace.stacks.iter().flat_map(|s| &s.frames);
+    let results = stacks.iter().flat_map(|s| &s.frames);
+    for (frame, result) in frames.zip(results) {
+        let Some(input) = frame.input.as_ref().filter(|i| i.module.is_some()) else {
+            continue;
+        };
+        let name = input.module.clone().unwrap_or_default();
+        let resolved = usize::from(result.status == FrameStatus::Resolved);
+        if let Some(m) = out
+            .iter_mut()
+            .find(|m| m.name == name && m.id == input.build_id)
+        {
+            m.frames += 1;
+            m.resolved += resolved;
+            continue;
+        }
+        let (status, symbol_file) = match find(symbols, input) {
+            Found::Object(i, _) => (Coverage::Found, Some(symbols.natives[i].name.clone())),
+            Found::Mismatch(file, _) => (Coverage::Mismatch, Some(file)),
+            Found::Nothing => (Coverage::Missing, None),
+        };
+        out.push(ModuleCoverage {
+            name,
+            id: input.build_id.clone(),
+            frames: 1,
+            resolved,
+            status,
+            symbol_file,
+        });
+    }
+    out.sort_by(|a, b| b.frames.cmp(&a.frames).then_with(|| a.name.cmp(&b.name)));
+    out
+}
+
 /// Symbolicates a native address trace.
 pub(super) fn symbolicate(
     trace: &Trace,
@@ -216,11 +267,13 @@ pub(super) fn symbolicate(
             }
         ));
     }
+    let modules = coverage(trace, &stacks, symbols);
     let result = SymbolicatedTrace {
         format: trace.format,
         stacks,
         warnings,
         timings,
+        modules,
     };
     outcome(result, cancelled)
 }

@@ -21,6 +21,10 @@ pub struct JsonReport<'a> {
     pub warnings: &'a [String],
     /// Timings.
     pub timings: JsonTimings,
+    /// Native: each module of the frames, its identifier, frame counts and debug file
+    /// (`status`: found, missing or mismatch). Absent for other logs.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub modules: &'a [crate::model::ModuleCoverage],
 }
 
 /// A stack in the JSON.
@@ -181,6 +185,7 @@ pub fn json<'a>(trace: &'a Trace, result: &'a SymbolicatedTrace, total_ms: f64) 
         format: result.format.as_str(),
         stacks,
         warnings: &result.warnings,
+        modules: &result.modules,
         timings: JsonTimings {
             total_ms: round3(total_ms),
             phases: result

@@ -452,6 +452,7 @@ fn stack_list_ui(
             }
         }
     });
+    modules_ui(ui, table.modules());
     ui.separator();
     let selection = &state.workspace.selection;
     let raw = state.workspace.layout.raw_frames;
@@ -547,6 +548,58 @@ fn stack_list_ui(
 }
 
 /// A running job's bar: its phase and, when the job knows its total, how far it is.
+/// The symbol-coverage report of a native log: each module its frames are in, with its ID
+/// and the debug file found, or what is missing.
+fn modules_ui(ui: &mut egui::Ui, modules: &[crate::model::ModuleCoverage]) {
+    use crate::model::Coverage;
+    if modules.is_empty() {
+        return;
+    }
+    let missing = modules
+        .iter()
+        .filter(|m| m.status != Coverage::Found)
+        .count();
+    let header = format!(
+        "Modules: {} with symbols, {missing} without",
+        modules.len() - missing
+    );
+    egui::CollapsingHeader::new(header)
+        .id_salt("modules")
+        .default_open(missing > 0 && modules.len() <= 8)
+        .show(ui, |ui| {
+            egui::Grid::new("module-coverage")
+                .striped(true)
+                .show(ui, |ui| {
+                    for m in modules {
+                        let (mark, color) = match m.status {
+                            Coverage::Found => ("found", Color32::from_rgb(90, 170, 90)),
+                            Coverage::Missing => ("missing", Color32::from_rgb(200, 90, 80)),
+                            Coverage::Mismatch => ("other build", Color32::from_rgb(210, 160, 60)),
+                        };
+                        ui.label(RichText::new(mark).color(color));
+                        ui.label(&m.name);
+                        ui.label(
+                            RichText::new(m.id.as_deref().unwrap_or("no ID"))
+                                .monospace()
+                                .weak(),
+                        );
+                        ui.label(format!("{}/{} frames resolved", m.resolved, m.frames));
+                        ui.label(match (m.status, &m.symbol_file) {
+                            (Coverage::Found, Some(f)) => file_name(std::path::Path::new(f)),
+                            (Coverage::Mismatch, Some(f)) => format!(
+                                "{} is another build: add this build's debug file",
+                                file_name(std::path::Path::new(f))
+                            ),
+                            _ => {
+                                "missing: add its debug file (.debug, dSYM, PDB or .sym)".to_owned()
+                            }
+                        });
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
 fn progress_ui(ui: &mut egui::Ui, progress: Option<&crate::jobs::JobProgress>) {
     let Some(p) = progress else {
         ui.spinner();
