@@ -233,16 +233,8 @@ fn parse_gdb(text: &str) -> Trace {
         let Some((addr, function, file, line_no, from)) = gdb_frame(line) else {
             continue;
         };
-        let map = addr.and_then(|a| maps.iter().find(|m| (m.start..m.end).contains(&a)));
-        let base = map.and_then(|m| {
-            maps.iter()
-                .filter(|o| o.path == m.path)
-                .map(|o| o.start.wrapping_sub(o.offset))
-                .min()
-        });
-        let module = map
-            .map(|m| basename(&m.path).to_owned())
-            .or_else(|| from.map(|f| basename(f).to_owned()));
+        let (module, module_offset) = addr.map_or((None, None), |a| module_at(&maps, a));
+        let module = module.or_else(|| from.map(|f| basename(f).to_owned()));
         stack.frames.push(Frame {
             raw: line.to_owned(),
             line_no: i + 1,
@@ -252,7 +244,7 @@ fn parse_gdb(text: &str) -> Trace {
                 line: line_no,
                 address: addr,
                 module,
-                module_offset: addr.zip(base).map(|(a, b)| a.wrapping_sub(b)),
+                module_offset,
                 return_address: addr.is_some(),
                 builtin: addr.is_none(),
                 ..FrameInput::default()
@@ -371,22 +363,11 @@ fn parse_record(text: &str) -> Option<Trace> {
         (Some(s), None) => format!("signal {s} ({})", signal_name(s)),
         _ => String::new(),
     };
-    let module_of = |addr: u64| -> (Option<String>, Option<u64>) {
-        let map = maps.iter().find(|m| (m.start..m.end).contains(&addr));
-        let module = map.map(|m| basename(&m.path).to_owned());
-        let base = map.and_then(|m| {
-            maps.iter()
-                .filter(|o| o.path == m.path)
-                .map(|o| o.start.wrapping_sub(o.offset))
-                .min()
-        });
-        (module, base.map(|b| addr.wrapping_sub(b)))
-    };
     if !printed.is_empty() {
         let frames = printed
             .iter()
             .map(|&(i, printed_module, symbol, addr)| {
-                let (module, module_offset) = module_of(addr);
+                let (module, module_offset) = module_at(&maps, addr);
                 Frame {
                     raw: text.lines().nth(i).unwrap_or_default().to_owned(),
                     line_no: i + 1,
@@ -416,22 +397,14 @@ fn parse_record(text: &str) -> Option<Trace> {
         .iter()
         .enumerate()
         .map(|(i, (raw, addr))| {
-            let map = maps.iter().find(|m| (m.start..m.end).contains(addr));
-            let module = map.map(|m| basename(&m.path).to_owned());
-            // The module's load base: where its file offset 0 is mapped.
-            let base = map.and_then(|m| {
-                maps.iter()
-                    .filter(|o| o.path == m.path)
-                    .map(|o| o.start.wrapping_sub(o.offset))
-                    .min()
-            });
+            let (module, module_offset) = module_at(&maps, *addr);
             Frame {
                 raw: raw.clone(),
                 line_no: 1,
                 input: Some(FrameInput {
                     address: Some(*addr),
                     module,
-                    module_offset: base.map(|b| addr.wrapping_sub(b)),
+                    module_offset,
                     // Every frame but the faulting pc is a return address.
                     return_address: i > 0,
                     ..FrameInput::default()
@@ -567,6 +540,23 @@ fn parse_tombstone(text: &str) -> Trace {
         stacks,
         modules: Vec::new(),
     }
+}
+
+/// The module mapped at `addr` and the address's offset from the module's load base (where
+/// its file offset 0 is mapped).
+fn module_at(maps: &[MapLine], addr: u64) -> (Option<String>, Option<u64>) {
+    let Some(map) = maps.iter().find(|m| (m.start..m.end).contains(&addr)) else {
+        return (None, None);
+    };
+    let base = maps
+        .iter()
+        .filter(|o| o.path == map.path)
+        .map(|o| o.start.wrapping_sub(o.offset))
+        .min();
+    (
+        Some(basename(&map.path).to_owned()),
+        base.map(|b| addr.wrapping_sub(b)),
+    )
 }
 
 /// The modules of `/proc/self/maps`: one per file, based where its offset 0 is mapped.
