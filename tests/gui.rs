@@ -626,3 +626,35 @@ fn drop_a_dsym_folder_and_a_minidump() {
     // The bundle's Info.plist was passed over: one symbol file, one log.
     assert_eq!(h.state().inputs.len(), 2);
 }
+
+/// A native frame names its build machine's path (`/build/crashy/crash.c`); once the user
+/// adds the folder holding the sources, the frame detail shows the file found there by the
+/// path's tail, the frame's line marked. Removing the folder takes it away again.
+#[test]
+fn a_source_folder_gives_native_frames_their_source() {
+    let native = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native/crashy");
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[native.join("crash-aslr-1.txt"), native.join("crashy.debug")],
+    );
+    let row = "store_result  /build/crashy/crash.c:24";
+    settle(&mut h, |h| has_label(h, row));
+    h.get_all_by_label_contains(row).next().unwrap().click();
+    h.run_steps(3);
+    assert!(has_label(&h, "Add source folder"));
+    assert!(!has_label(&h, "*slot = value;"));
+    let mut c = symscope::app::Commands::default();
+    c.send(symscope::app::Command::AddSourceRoot(native.clone()));
+    h.state_mut().apply(c);
+    h.run_steps(3);
+    assert!(has_label(
+        &h,
+        "    24      *slot = value; /* SIGSEGV when slot == NULL */"
+    ));
+    assert!(has_label(&h, "Source folders"));
+    h.get_by_label_contains("Remove source folder").click();
+    h.run_steps(3);
+    assert!(!has_label(&h, "*slot = value;"));
+}

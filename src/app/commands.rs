@@ -39,6 +39,10 @@ pub enum Command {
     ToggleRaw,
     /// Switch between dark and light.
     ToggleTheme,
+    /// Look for original sources under this folder too.
+    AddSourceRoot(PathBuf),
+    /// Stop looking under this source folder (its index in the workspace's list).
+    RemoveSourceRoot(usize),
     /// Show or hide the timing panel.
     ToggleTiming,
     /// Stop a running job.

@@ -217,7 +217,14 @@ impl AppState {
             return d.clone();
         }
         let maps = self.loaded_maps();
-        let detail = frame_detail(&table, &maps, key.1, key.2).map(Arc::new);
+        let dir = self.workspace_dir();
+        let roots: Vec<PathBuf> = self
+            .workspace
+            .source_roots
+            .iter()
+            .map(|r| dir.join(r))
+            .collect();
+        let detail = frame_detail(&table, &maps, &roots, key.1, key.2).map(Arc::new);
         self.detail_cache = Some((key, detail.clone()));
         detail
     }
@@ -828,6 +835,21 @@ impl AppState {
             Command::ToggleTheme => {
                 self.workspace.layout.dark = !self.workspace.layout.dark;
                 self.autosave.changed(changed);
+            }
+            Command::AddSourceRoot(dir) => {
+                let root = workspace::relative_path(&self.workspace_dir(), &dir);
+                if !self.workspace.source_roots.contains(&root) {
+                    self.workspace.source_roots.push(root);
+                    self.detail_cache = None;
+                    self.autosave.changed(changed);
+                }
+            }
+            Command::RemoveSourceRoot(i) => {
+                if i < self.workspace.source_roots.len() {
+                    self.workspace.source_roots.remove(i);
+                    self.detail_cache = None;
+                    self.autosave.changed(changed);
+                }
             }
             Command::ToggleTiming => {
                 self.workspace.layout.timing_open = !self.workspace.layout.timing_open;

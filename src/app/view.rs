@@ -2,6 +2,7 @@
 
 use crate::model::{FrameStatus, FrameTable, ResolvedLocation, SourceText};
 use crate::symbols::sourcemap::SourceMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// One row of the stack list.
@@ -352,9 +353,13 @@ pub struct FrameDetail {
     /// For a Java `... N more` line: the frames it stands for (the enclosing trace's last
     /// N), as shown in the list.
     pub inherited: Vec<String>,
-    /// Source context from the map's `sourcesContent`.
+    /// Source context: from the map's `sourcesContent`, else from the file found under a
+    /// source folder the user added.
     pub context: Option<SourceContext>,
 }
+
+/// The largest source file read from a source folder.
+const MAX_SOURCE_BYTES: u64 = 8 << 20;
 
 /// Lines of context shown above and below the frame's line.
 const CONTEXT: u32 = 5;
@@ -363,6 +368,7 @@ const CONTEXT: u32 = 5;
 pub fn frame_detail(
     table: &FrameTable,
     maps: &[(String, Arc<SourceMap>)],
+    roots: &[PathBuf],
     stack: usize,
     frame: usize,
 ) -> Option<FrameDetail> {
@@ -370,9 +376,20 @@ pub fn frame_detail(
     let location = f.location().map(|l| l.to_owned());
     let context = location.as_ref().and_then(|loc| {
         // A chained result names "outer + inner"; the source lives in the inner map.
-        let map_name = f.symbol_file()?.rsplit(" + ").next()?;
-        let (_, map) = maps.iter().find(|(n, _)| n == map_name)?;
-        source_context(map, loc)
+        let from_map = f
+            .symbol_file()
+            .and_then(|s| s.rsplit(" + ").next())
+            .and_then(|name| maps.iter().find(|(n, _)| n == name))
+            .and_then(|(_, map)| source_context(map, loc));
+        from_map.or_else(|| {
+            let path = find_under_roots(roots, loc.file.as_deref()?)?;
+            // Read on selection (once, cached by the caller): a source file, not a blob.
+            if std::fs::metadata(&path).ok()?.len() > MAX_SOURCE_BYTES {
+                return None;
+            }
+            let text = std::fs::read_to_string(path).ok()?;
+            context_of(&SourceText::new(text), loc)
+        })
     });
     Some(FrameDetail {
         raw: f.raw().to_owned(),
@@ -462,28 +479,51 @@ fn inherited_frames(table: &FrameTable, stack: usize, frame: usize) -> Vec<(usiz
 
 fn source_context(map: &SourceMap, loc: &ResolvedLocation) -> Option<SourceContext> {
     let file = loc.file.as_deref()?;
-    let line = loc.line?;
     for m in map.regular_maps() {
         for i in 0..m.source_count() as u32 {
             if m.source_path(i).as_deref() != Some(file) {
                 continue;
             }
-            let text = SourceText::new(m.source_content(i)?.into_owned());
-            let first = line.saturating_sub(CONTEXT).max(1);
-            let last = (line + CONTEXT).min(text.line_count() as u32);
-            let lines: Vec<String> = (first..=last)
-                .filter_map(|n| text.line(n as usize - 1).map(str::to_owned))
-                .collect();
-            return Some(SourceContext {
-                file: file.to_owned(),
-                first_line: first,
-                highlight: (line - first) as usize,
-                lines,
-                column: loc.column,
-            });
+            return context_of(&SourceText::new(m.source_content(i)?.into_owned()), loc);
         }
     }
     None
+}
+
+/// The lines of `text` around the location's line (`None` when the file is shorter).
+fn context_of(text: &SourceText, loc: &ResolvedLocation) -> Option<SourceContext> {
+    let line = loc.line?;
+    if line == 0 || line as usize > text.line_count() {
+        return None;
+    }
+    let first = line.saturating_sub(CONTEXT).max(1);
+    let last = (line + CONTEXT).min(text.line_count() as u32);
+    let lines: Vec<String> = (first..=last)
+        .filter_map(|n| text.line(n as usize - 1).map(str::to_owned))
+        .collect();
+    Some(SourceContext {
+        file: loc.file.clone()?,
+        first_line: first,
+        highlight: (line - first) as usize,
+        lines,
+        column: loc.column,
+    })
+}
+
+/// Where a source path a debug file names (a build machine's `/build/app/src/main.c`,
+/// `c:\proj\main.cpp`) is found under the user's source folders: the whole path under a
+/// folder, else ever shorter tails of it (`src/main.c`, then `main.c`), first folder first.
+pub fn find_under_roots(roots: &[PathBuf], file: &str) -> Option<PathBuf> {
+    let parts: Vec<&str> = file
+        .split(['/', '\\'])
+        .filter(|p| !p.is_empty() && *p != "." && *p != ".." && !p.ends_with(':'))
+        .collect();
+    (0..parts.len()).find_map(|skip| {
+        roots.iter().find_map(|root| {
+            let candidate = parts[skip..].iter().fold(root.clone(), |p, c| p.join(c));
+            candidate.is_file().then_some(candidate)
+        })
+    })
 }
 
 #[cfg(test)]
@@ -493,6 +533,26 @@ mod tests {
 
     fn table(text: &str) -> FrameTable {
         FrameTable::build(text, &crate::formats::parse_text(text), None)
+    }
+
+    #[test]
+    fn sources_are_found_under_roots_by_path_tails() {
+        let root = std::env::temp_dir().join(format!("symscope-roots-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("src/net")).unwrap();
+        std::fs::write(root.join("src/net/conn.c"), "a\nb\n").unwrap();
+        std::fs::write(root.join("main.cpp"), "x\n").unwrap();
+        let roots = [PathBuf::from("/nonexistent"), root.clone()];
+        assert_eq!(
+            find_under_roots(&roots, "/build/app/src/net/conn.c"),
+            Some(root.join("src/net/conn.c"))
+        );
+        assert_eq!(
+            find_under_roots(&roots, "c:\\projects\\crash\\main.cpp"),
+            Some(root.join("main.cpp"))
+        );
+        assert_eq!(find_under_roots(&roots, "/build/app/src/other.c"), None);
+        assert_eq!(find_under_roots(&roots, "../../etc"), None);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     fn all(rows: &StackRows) -> Vec<Row> {
@@ -575,7 +635,7 @@ mod tests {
         let t = table(
             "java.lang.IllegalStateException: top\n\tat a.b.x(SourceFile:1)\n\tat a.b.y(SourceFile:2)\n\tSuppressed: java.io.IOException: close\n\t\tat a.b.s(SourceFile:3)\n\t\t... 1 more\nCaused by: a.c: inner\n\tat a.b.z(SourceFile:4)\n\t... 2 more\nCaused by: a.d: deeper\n\tat a.b.w(SourceFile:5)\n\t... 3 more\n",
         );
-        let d = |s, f| frame_detail(&t, &[], s, f).unwrap().inherited;
+        let d = |s, f| frame_detail(&t, &[], &[], s, f).unwrap().inherited;
         assert_eq!(d(1, 1), vec!["at a.b.y(SourceFile:2)"]);
         assert_eq!(
             d(2, 1),

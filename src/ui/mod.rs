@@ -406,6 +406,23 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                     }
                 }
             }
+            if !state.workspace.source_roots.is_empty() {
+                ui.separator();
+                ui.label(RichText::new("Source folders").strong());
+                for (i, root) in state.workspace.source_roots.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(root).monospace());
+                        let name = format!("Remove source folder {root}");
+                        let remove = ui.small_button("x").on_hover_text(&name);
+                        remove.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
+                        });
+                        if remove.clicked() {
+                            commands.send(Command::RemoveSourceRoot(i));
+                        }
+                    });
+                }
+            }
         });
 }
 
@@ -800,6 +817,25 @@ fn frame_detail_ui(
             }
             if let Some(note) = &d.note {
                 ui.label(RichText::new(note).color(Color32::from_rgb(230, 160, 60)));
+            }
+            let no_source = d.context.is_none()
+                && d.location
+                    .as_ref()
+                    .is_some_and(|l| l.file.is_some() && l.line.is_some());
+            if no_source {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new("The source is not in the symbol file.").weak());
+                    if ui
+                        .small_button("Add source folder…")
+                        .on_hover_text(
+                            "Sources are looked for under it by ever shorter tails of the path",
+                        )
+                        .clicked()
+                        && let Some(dir) = rfd::FileDialog::new().pick_folder()
+                    {
+                        commands.send(Command::AddSourceRoot(dir));
+                    }
+                });
             }
             if let Some(ctx) = &d.context {
                 ui.separator();

@@ -33,6 +33,10 @@ pub struct Workspace {
     pub selection: Selection,
     /// Panels and view options.
     pub layout: Layout,
+    /// Folders where original sources are looked for (native frames name build paths such
+    /// as `/build/app/src/main.c`; the frame detail shows the file found under one of these),
+    /// relative to the workspace file like the inputs.
+    pub source_roots: Vec<String>,
 }
 
 impl Default for Workspace {
@@ -43,6 +47,7 @@ impl Default for Workspace {
             notes: Vec::new(),
             selection: Selection::default(),
             layout: Layout::default(),
+            source_roots: Vec::new(),
         }
     }
 }

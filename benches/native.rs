@@ -1,0 +1,193 @@
+//! `cargo bench --bench native`: our native look-ups against `llvm-symbolizer` (Debian's
+//! `llvm`), in one run, on a large real debug binary: a release build of Symscope itself with
+//! full debug info (built once into `target/bench-native/`, reused afterwards).
+//!
+//! 10,000 addresses are sampled (fixed seed) inside the functions of its symbol table, then
+//! resolved with inline chains:
+//! - ours, cold: the binary's bytes in memory → SymCache built (`NativeSymbols::convert`) →
+//!   10,000 look-ups;
+//! - ours, warm: our cache file's bytes in memory (what a reopened workspace or `--cache` reads)
+//!   → SymCache opened → 10,000 look-ups;
+//! - `llvm-symbolizer --inlining --output-style=JSON --obj BIN`, all addresses on stdin, one
+//!   process (its start, DWARF parsing and look-ups, as a person runs it).
+//!
+//! Also prints how many answers agree with llvm-symbolizer (innermost file name and line).
+//! Targets (issue #5): warm ≥ 50× faster than llvm-symbolizer, cold no slower.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use symbolic::debuginfo::Archive;
+use symscope::symbols::native::NativeSymbols;
+
+const N: usize = 10_000;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Median time of `f` over `runs` runs.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The release build with debug info, built when missing.
+fn binary() -> PathBuf {
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-native");
+    let bin = target.join("release/symscope");
+    if !bin.exists() {
+        eprintln!(
+            "building a release Symscope with debug info into {} …",
+            target.display()
+        );
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--release", "--bin", "symscope", "--target-dir"])
+            .arg(&target)
+            .env("CARGO_PROFILE_RELEASE_DEBUG", "true")
+            .env("CARGO_PROFILE_RELEASE_STRIP", "false")
+            .status()
+            .expect("run cargo");
+        assert!(status.success(), "the release build failed");
+    }
+    bin
+}
+
+/// `N` addresses inside the binary's functions (xorshift, fixed seed).
+fn sample(bytes: &[u8]) -> Vec<u64> {
+    let archive = Archive::parse(bytes).unwrap();
+    let object = archive.object_by_index(0).unwrap().unwrap();
+    let funcs: Vec<(u64, u64)> = object
+        .symbols()
+        .filter(|s| s.size > 4)
+        .map(|s| (s.address, s.size))
+        .collect();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..N)
+        .map(|_| {
+            let (addr, size) = funcs[(next() % funcs.len() as u64) as usize];
+            addr + next() % size
+        })
+        .collect()
+}
+
+/// llvm-symbolizer's innermost (file name, line) per address, and the time it took.
+fn llvm(bin: &Path, addrs: &[u64]) -> (Vec<Option<(String, u64)>>, Duration) {
+    let input: String = addrs.iter().map(|a| format!("{a:#x}\n")).collect();
+    let start = Instant::now();
+    let mut child = Command::new("llvm-symbolizer")
+        .args(["--inlining", "--output-style=JSON", "--obj"])
+        .arg(bin)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("llvm-symbolizer (Debian package llvm) is needed");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let took = start.elapsed();
+    let answers = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            let s = &v["Symbol"][0];
+            let file = s["FileName"].as_str().filter(|f| !f.is_empty())?;
+            Some((base(file), s["Line"].as_u64().filter(|&l| l > 0)?))
+        })
+        .collect();
+    (answers, took)
+}
+
+fn base(path: &str) -> String {
+    path.rsplit('/').next().unwrap_or(path).to_owned()
+}
+
+fn main() {
+    let bin = binary();
+    let bytes = std::fs::read(&bin).unwrap();
+    let addrs = sample(&bytes);
+
+    // Ours, cold: convert, then look up.
+    let mut cache = Vec::new();
+    let mut ours: Vec<Option<(String, u64)>> = Vec::new();
+    let cold = median(3, || {
+        let native = NativeSymbols::convert(&bytes, None).unwrap();
+        ours = addrs
+            .iter()
+            .map(|&a| {
+                let chain = native.lookup(a);
+                let first = chain.first()?;
+                Some((base(first.file.as_deref()?), u64::from(first.line?)))
+            })
+            .collect();
+        cache = native.to_cache_bytes();
+    });
+    // Ours, warm: the cache file's bytes, opened, then look up.
+    let warm = median(15, || {
+        let native = NativeSymbols::from_cache_bytes(&cache).unwrap();
+        let mut found = 0usize;
+        for &a in &addrs {
+            found += native.lookup(a).len();
+        }
+        std::hint::black_box(found);
+    });
+    let mut answers = Vec::new();
+    let llvm_time = median(3, || {
+        let (a, t) = llvm(&bin, &addrs);
+        answers = a;
+        std::hint::black_box(t);
+    });
+    let both = ours
+        .iter()
+        .zip(&answers)
+        .filter(|(o, l)| o.is_some() && l.is_some())
+        .count();
+    let same = ours
+        .iter()
+        .zip(&answers)
+        .filter(|(o, l)| o.is_some() && o == l)
+        .count();
+
+    println!(
+        "{} ({:.0} MB, release with debug info), {N} addresses inside its functions",
+        bin.display(),
+        bytes.len() as f64 / 1e6
+    );
+    println!();
+    println!("| path | ms | vs llvm-symbolizer |");
+    println!("|---|---:|---:|");
+    let l = ms(llvm_time);
+    for (name, t) in [
+        ("llvm-symbolizer (one process, all addresses)", l),
+        ("ours, cold (SymCache built + look-ups)", ms(cold)),
+        ("ours, warm (cache opened + look-ups)", ms(warm)),
+    ] {
+        println!("| {name} | {t:.1} | {:.1}× faster |", l / t);
+    }
+    println!();
+    println!(
+        "cache: {:.1} MB; innermost file and line equal llvm-symbolizer's on {same} of {both} addresses both resolve",
+        cache.len() as f64 / 1e6
+    );
+    println!(
+        "targets: warm ≥ 50× ({:.0}×), cold no slower ({:.2}×)",
+        l / ms(warm),
+        l / ms(cold)
+    );
+}
