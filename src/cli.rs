@@ -193,7 +193,7 @@ fn add_file(
     ));
     let cached = std::fs::read(&file)
         .ok()
-        .and_then(|b| crate::symbols::native::NativeSymbols::from_cache_bytes(&b));
+        .and_then(|b| crate::symbols::native::NativeSymbols::from_cache(std::sync::Arc::new(b)));
     let native = match cached {
         Some(n) => n,
         None => {
@@ -224,6 +224,9 @@ fn load_symbols(
     if meta.is_dir() {
         let (files, errors) = crate::workspace::files_under(path);
         warnings.extend(errors);
+        let count =
+            |s: &SymbolSet| s.natives.len() + s.maps.len() + s.mappings.len() + s.bundles.len();
+        let before = count(symbols);
         for file in files {
             let display = file.display().to_string();
             match std::fs::read(&file) {
@@ -242,6 +245,11 @@ fn load_symbols(
                     }
                 }
             }
+        }
+        if count(symbols) == before {
+            warnings.push(format!(
+                "{name}: no symbol files in this folder (a dSYM without its DWARF file?)"
+            ));
         }
         return Ok(());
     }

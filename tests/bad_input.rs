@@ -309,4 +309,82 @@ mod native {
             .unwrap_err();
         assert!(err.to_string().contains("cut.elf"), "{err}");
     }
+
+    /// A universal Mach-O dSYM and a PDB, cut anywhere or with junk through them: a named
+    /// error or a smaller object, never a panic; look-ups in whatever converts never panic.
+    #[test]
+    fn truncated_and_corrupt_macho_and_pdb() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        for (file, step) in [
+            (
+                "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
+                7919,
+            ),
+            ("sentry-symbolic/fixtures/windows/crash.pdb", 4099),
+        ] {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            for cut in (0..bytes.len()).step_by(step) {
+                match NativeSymbols::convert(&bytes[..cut], None) {
+                    Err(e) => assert!(!e.to_string().is_empty()),
+                    Ok(n) => {
+                        for o in n.objects() {
+                            let _ = o.lookup(0x1000);
+                        }
+                    }
+                }
+            }
+            let mut junk = bytes.clone();
+            for i in (4096..junk.len()).step_by(31) {
+                junk[i] = junk[i].wrapping_mul(31).wrapping_add(7);
+            }
+            let _ = NativeSymbols::convert(&junk, None).map(|n| n.lookup(0x1000));
+        }
+    }
+
+    /// A dSYM bundle without its DWARF file (only `Info.plist`): the CLI warns that the
+    /// folder holds no symbol files and the frames say which debug file to add.
+    #[test]
+    fn a_dsym_without_dwarf() {
+        let dir = std::env::temp_dir().join(format!("symscope-nodwarf-{}", std::process::id()));
+        let bundle = dir.join("CrashProbeiOS.app.dSYM/Contents");
+        std::fs::create_dir_all(bundle.join("Resources/DWARF")).unwrap();
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(
+                "tests/fixtures/native/sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Info.plist",
+            ),
+            bundle.join("Info.plist"),
+        )
+        .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args(["symbolicate", "--format", "json", "-s"])
+            .arg(dir.join("CrashProbeiOS.app.dSYM"))
+            .arg(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures/native/sentry-symbolic/crashprobe/x86_64/Swift.json"),
+            )
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let warnings = json["warnings"].to_string();
+        assert!(
+            warnings.contains("CrashProbeiOS.app.dSYM") && warnings.contains("no symbol files"),
+            "{warnings}"
+        );
+        let frame = json["stacks"][0]["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["input"]["module"] == "CrashProbeiOS")
+            .unwrap()
+            .clone();
+        assert_eq!(frame["status"], "no_symbols");
+        assert!(
+            frame["note"]
+                .as_str()
+                .unwrap()
+                .contains("5B85B938-CD9C-348A-9767-BB0C9863F8E5")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

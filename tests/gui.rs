@@ -645,6 +645,11 @@ fn a_source_folder_gives_native_frames_their_source() {
     h.run_steps(3);
     assert!(has_label(&h, "Add source folder"));
     assert!(!has_label(&h, "*slot = value;"));
+    // The frame's address and its offset in the module the maps put it in.
+    assert!(has_label(
+        &h,
+        "address 0x563054cbb500 in crashy at offset 0x1500"
+    ));
     let mut c = symscope::app::Commands::default();
     c.send(symscope::app::Command::AddSourceRoot(native.clone()));
     h.state_mut().apply(c);

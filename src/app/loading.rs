@@ -125,7 +125,7 @@ fn load_native(
     let file = cache.map(|c| c.file("symcache"));
     if let Some(file) = &file {
         let cached = ctx.phase("read cached SymCache", |_| {
-            NativeSymbols::from_cache_bytes(&std::fs::read(file).ok()?)
+            NativeSymbols::from_cache(Arc::new(std::fs::read(file).ok()?))
         });
         if let Some(native) = cached {
             return Ok(Loaded::Native(

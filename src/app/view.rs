@@ -353,6 +353,8 @@ pub struct FrameDetail {
     /// For a Java `... N more` line: the frames it stands for (the enclosing trace's last
     /// N), as shown in the list.
     pub inherited: Vec<String>,
+    /// Native: the frame's address, module and offset in the module.
+    pub address: Option<(u64, Option<String>, Option<u64>)>,
     /// Source context: from the map's `sourcesContent`, else from the file found under a
     /// source folder the user added.
     pub context: Option<SourceContext>,
@@ -404,6 +406,7 @@ pub fn frame_detail(
             .map(|c| c.into_iter().map(|l| l.to_owned()).collect())
             .collect(),
         note: f.note().map(str::to_owned),
+        address: f.address().map(|(a, m, o)| (a, m.map(str::to_owned), o)),
         inherited: inherited_frames(table, stack, frame)
             .into_iter()
             .filter_map(|(s, k)| {

@@ -150,6 +150,15 @@ struct LocRec {
     ignored: bool,
 }
 
+/// A native frame's address, module offset and module (a string id), by frame index.
+#[derive(Clone, Copy, Debug)]
+struct AddressRec {
+    frame: u32,
+    module: u32,
+    address: u64,
+    module_offset: u64,
+}
+
 /// A loaded log, compact: see the module documentation.
 #[derive(Clone, Debug)]
 pub struct FrameTable {
@@ -166,6 +175,8 @@ pub struct FrameTable {
     chain_locs: Vec<u32>,
     /// Alternative chains per frame (rare: ProGuard ambiguity), sorted by frame.
     alternatives: Vec<(u32, Vec<u32>)>,
+    /// Native frames' addresses, sorted by frame (empty for other logs).
+    addresses: Vec<AddressRec>,
     strings: Strings,
     warnings: Vec<String>,
     modules: Vec<crate::model::ModuleCoverage>,
@@ -227,6 +238,7 @@ impl FrameTable {
         let mut chain_locs: Vec<u32> = Vec::new();
         let mut chain_ids: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut alternatives = Vec::new();
+        let mut addresses = Vec::new();
         let total: usize = trace.stacks.iter().map(|s| s.frames.len()).sum();
         let mut frames = Vec::with_capacity(total);
         let mut stacks = Vec::with_capacity(trace.stacks.len());
@@ -291,6 +303,16 @@ impl FrameTable {
                         .collect();
                     alternatives.push((frames.len() as u32, alts));
                 }
+                if let Some(input) = frame.input.as_ref().filter(|_| trace.format.is_native())
+                    && let Some(address) = input.address
+                {
+                    addresses.push(AddressRec {
+                        frame: frames.len() as u32,
+                        module: strings.intern_opt(input.module.as_deref()),
+                        address,
+                        module_offset: input.module_offset.unwrap_or(u64::MAX),
+                    });
+                }
                 let (gen_line, gen_col) = sym.and_then(|s| s.generated).unwrap_or((NONE, 0));
                 frames.push(FrameRec {
                     raw,
@@ -319,6 +341,7 @@ impl FrameTable {
             chains,
             chain_locs,
             alternatives,
+            addresses,
             strings,
             warnings: result.map(|r| r.warnings.clone()).unwrap_or_default(),
             modules: result.map(|r| r.modules.clone()).unwrap_or_default(),
@@ -547,6 +570,22 @@ impl<'a> FrameRef<'a> {
     /// The first (innermost) original location.
     pub fn location(&self) -> Option<Location<'a>> {
         self.locations().next()
+    }
+
+    /// A native frame's address, its module and its offset in the module (when the log's
+    /// module map or image list places it).
+    pub fn address(&self) -> Option<(u64, Option<&'a str>, Option<u64>)> {
+        let table = self.table;
+        let i = table
+            .addresses
+            .binary_search_by_key(&self.index, |a| a.frame)
+            .ok()?;
+        let a = table.addresses[i];
+        Some((
+            a.address,
+            table.strings.get(a.module),
+            Some(a.module_offset).filter(|&o| o != u64::MAX),
+        ))
     }
 
     /// Other possible chains, best first.

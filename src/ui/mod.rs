@@ -815,6 +815,16 @@ fn frame_detail_ui(
                     ui.label(RichText::new(format!("    {f}")).monospace());
                 }
             }
+            if let Some((addr, module, offset)) = &d.address {
+                let mut text = format!("address {addr:#x}");
+                if let Some(m) = module {
+                    text.push_str(&format!(" in {m}"));
+                }
+                if let Some(o) = offset {
+                    text.push_str(&format!(" at offset {o:#x}"));
+                }
+                ui.label(RichText::new(text).monospace().weak());
+            }
             if let Some(note) = &d.note {
                 ui.label(RichText::new(note).color(Color32::from_rgb(230, 160, 60)));
             }

@@ -2,9 +2,13 @@
 //! each file is converted once into a SymCache (kept by the caller, e.g. in the workspace
 //! cache), and addresses are looked up in it, inline chains innermost first, names demangled.
 
-use symbolic::common::{Name, NameMangling};
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
+use symbolic::common::{Language, Name, NameMangling};
 use symbolic::debuginfo::{Archive, Object};
 use symbolic::demangle::{Demangle, DemangleOptions};
+use symbolic::symcache::transform::{Function, Transformer};
 use symbolic::symcache::{SymCache, SymCacheConverter};
 
 /// Why a native file cannot be used.
@@ -55,7 +59,9 @@ pub struct NativeLocation {
 #[derive(Clone)]
 pub struct NativeObject {
     info: NativeInfo,
-    cache: Vec<u8>,
+    /// The SymCache: `range` of `data` (a cache file read back shares one buffer, uncopied).
+    data: Arc<Vec<u8>>,
+    range: Range<usize>,
     /// A Breakpad file's `MODULE` and `STACK` lines: the call-frame information a minidump's
     /// stacks are walked with.
     cfi: Option<String>,
@@ -65,7 +71,7 @@ impl std::fmt::Debug for NativeObject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NativeObject")
             .field("info", &self.info)
-            .field("cache_bytes", &self.cache.len())
+            .field("cache_bytes", &self.range.len())
             .finish()
     }
 }
@@ -151,7 +157,7 @@ pub fn without_clone_suffix(name: &str) -> &str {
 }
 
 /// The first bytes of our SymCache file: info, then symbolic's SymCache.
-const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x03\0";
+const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x04\0";
 
 /// Whether bytes look like an object file `symbolic` reads (ELF, Mach-O, PE, PDB, Breakpad).
 pub fn is_native(bytes: &[u8]) -> bool {
@@ -180,6 +186,22 @@ fn breakpad_cfi(bytes: &[u8]) -> Option<String> {
     out.contains("\nSTACK ").then_some(out)
 }
 
+/// Demangles function names as the SymCache is written (C++, Rust legacy and v0; the
+/// language is told from the name) and drops GCC's clone suffixes.
+struct Demangler;
+
+impl Transformer for Demangler {
+    fn transform_function<'f>(&'f mut self, mut f: Function<'f>) -> Function<'f> {
+        let name = Name::new(f.name.as_ref(), NameMangling::Unknown, Language::Unknown);
+        let demangled = name.try_demangle(DemangleOptions::complete());
+        let clean = without_clone_suffix(&demangled);
+        if clean != f.name {
+            f.name = Cow::Owned(clean.to_owned());
+        }
+        f
+    }
+}
+
 fn convert_object(object: &Object<'_>, bytes: &[u8]) -> Result<NativeObject, NativeError> {
     if !object.has_symbols() && !object.has_debug_info() {
         return Err(NativeError::NoSymbols);
@@ -192,6 +214,8 @@ fn convert_object(object: &Object<'_>, bytes: &[u8]) -> Result<NativeObject, Nat
         has_debug_info: object.has_debug_info(),
     };
     let mut converter = SymCacheConverter::new();
+    // Names are demangled once here, so look-ups (the warm path) only read them.
+    converter.add_transformer(Demangler);
     converter
         .process_object(object)
         .map_err(|e| NativeError::Cache(e.to_string()))?;
@@ -205,7 +229,8 @@ fn convert_object(object: &Object<'_>, bytes: &[u8]) -> Result<NativeObject, Nat
     };
     let this = NativeObject {
         info,
-        cache: symcache,
+        range: 0..symcache.len(),
+        data: Arc::new(symcache),
         cfi,
     };
     this.symcache()?;
@@ -272,7 +297,7 @@ impl NativeSymbols {
 
     /// Bytes of the SymCaches.
     pub fn cache_len(&self) -> usize {
-        self.objects.iter().map(|o| o.cache.len()).sum()
+        self.objects.iter().map(|o| o.range.len()).sum()
     }
 
     /// Our cache file: each object's info and SymCache, to write beside a workspace.
@@ -292,8 +317,8 @@ impl NativeSymbols {
                 out.extend_from_slice(&(f.len() as u32).to_le_bytes());
                 out.extend_from_slice(f.as_bytes());
             }
-            out.extend_from_slice(&(o.cache.len() as u64).to_le_bytes());
-            out.extend_from_slice(&o.cache);
+            out.extend_from_slice(&(o.range.len() as u64).to_le_bytes());
+            out.extend_from_slice(o.bytes());
         }
         out
     }
@@ -301,23 +326,32 @@ impl NativeSymbols {
     /// Reads [`Self::to_cache_bytes`] back; `None` when the bytes are not such a file or a
     /// SymCache in it does not parse.
     pub fn from_cache_bytes(bytes: &[u8]) -> Option<Self> {
-        let mut r = bytes.strip_prefix(CACHE_MAGIC)?;
-        let mut take = |n: usize| -> Option<&[u8]> {
-            let (head, rest) = (r.get(..n)?, r.get(n..)?);
-            r = rest;
-            Some(head)
+        Self::from_cache(Arc::new(bytes.to_vec()))
+    }
+
+    /// [`Self::from_cache_bytes`] on a buffer it keeps: the SymCaches are read in place.
+    pub fn from_cache(data: Arc<Vec<u8>>) -> Option<Self> {
+        let mut at = CACHE_MAGIC.len();
+        if !data.starts_with(CACHE_MAGIC) {
+            return None;
+        }
+        let mut take = |n: usize| -> Option<Range<usize>> {
+            let range = at..at.checked_add(n).filter(|&e| e <= data.len())?;
+            at = range.end;
+            Some(range)
         };
-        let count = u32::from_le_bytes(take(4)?.try_into().ok()?);
+        let bytes = |r: Range<usize>| &data[r];
+        let count = u32::from_le_bytes(bytes(take(4)?).try_into().ok()?);
         let mut objects = Vec::new();
         for _ in 0..count {
             let mut field = || -> Option<String> {
-                let len = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
-                Some(std::str::from_utf8(take(len)?).ok()?.to_owned())
+                let len = u32::from_le_bytes(bytes(take(4)?).try_into().ok()?) as usize;
+                Some(std::str::from_utf8(bytes(take(len)?)).ok()?.to_owned())
             };
             let (format, arch, debug_id, code_id, debug, cfi) =
                 (field()?, field()?, field()?, field()?, field()?, field()?);
-            let len = u64::from_le_bytes(take(8)?.try_into().ok()?);
-            let cache = take(usize::try_from(len).ok()?)?.to_vec();
+            let len = u64::from_le_bytes(bytes(take(8)?).try_into().ok()?);
+            let range = take(usize::try_from(len).ok()?)?;
             let o = NativeObject {
                 info: NativeInfo {
                     format,
@@ -326,13 +360,14 @@ impl NativeSymbols {
                     code_id: (!code_id.is_empty()).then_some(code_id),
                     has_debug_info: debug == "1",
                 },
-                cache,
+                data: data.clone(),
+                range,
                 cfi: (!cfi.is_empty()).then_some(cfi),
             };
             o.symcache().ok()?;
             objects.push(o);
         }
-        (!objects.is_empty() && r.is_empty()).then_some(Self { objects })
+        (!objects.is_empty() && at == data.len()).then_some(Self { objects })
     }
 }
 
@@ -348,8 +383,12 @@ impl NativeObject {
         self.cfi.as_deref()
     }
 
+    fn bytes(&self) -> &[u8] {
+        &self.data[self.range.clone()]
+    }
+
     fn symcache(&self) -> Result<SymCache<'_>, NativeError> {
-        SymCache::parse(&self.cache).map_err(|e| NativeError::Cache(e.to_string()))
+        SymCache::parse(self.bytes()).map_err(|e| NativeError::Cache(e.to_string()))
     }
 
     /// The original locations at `addr` (relative to the object's load address: a module
@@ -362,11 +401,9 @@ impl NativeObject {
         cache
             .lookup(addr)
             .map(|loc| {
-                let function = loc.function();
-                let name = Name::new(function.name(), NameMangling::Unknown, function.language());
-                let demangled = name.try_demangle(DemangleOptions::complete());
                 NativeLocation {
-                    function: without_clone_suffix(&demangled).to_owned(),
+                    // Demangled when the SymCache was written.
+                    function: loc.function().name().to_owned(),
                     file: loc.file().map(|f| f.full_path()),
                     line: Some(loc.line()).filter(|&l| l > 0),
                 }
