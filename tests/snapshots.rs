@@ -150,3 +150,39 @@ fn java_crash() {
     h.run_steps(3);
     h.snapshot_options("java_crash", &screenshots());
 }
+
+/// A macOS minidump with the crash's dSYM (added as its bundle folder): the crashed thread's
+/// inline chain resolved, the module coverage report, and the frame detail with the address
+/// and module offset.
+#[test]
+fn native_minidump() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 760.0))
+        .build_ui_state(
+            |ui, s: &mut AppState| symscope::ui::app_ui(ui, s),
+            AppState::new(Arc::new(|| {})),
+        );
+    h.step();
+    let macos = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/native/sentry-symbolic/fixtures/macos");
+    let mut c = symscope::app::Commands::default();
+    c.send(symscope::app::Command::AddPaths(vec![
+        macos.join("crash.dSYM"),
+        macos.join("mini.dmp"),
+    ]));
+    h.state_mut().apply(c);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        h.step();
+        if h.state().jobs.running().is_empty() && !h.state().results.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(3);
+    h.get_by_label_contains("(anonymous namespace)::crash()")
+        .click();
+    h.run_steps(3);
+    h.snapshot_options("native_minidump", &screenshots());
+}

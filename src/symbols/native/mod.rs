@@ -157,7 +157,7 @@ pub fn without_clone_suffix(name: &str) -> &str {
 }
 
 /// The first bytes of our SymCache file: info, then symbolic's SymCache.
-const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x04\0";
+const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x05\0";
 
 /// Whether bytes look like an object file `symbolic` reads (ELF, Mach-O, PE, PDB, Breakpad).
 pub fn is_native(bytes: &[u8]) -> bool {
@@ -187,16 +187,27 @@ fn breakpad_cfi(bytes: &[u8]) -> Option<String> {
 }
 
 /// Demangles function names as the SymCache is written (C++, Rust legacy and v0; the
-/// language is told from the name) and drops GCC's clone suffixes.
-struct Demangler;
+/// language is told from the name) and drops GCC's clone suffixes. Each distinct name is
+/// demangled once: an optimised binary inlines the same functions thousands of times.
+#[derive(Default)]
+struct Demangler {
+    /// Mangled name → clean name (`None`: the name stays as it is).
+    seen: std::collections::HashMap<String, Option<Arc<str>>>,
+}
 
 impl Transformer for Demangler {
     fn transform_function<'f>(&'f mut self, mut f: Function<'f>) -> Function<'f> {
-        let name = Name::new(f.name.as_ref(), NameMangling::Unknown, Language::Unknown);
-        let demangled = name.try_demangle(DemangleOptions::complete());
-        let clean = without_clone_suffix(&demangled);
-        if clean != f.name {
-            f.name = Cow::Owned(clean.to_owned());
+        let clean = self
+            .seen
+            .entry(f.name.to_string())
+            .or_insert_with_key(|raw| {
+                let name = Name::new(raw.as_str(), NameMangling::Unknown, Language::Unknown);
+                let demangled = name.try_demangle(DemangleOptions::complete());
+                let clean = without_clone_suffix(&demangled);
+                (clean != raw).then(|| Arc::from(clean))
+            });
+        if let Some(clean) = clean {
+            f.name = Cow::Owned(clean.to_string());
         }
         f
     }
@@ -215,7 +226,7 @@ fn convert_object(object: &Object<'_>, bytes: &[u8]) -> Result<NativeObject, Nat
     };
     let mut converter = SymCacheConverter::new();
     // Names are demangled once here, so look-ups (the warm path) only read them.
-    converter.add_transformer(Demangler);
+    converter.add_transformer(Demangler::default());
     converter
         .process_object(object)
         .map_err(|e| NativeError::Cache(e.to_string()))?;
@@ -318,6 +329,8 @@ impl NativeSymbols {
                 out.extend_from_slice(f.as_bytes());
             }
             out.extend_from_slice(&(o.range.len() as u64).to_le_bytes());
+            // SymCaches are read in place, and their records want 8-byte alignment.
+            out.resize(out.len().next_multiple_of(8), 0);
             out.extend_from_slice(o.bytes());
         }
         out
@@ -350,9 +363,11 @@ impl NativeSymbols {
             };
             let (format, arch, debug_id, code_id, debug, cfi) =
                 (field()?, field()?, field()?, field()?, field()?, field()?);
-            let len = u64::from_le_bytes(bytes(take(8)?).try_into().ok()?);
+            let len_at = take(8)?;
+            let len = u64::from_le_bytes(bytes(len_at.clone()).try_into().ok()?);
+            take(len_at.end.next_multiple_of(8) - len_at.end)?;
             let range = take(usize::try_from(len).ok()?)?;
-            let o = NativeObject {
+            let mut o = NativeObject {
                 info: NativeInfo {
                     format,
                     arch,
@@ -364,7 +379,12 @@ impl NativeSymbols {
                 range,
                 cfi: (!cfi.is_empty()).then_some(cfi),
             };
-            o.symcache().ok()?;
+            if o.symcache().is_err() {
+                // A buffer not 8-byte aligned in memory: the SymCache gets its own copy.
+                o.data = Arc::new(o.bytes().to_vec());
+                o.range = 0..o.data.len();
+                o.symcache().ok()?;
+            }
             objects.push(o);
         }
         (!objects.is_empty() && at == data.len()).then_some(Self { objects })
