@@ -149,3 +149,24 @@ pub fn stack_parsers(data: &[u8]) {
         &mut NoProgress,
     );
 }
+
+/// Reads any bytes as a native debug file (ELF, Mach-O, PE, PDB, Breakpad, through
+/// `symbolic`); when one converts, looks addresses up in every object, writes the cache file
+/// and reads it back; then reads the input itself as a cache file.
+pub fn native_symbols(data: &[u8]) {
+    use crate::symbols::native::NativeSymbols;
+    if let Ok(native) = NativeSymbols::convert(data, None) {
+        let probes = data
+            .chunks(8)
+            .take(32)
+            .map(|c| c.iter().fold(0u64, |a, &b| a << 8 | u64::from(b)));
+        for addr in probes.chain([0, 1, 0x1000, u64::MAX]) {
+            for o in native.objects() {
+                let _ = (o.lookup(addr), o.cfi());
+            }
+        }
+        let back = NativeSymbols::from_cache_bytes(&native.to_cache_bytes());
+        assert!(back.is_some(), "a cache file we wrote must read back");
+    }
+    let _ = NativeSymbols::from_cache_bytes(data).map(|n| n.lookup(0x1000));
+}

@@ -35,3 +35,8 @@ fn stack_parsers_corpus() {
 fn proguard_corpus() {
     replay("proguard", symscope::fuzzing::proguard);
 }
+
+#[test]
+fn native_symbols_corpus() {
+    replay("native_symbols", symscope::fuzzing::native_symbols);
+}
