@@ -277,7 +277,7 @@ fn parse_crash(text: &str, line_offset: usize) -> Trace {
     threads.extend(current.take());
     for (id, stack) in &mut threads {
         let name = names.iter().find(|(n, _)| n == id).map(|(_, s)| *s);
-        stack.title = thread_title(*id, stack.crashed, name, &exception);
+        stack.title = thread_title(u64::from(*id), stack.crashed, name, &exception);
     }
     let format = if text.starts_with(super::minidump::REPORT_MARK) {
         LogFormat::Minidump
@@ -292,7 +292,7 @@ fn parse_crash(text: &str, line_offset: usize) -> Trace {
 }
 
 /// `Thread 5 Crashed: com.apple.main-thread` plus the exception line for the crashed thread.
-fn thread_title(id: u32, crashed: bool, name: Option<&str>, exception: &str) -> String {
+pub(super) fn thread_title(id: u64, crashed: bool, name: Option<&str>, exception: &str) -> String {
     let mut title = format!("Thread {id}");
     if crashed {
         title.push_str(" Crashed");
@@ -309,7 +309,7 @@ fn thread_title(id: u32, crashed: bool, name: Option<&str>, exception: &str) -> 
 }
 
 /// The stacks with the crashed ones moved to the front (otherwise in log order).
-fn crashed_first(mut stacks: Vec<Stack>) -> Vec<Stack> {
+pub(super) fn crashed_first(mut stacks: Vec<Stack>) -> Vec<Stack> {
     stacks.sort_by_key(|s| !s.crashed);
     stacks
 }
@@ -373,7 +373,7 @@ fn parse_ips(body: &str, json: &serde_json::Value, line_offset: usize) -> Trace 
             || faulting == Some(n as u64);
         let name = str_of(thread, "name").or_else(|| str_of(thread, "queue"));
         let mut stack = Stack {
-            title: thread_title(n as u32, crashed, name.as_deref(), &exception),
+            title: thread_title(n as u64, crashed, name.as_deref(), &exception),
             title_line: 0,
             crashed,
             frames: Vec::new(),

@@ -86,18 +86,7 @@ pub fn parse(text: &str) -> Option<Trace> {
             .and_then(Value::as_array);
         let Some(frames) = frames else { continue };
         let id = thread.get("id").and_then(Value::as_u64).unwrap_or(n as u64);
-        let mut title = format!("Thread {id}");
-        if crashed {
-            title.push_str(" Crashed");
-        }
-        if let Some(name) = str_of(thread, "name") {
-            title.push_str(": ");
-            title.push_str(name);
-        }
-        if crashed && !exception.is_empty() {
-            title.push('\n');
-            title.push_str(&exception);
-        }
+        let title = super::apple::thread_title(id, crashed, str_of(thread, "name"), &exception);
         let mut stack = Stack {
             title,
             title_line: 0,
@@ -143,10 +132,9 @@ pub fn parse(text: &str) -> Option<Trace> {
         }
         stacks.push(stack);
     }
-    stacks.sort_by_key(|s| !s.crashed);
     Some(Trace {
         format: LogFormat::SentryEvent,
-        stacks,
+        stacks: super::apple::crashed_first(stacks),
         modules,
     })
 }

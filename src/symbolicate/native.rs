@@ -8,6 +8,8 @@ use crate::model::{
     SymbolicatedFrame, SymbolicatedTrace, Timing, Trace,
 };
 use crate::symbols::native::NativeObject;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 /// Whether a symbol file named `file` describes module `module`.
@@ -20,6 +22,7 @@ fn names_module(file: &str, module: &str) -> bool {
 }
 
 /// Which native object a frame's module is looked up in.
+#[derive(Clone)]
 enum Found<'a> {
     /// This file's object.
     Object(usize, &'a NativeObject),
@@ -100,7 +103,49 @@ fn is_nil(id: &str) -> bool {
     id.chars().filter(char::is_ascii_hexdigit).all(|c| c == '0')
 }
 
-fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
+/// A module as a frame names it: name, identifier, architecture.
+type ModuleKey = (Option<String>, Option<String>, Option<String>);
+
+/// [`find`] remembered per distinct module: a trace of many frames names few modules, and
+/// matching by ID normalises strings.
+struct Finder<'a> {
+    symbols: &'a SymbolSet,
+    memo: HashMap<u64, Vec<(ModuleKey, Found<'a>)>>,
+}
+
+impl<'a> Finder<'a> {
+    fn new(symbols: &'a SymbolSet) -> Self {
+        Self {
+            symbols,
+            memo: HashMap::new(),
+        }
+    }
+
+    fn find(&mut self, input: &FrameInput) -> Found<'a> {
+        let key = (
+            input.module.as_deref(),
+            input.build_id.as_deref(),
+            input.arch.as_deref(),
+        );
+        let mut h = std::hash::DefaultHasher::new();
+        key.hash(&mut h);
+        let bucket = self.memo.entry(h.finish()).or_default();
+        let same = |k: &ModuleKey| (k.0.as_deref(), k.1.as_deref(), k.2.as_deref()) == key;
+        if let Some((_, found)) = bucket.iter().find(|(k, _)| same(k)) {
+            return found.clone();
+        }
+        let found = find(self.symbols, input);
+        let owned = (
+            key.0.map(str::to_owned),
+            key.1.map(str::to_owned),
+            key.2.map(str::to_owned),
+        );
+        bucket.push((owned, found.clone()));
+        found
+    }
+}
+
+fn resolve(frame: &Frame, symbols: &SymbolSet, finder: &mut Finder<'_>) -> SymbolicatedFrame {
     let Some(input) = &frame.input else {
         return unresolved(
             FrameStatus::Unparsed,
@@ -126,7 +171,7 @@ fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
         );
     };
     let module = input.module.as_deref();
-    let (file, object) = match find(symbols, input) {
+    let (file, object) = match finder.find(input) {
         Found::Object(i, o) => (&symbols.natives[i], o),
         Found::Mismatch(name, ids) => {
             return unresolved(
@@ -193,7 +238,7 @@ fn resolve(frame: &Frame, symbols: &SymbolSet) -> SymbolicatedFrame {
 fn coverage(
     trace: &Trace,
     stacks: &[crate::model::SymbolicatedStack],
-    symbols: &SymbolSet,
+    finder: &mut Finder<'_>,
 ) -> Vec<ModuleCoverage> {
     let mut out: Vec<ModuleCoverage> = Vec::new();
     let frames = trace.stacks.iter().flat_map(|s| &s.frames);
@@ -202,7 +247,7 @@ fn coverage(
         let Some(input) = frame.input.as_ref().filter(|i| i.module.is_some()) else {
             continue;
         };
-        let name = input.module.clone().unwrap_or_default();
+        let name = input.module.as_deref().unwrap_or_default();
         let resolved = usize::from(result.status == FrameStatus::Resolved);
         if let Some(m) = out
             .iter_mut()
@@ -212,13 +257,16 @@ fn coverage(
             m.resolved += resolved;
             continue;
         }
-        let (status, symbol_file) = match find(symbols, input) {
-            Found::Object(i, _) => (Coverage::Found, Some(symbols.natives[i].name.clone())),
+        let (status, symbol_file) = match finder.find(input) {
+            Found::Object(i, _) => (
+                Coverage::Found,
+                Some(finder.symbols.natives[i].name.clone()),
+            ),
             Found::Mismatch(file, _) => (Coverage::Mismatch, Some(file)),
             Found::Nothing => (Coverage::Missing, None),
         };
         out.push(ModuleCoverage {
-            name,
+            name: name.to_owned(),
             id: input.build_id.clone(),
             frames: 1,
             resolved,
@@ -237,7 +285,10 @@ pub(super) fn symbolicate(
     progress: &mut dyn Progress,
 ) -> Outcome {
     let start = Instant::now();
-    let (stacks, cancelled) = each_frame(trace, progress, "look-up", |f| resolve(f, symbols));
+    let mut finder = Finder::new(symbols);
+    let (stacks, cancelled) = each_frame(trace, progress, "look-up", |f| {
+        resolve(f, symbols, &mut finder)
+    });
     let mut timings: Vec<Timing> = symbols
         .natives
         .iter()
@@ -267,7 +318,7 @@ pub(super) fn symbolicate(
             }
         ));
     }
-    let modules = coverage(trace, &stacks, symbols);
+    let modules = coverage(trace, &stacks, &mut finder);
     let result = SymbolicatedTrace {
         format: trace.format,
         stacks,
