@@ -42,15 +42,7 @@ fn loaded_app() -> Harness<'static, AppState> {
         h.state_mut()
             .add_file(PathBuf::from(f.rsplit('/').next().unwrap()), bytes);
     }
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        h.step();
-        if h.state().jobs.running().is_empty() && !h.state().results.is_empty() {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the app did not settle");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    settle(&mut h);
     h.run_steps(3);
     h.get_all_by_label_contains(
         "expandByObject  ../node_modules/three/build/three.core.js:16287:9",
@@ -60,6 +52,19 @@ fn loaded_app() -> Harness<'static, AppState> {
     .click();
     h.run_steps(3);
     h
+}
+
+/// Runs frames until every job is done and a log is symbolicated.
+fn settle(h: &mut Harness<'static, AppState>) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        h.step();
+        if h.state().jobs.running().is_empty() && !h.state().results.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 #[test]
@@ -136,15 +141,7 @@ fn java_crash() {
         h.state_mut()
             .add_file(PathBuf::from(f), std::fs::read(&path).unwrap());
     }
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        h.step();
-        if h.state().jobs.running().is_empty() && !h.state().results.is_empty() {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the app did not settle");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    settle(&mut h);
     h.run_steps(3);
     h.get_by_label_contains("ConfigLoader.parseValue").click();
     h.run_steps(3);
@@ -171,15 +168,7 @@ fn native_minidump() {
         macos.join("mini.dmp"),
     ]));
     h.state_mut().apply(c);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        h.step();
-        if h.state().jobs.running().is_empty() && !h.state().results.is_empty() {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the app did not settle");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    settle(&mut h);
     h.run_steps(3);
     h.get_by_label_contains("(anonymous namespace)::crash()")
         .click();
