@@ -1,7 +1,7 @@
 //! The app's jobs: loading an input, symbolicating a log.
 
 use crate::formats::{self, detect::peek};
-use crate::jobs::{JobContext, ParallelIndex, ReportingIndex};
+use crate::jobs::{self, JobContext, ParallelIndex, ReportingIndex};
 use crate::model::{Blob, FileKind, FrameTable, SourceText};
 use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
 use crate::symbols::native::NativeSymbols;
@@ -224,13 +224,19 @@ fn minidump_report(
         .map_err(|e| format!("{path}: {e}"))
 }
 
+/// Logs at least this big give their parse's freed memory back to the system when stored.
+const RELEASE_AFTER: usize = 4 << 20;
+
 /// Parses a log into its compact table (the parsed `Trace` is dropped).
 fn log_table(ctx: &mut JobContext<JobOutput>, bytes: &[u8]) -> Loaded {
     let text = String::from_utf8_lossy(bytes);
     let trace = ctx.phase("parse", |_| formats::parse_text(&text));
-    Loaded::Log(Arc::new(
-        ctx.phase("store", |_| FrameTable::build(&text, &trace, None)),
-    ))
+    let table = ctx.phase("store", |_| FrameTable::build(&text, &trace, None));
+    drop(trace);
+    if text.len() >= RELEASE_AFTER {
+        ctx.phase("release memory", |_| jobs::release_freed_memory());
+    }
+    Loaded::Log(Arc::new(table))
 }
 
 /// Symbolicates one log; cancellation is honoured between frames. The log is parsed again
@@ -261,6 +267,10 @@ pub fn symbolicate_log(
     match outcome {
         Outcome::Done(result) => {
             let table = ctx.phase("store", |_| FrameTable::build(&text, &trace, Some(&result)));
+            drop((trace, result));
+            if text.len() >= RELEASE_AFTER {
+                ctx.phase("release memory", |_| jobs::release_freed_memory());
+            }
             Ok(JobOutput::Symbolicated {
                 log,
                 table: Box::new(table),

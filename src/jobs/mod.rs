@@ -5,7 +5,9 @@
 //! The pure layers never start threads; this layer runs their pieces (see [`ParallelIndex`]).
 
 mod index;
+mod memory;
 mod pool;
 
 pub use index::{ParallelIndex, ReportingIndex};
+pub use memory::release_freed_memory;
 pub use pool::{JobContext, JobEvent, JobId, JobProgress, JobState, Jobs, Reporter, Span, Waker};

@@ -2,11 +2,13 @@
 //!
 //! A parsed `Trace` and its `SymbolicatedTrace` hold several `String`s per frame, about
 //! 500 bytes a frame. The table keeps the log's text as interned lines (one `u32` per line)
-//! and, per frame, a 20-byte record of `u32` ids: its raw line, its outcome (status, symbol
-//! file, note; few distinct ones, interned), its chain of original locations (interned, and
-//! each location interned, its strings too) and the generated position looked up. This is
-//! Ruby's "locindex" idea: a million-frame stack overflow repeats a handful of lines and
-//! locations, so it costs little more than its records.
+//! and, per frame, an 8-byte record: its raw line and its resolution. A resolution (interned)
+//! is the outcome (status, symbol file, note; few distinct ones, interned), the chain of
+//! original locations (interned, and each location interned, its strings too) and the
+//! generated position looked up. This is Ruby's "locindex" idea: a million-frame stack
+//! overflow repeats a handful of lines and locations, so it costs little more than its
+//! records. A function name taken from the trace itself is a span of the frame's line, so a
+//! million frames named differently by the engine still share their locations.
 
 use super::{
     FrameStatus, LogFormat, NameSource, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
@@ -113,11 +115,18 @@ struct StackRec {
     len: u32,
 }
 
-/// One frame: 20 bytes of ids.
+/// One frame: 8 bytes of ids.
 #[derive(Clone, Copy, Debug)]
 struct FrameRec {
     /// The raw line's string id.
     raw: u32,
+    /// Index in `resolutions`.
+    res: u32,
+}
+
+/// Where a frame went: few distinct values when frames repeat, so shared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct ResRec {
     /// Index in `outcomes`.
     outcome: u32,
     /// Index in `chains`, or `NONE` when no location.
@@ -126,6 +135,11 @@ struct FrameRec {
     gen_line: u32,
     gen_col: u32,
 }
+
+/// A location's `function` that is the frame's own name as the engine printed it, kept as a
+/// span of the frame's raw line (see `FrameTable::trace_names`): a million different printed
+/// names then cost no strings and no locations of their own.
+const TRACE_NAME: u32 = u32::MAX - 1;
 
 /// What happened to a frame, apart from where it maps: few distinct values per log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,6 +182,7 @@ pub struct FrameTable {
     symbolicated: bool,
     stacks: Vec<StackRec>,
     frames: Vec<FrameRec>,
+    resolutions: Vec<ResRec>,
     outcomes: Vec<OutcomeRec>,
     locations: Vec<LocRec>,
     /// `(start, len)` in `chain_locs`.
@@ -177,10 +192,26 @@ pub struct FrameTable {
     alternatives: Vec<(u32, Vec<u32>)>,
     /// Native frames' addresses, sorted by frame (empty for other logs).
     addresses: Vec<AddressRec>,
+    /// `(frame, start, len)`: the span of the frame's raw line that its locations' `TRACE_NAME`
+    /// function stands for, sorted by frame.
+    trace_names: Vec<(u32, u16, u16)>,
     strings: Strings,
     warnings: Vec<String>,
     modules: Vec<crate::model::ModuleCoverage>,
     timings: Vec<Timing>,
+}
+
+/// The span `(start, len)` of `raw` that is the function name the frame's locations took from
+/// the trace (`NameSource::Trace`), when there is one and it fits in 16 bits.
+fn trace_name_span(raw: &str, sym: &SymbolicatedFrame) -> Option<(u16, u16)> {
+    let name = std::iter::once(&sym.resolved)
+        .chain(&sym.alternatives)
+        .flatten()
+        .find(|l| l.name_source == Some(NameSource::Trace))?
+        .function
+        .as_deref()?;
+    let start = raw.find(name)?;
+    Some((u16::try_from(start).ok()?, u16::try_from(name.len()).ok()?))
 }
 
 /// Whether a frame is library code. A resolved frame is when its source is on the map's
@@ -233,6 +264,8 @@ impl FrameTable {
         let mut lines: Vec<u32> = text.lines().map(|l| strings.intern(l)).collect();
         lines.shrink_to_fit();
         let mut outcomes = Dedup::<OutcomeRec>::new();
+        let mut resolutions = Dedup::<ResRec>::new();
+        let mut trace_names = Vec::new();
         let mut locations = Dedup::<LocRec>::new();
         let mut chains: Vec<(u32, u32)> = Vec::new();
         let mut chain_locs: Vec<u32> = Vec::new();
@@ -242,15 +275,27 @@ impl FrameTable {
         let total: usize = trace.stacks.iter().map(|s| s.frames.len()).sum();
         let mut frames = Vec::with_capacity(total);
         let mut stacks = Vec::with_capacity(trace.stacks.len());
-        let mut chain_of = |locs: &[ResolvedLocation], strings: &mut StringsBuilder| -> u32 {
+        let mut chain_of = |locs: &[ResolvedLocation],
+                            trace_name: Option<&str>,
+                            strings: &mut StringsBuilder|
+         -> u32 {
             if locs.is_empty() {
                 return NONE;
             }
             let ids: Vec<u32> = locs
                 .iter()
                 .map(|l| {
+                    let function = match l.function.as_deref() {
+                        Some(f)
+                            if l.name_source == Some(NameSource::Trace)
+                                && trace_name == Some(f) =>
+                        {
+                            TRACE_NAME
+                        }
+                        f => strings.intern_opt(f),
+                    };
                     locations.id(LocRec {
-                        function: strings.intern_opt(l.function.as_deref()),
+                        function,
                         token_name: strings.intern_opt(l.token_name.as_deref()),
                         file: strings.intern_opt(l.file.as_deref()),
                         source_index: l.source_index.unwrap_or(NONE),
@@ -294,12 +339,19 @@ impl FrameTable {
                     note: strings.intern_opt(sym.and_then(|s| s.note.as_deref())),
                     library: is_library(frame, sym),
                 });
-                let chain = sym.map_or(NONE, |s| chain_of(&s.resolved, &mut strings));
+                // A name the engine printed is a span of the raw line, not a string.
+                let trace_name =
+                    sym.and_then(|s| trace_name_span(&frame.raw, s))
+                        .map(|(start, len)| {
+                            trace_names.push((frames.len() as u32, start, len));
+                            &frame.raw[start as usize..][..len as usize]
+                        });
+                let chain = sym.map_or(NONE, |s| chain_of(&s.resolved, trace_name, &mut strings));
                 if let Some(sym) = sym.filter(|s| !s.alternatives.is_empty()) {
                     let alts = sym
                         .alternatives
                         .iter()
-                        .map(|a| chain_of(a, &mut strings))
+                        .map(|a| chain_of(a, trace_name, &mut strings))
                         .collect();
                     alternatives.push((frames.len() as u32, alts));
                 }
@@ -314,17 +366,20 @@ impl FrameTable {
                     });
                 }
                 let (gen_line, gen_col) = sym.and_then(|s| s.generated).unwrap_or((NONE, 0));
-                frames.push(FrameRec {
-                    raw,
+                let res = resolutions.id(ResRec {
                     outcome,
                     chain,
                     gen_line,
                     gen_col,
                 });
+                frames.push(FrameRec { raw, res });
             }
         }
         let mut locations = locations.items;
         locations.shrink_to_fit();
+        let mut resolutions = resolutions.items;
+        resolutions.shrink_to_fit();
+        trace_names.shrink_to_fit();
         chains.shrink_to_fit();
         chain_locs.shrink_to_fit();
         let mut strings = strings.strings;
@@ -336,12 +391,14 @@ impl FrameTable {
             symbolicated: result.is_some(),
             stacks,
             frames,
+            resolutions,
             outcomes: outcomes.items,
             locations,
             chains,
             chain_locs,
             alternatives,
             addresses,
+            trace_names,
             strings,
             warnings: result.map(|r| r.warnings.clone()).unwrap_or_default(),
             modules: result.map(|r| r.modules.clone()).unwrap_or_default(),
@@ -468,6 +525,8 @@ impl FrameTable {
         self.lines.capacity() * 4
             + self.stacks.capacity() * size_of::<StackRec>()
             + self.frames.capacity() * size_of::<FrameRec>()
+            + self.resolutions.capacity() * size_of::<ResRec>()
+            + self.trace_names.capacity() * size_of::<(u32, u16, u16)>()
             + self.outcomes.capacity() * size_of::<OutcomeRec>()
             + self.locations.capacity() * size_of::<LocRec>()
             + self.chains.capacity() * 8
@@ -490,11 +549,14 @@ impl FrameTable {
                 .sum::<usize>()
     }
 
-    fn location(&self, id: u32) -> Option<Location<'_>> {
+    fn location<'t>(&'t self, id: u32, trace_name: Option<&'t str>) -> Option<Location<'t>> {
         let l = self.locations.get(id as usize)?;
         let opt = |v: u32| (v != NONE).then_some(v);
         Some(Location {
-            function: self.strings.get(l.function),
+            function: match l.function {
+                TRACE_NAME => trace_name,
+                f => self.strings.get(f),
+            },
             name_source: l.name_source,
             token_name: self.strings.get(l.token_name),
             file: self.strings.get(l.file),
@@ -506,11 +568,15 @@ impl FrameTable {
         })
     }
 
-    fn chain(&self, id: u32) -> impl Iterator<Item = Location<'_>> + '_ {
+    fn chain<'t>(
+        &'t self,
+        id: u32,
+        trace_name: Option<&'t str>,
+    ) -> impl Iterator<Item = Location<'t>> + 't {
         let (start, len) = self.chains.get(id as usize).copied().unwrap_or((0, 0));
         self.chain_locs[start as usize..(start + len) as usize]
             .iter()
-            .filter_map(|&l| self.location(l))
+            .filter_map(move |&l| self.location(l, trace_name))
     }
 }
 
@@ -528,8 +594,21 @@ impl<'a> FrameRef<'a> {
         self.table.strings.get(self.rec.raw).unwrap_or("")
     }
 
+    fn res(&self) -> ResRec {
+        self.table.resolutions[self.rec.res as usize]
+    }
+
     fn outcome(&self) -> OutcomeRec {
-        self.table.outcomes[self.rec.outcome as usize]
+        self.table.outcomes[self.res().outcome as usize]
+    }
+
+    /// The span of the raw line that stands for this frame's `TRACE_NAME` functions.
+    fn trace_name(&self) -> Option<&'a str> {
+        let names = &self.table.trace_names;
+        let i = names.binary_search_by_key(&self.index, |n| n.0).ok()?;
+        let (_, start, len) = names[i];
+        self.raw()
+            .get(start as usize..start as usize + len as usize)
     }
 
     /// The status (`None` before symbolication).
@@ -554,15 +633,17 @@ impl<'a> FrameRef<'a> {
 
     /// The generated position looked up (0-based line and column).
     pub fn generated(&self) -> Option<(u32, u32)> {
-        (self.rec.gen_line != NONE).then_some((self.rec.gen_line, self.rec.gen_col))
+        let r = self.res();
+        (r.gen_line != NONE).then_some((r.gen_line, r.gen_col))
     }
 
     /// Original locations, innermost first (empty unless resolved).
     pub fn locations(&self) -> impl Iterator<Item = Location<'a>> + 'a {
         let table = self.table;
-        let chain = self.rec.chain;
+        let chain = self.res().chain;
+        let name = self.trace_name();
         (chain != NONE)
-            .then(|| table.chain(chain))
+            .then(|| table.chain(chain, name))
             .into_iter()
             .flatten()
     }
@@ -597,10 +678,11 @@ impl<'a> FrameRef<'a> {
         else {
             return Vec::new();
         };
+        let name = self.trace_name();
         table.alternatives[i]
             .1
             .iter()
-            .map(|&c| table.chain(c).collect())
+            .map(|&c| table.chain(c, name).collect())
             .collect()
     }
 
@@ -747,7 +829,33 @@ mod tests {
             table.text(),
             "Error: boom\n    at a (x.js:1:2)\n    at b (node_modules/y.js:3:4)\n    at a (x.js:1:2)\n"
         );
-        assert_eq!(size_of::<FrameRec>(), 20);
+        assert_eq!(size_of::<FrameRec>(), 8);
+    }
+
+    #[test]
+    fn printed_names_are_spans_of_their_lines() {
+        let (text, mut trace, mut result) = sample();
+        let frames = &mut trace.stacks[0].frames;
+        frames[0].raw = "    at Qe.foo (x.js:1:2)".to_owned();
+        frames[2].raw = "    at Zr.bar (x.js:1:2)".to_owned();
+        let stack = &mut result.stacks[0];
+        for (f, name) in [(0, "foo"), (2, "bar")] {
+            let loc = &mut stack.frames[f].resolved[0];
+            loc.function = Some(name.to_owned());
+            loc.name_source = Some(NameSource::Trace);
+        }
+        // A printed name that is not in the line stays a string of its own.
+        stack.frames[1].alternatives[0][0].function = Some("elsewhere".to_owned());
+        stack.frames[1].alternatives[0][0].name_source = Some(NameSource::Trace);
+        let table = FrameTable::build(text, &trace, Some(&result));
+        assert_eq!(table.to_result(), Some(result));
+        // The two frames differ only in their printed names: one location, one resolution.
+        assert_eq!(table.trace_names.len(), 2);
+        assert_eq!(table.frames[0].res, table.frames[2].res);
+        assert_eq!(
+            table.frame(0, 2).unwrap().location().unwrap().function,
+            Some("bar")
+        );
     }
 
     #[test]
