@@ -112,6 +112,17 @@ fn has_label(h: &Harness<'static, AppState>, text: &str) -> bool {
     h.query_all_by_label_contains(text).next().is_some()
 }
 
+/// The labels containing `text`, in the window's order (the stack list's rows top down).
+fn labels_containing(h: &Harness<'static, AppState>, text: &str) -> Vec<String> {
+    use egui_kittest::kittest::NodeT as _;
+    h.query_all_by_label_contains(text)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            node.label().or_else(|| node.value())
+        })
+        .collect()
+}
+
 #[test]
 fn drop_a_trace_and_its_map_shows_original_names() {
     let mut h = app();
@@ -478,8 +489,24 @@ fn drop_a_java_crash_and_its_mapping() {
         &h,
         "▼ Caused by: com.example.shop.config.ConfigException: line 2: timeout=30s"
     ));
-    // Three original frames inlined into one obfuscated frame: the row says so.
-    let row = "com.example.shop.config.ConfigLoader.parseValue  ConfigLoader.java:34  +2 inlined";
+    // Three original frames inlined into one obfuscated frame: a row for the innermost,
+    // then a sub-row for each function it was inlined into, outward.
+    let row = "com.example.shop.config.ConfigLoader.parseValue  ConfigLoader.java:34";
+    let rows = labels_containing(&h, "ConfigLoader.java:");
+    let at = rows
+        .iter()
+        .position(|l| l.contains(row))
+        .expect("the frame's row");
+    assert!(
+        rows[at + 1].contains(
+            "inlined into com.example.shop.config.ConfigLoader.parseEntry  ConfigLoader.java:"
+        ),
+        "{rows:#?}"
+    );
+    assert!(
+        rows[at + 2].contains("inlined into com.example.shop.config.ConfigLoader."),
+        "{rows:#?}"
+    );
     h.get_by_label_contains(row).click();
     h.run_steps(3);
     assert!(has_label(&h, "inlined into"));
@@ -510,18 +537,24 @@ fn drop_a_java_crash_and_its_mapping() {
     settle(&mut h, |h| has_label(h, "obf-pricing.txt"));
     h.get_by_label("obf-pricing.txt").click();
     settle(&mut h, |h| has_label(h, "[2 candidates]"));
+    // The frame is near the end of the list, behind the detail panel: scroll to it first.
+    h.get_by_label_contains("[2 candidates]").scroll_to_me();
+    h.run_steps(3);
     h.get_by_label_contains("[2 candidates]").click();
     h.run_steps(3);
-    assert!(!has_label(
-        &h,
-        "com.example.shop.service.OrderService.lambda$processAll$1"
-    ));
+    // The other method appears only once the candidates are shown (before, only as the
+    // function an earlier frame was inlined into).
+    let other = "com.example.shop.service.OrderService.lambda$processAll$1";
+    let before = labels_containing(&h, other);
+    assert!(
+        before.iter().all(|l| l.contains("inlined into")),
+        "{before:#?}"
+    );
     h.get_by_label("2 candidates").click();
     h.run_steps(3);
-    assert!(has_label(
-        &h,
-        "com.example.shop.service.OrderService.lambda$processAll$1"
-    ));
+    let after = labels_containing(&h, other);
+
+    assert!(after.len() > before.len(), "{after:#?}");
 }
 
 /// A saved workspace keeps a mapping's class index in its cache folder: reopening it reads
@@ -590,7 +623,14 @@ fn drop_a_native_crash_and_its_debug_file() {
     settle(&mut h, |h| {
         has_label(h, "store_result  /build/crashy/crash.c:24")
     });
-    assert!(has_label(&h, "cxx_pipeline_run") || has_label(&h, "+2 inlined"));
+    // The inline chain of the crashing frame: a row for each function it was inlined into.
+    assert_eq!(
+        labels_containing(&h, "inlined into"),
+        [
+            "        inlined into app::Pipeline::run(int*)  /build/crashy/pipeline.cpp:39",
+            "        inlined into cxx_pipeline_run  /build/crashy/pipeline.cpp:49"
+        ]
+    );
     assert!(has_label(&h, "signal 11 (SIGSEGV)"));
 }
 
@@ -614,7 +654,19 @@ fn drop_a_dsym_folder_and_a_minidump() {
         )
     });
     assert!(has_label(&h, "Thread 0 Crashed"));
-    assert!(has_label(&h, "+2 inlined"));
+    // The row shows the frame's number once (the dump's report line starts with it too).
+    assert!(
+        has_label(&h, "×   1  crash "),
+        "{:#?}",
+        labels_containing(&h, "crash")
+    );
+    assert_eq!(
+        labels_containing(&h, "inlined into"),
+        [
+            "        inlined into (anonymous namespace)::start()  /Users/travis/build/getsentry/breakpad-tools/macos/main.cpp:25",
+            "        inlined into main  /Users/travis/build/getsentry/breakpad-tools/macos/main.cpp:32"
+        ]
+    );
     // The coverage report (open while modules lack symbols) names the module without
     // symbols and its debug ID.
     assert!(has_label(&h, "Modules: 1 with symbols, 1 without"));

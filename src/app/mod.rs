@@ -200,6 +200,7 @@ impl AppState {
             &self.filter,
             &self.expanded,
             &self.collapsed,
+            !self.workspace.layout.raw_frames,
         ));
         self.rows_cache = Some((id, self.filter.clone(), self.generation, rows.clone()));
         Some(rows)
@@ -830,6 +831,8 @@ impl AppState {
             }
             Command::ToggleRaw => {
                 self.workspace.layout.raw_frames = !self.workspace.layout.raw_frames;
+                // Raw lines have no inline rows.
+                self.generation += 1;
                 self.autosave.changed(changed);
             }
             Command::ToggleTheme => {

@@ -20,6 +20,17 @@ pub enum Row {
         /// Frame index.
         frame: usize,
     },
+    /// One entry of a frame's inline chain below the frame's own row: the function the
+    /// entry before it was inlined into, at the call's line (`depth` 1 is the innermost
+    /// entry's caller; the frame's row shows the innermost entry).
+    Inline {
+        /// Stack index.
+        stack: usize,
+        /// Frame index.
+        frame: usize,
+        /// Index in the frame's chain of locations (1 or more).
+        depth: usize,
+    },
     /// A run of library frames (ignore-listed, `node_modules`, runtime internals), collapsed
     /// or, when expanded, the row that collapses them again.
     Library {
@@ -46,7 +57,13 @@ enum Run {
         first: usize,
         count: usize,
     },
-    /// A group of library frames: its row, and its frames' rows when expanded.
+    /// A frame with an inline chain: its row and one row per entry after the innermost.
+    Inlined {
+        stack: usize,
+        frame: usize,
+        extra: usize,
+    },
+    /// A group of library frames' row; when expanded, runs of its frames follow it.
     Library {
         stack: usize,
         first: usize,
@@ -60,9 +77,8 @@ impl Run {
         match *self {
             Self::Header { .. } => 1,
             Self::Frames { count, .. } => count,
-            Self::Library {
-                count, expanded, ..
-            } => 1 + if expanded { count } else { 0 },
+            Self::Inlined { extra, .. } => 1 + extra,
+            Self::Library { .. } => 1,
         }
     }
 
@@ -74,22 +90,24 @@ impl Run {
                 stack,
                 frame: first + k,
             },
+            Self::Inlined { stack, frame, .. } => match k {
+                0 => Row::Frame { stack, frame },
+                depth => Row::Inline {
+                    stack,
+                    frame,
+                    depth,
+                },
+            },
             Self::Library {
                 stack,
                 first,
                 count,
                 expanded,
-            } => match k {
-                0 => Row::Library {
-                    stack,
-                    first,
-                    count,
-                    expanded,
-                },
-                _ => Row::Frame {
-                    stack,
-                    frame: first + k - 1,
-                },
+            } => Row::Library {
+                stack,
+                first,
+                count,
+                expanded,
             },
         }
     }
@@ -102,12 +120,7 @@ impl Run {
                 first,
                 count,
             } if stack == s && (first..first + count).contains(&f) => Some(f - first),
-            Self::Library {
-                stack,
-                first,
-                count,
-                expanded: true,
-            } if stack == s && (first..first + count).contains(&f) => Some(f - first + 1),
+            Self::Inlined { stack, frame, .. } if stack == s && frame == f => Some(0),
             _ => None,
         }
     }
@@ -116,9 +129,13 @@ impl Run {
     fn key(&self) -> (usize, isize) {
         match *self {
             Self::Header { stack } => (stack, -1),
-            Self::Frames { stack, first, .. } | Self::Library { stack, first, .. } => {
-                (stack, first as isize)
-            }
+            Self::Frames { stack, first, .. }
+            | Self::Library { stack, first, .. }
+            | Self::Inlined {
+                stack,
+                frame: first,
+                ..
+            } => (stack, first as isize),
         }
     }
 }
@@ -168,6 +185,49 @@ impl StackRows {
         self.ends.push(end);
     }
 
+    /// Frames `first..first + count` of stack `s`, each with its inline rows when `inline`.
+    fn push_frames(
+        &mut self,
+        table: &FrameTable,
+        s: usize,
+        first: usize,
+        count: usize,
+        inline: bool,
+    ) {
+        if !inline {
+            self.push(Run::Frames {
+                stack: s,
+                first,
+                count,
+            });
+            return;
+        }
+        let mut start = first;
+        for f in first..first + count {
+            let extra = table
+                .frame(s, f)
+                .map_or(0, |fr| fr.locations().count().saturating_sub(1));
+            if extra > 0 {
+                self.push(Run::Frames {
+                    stack: s,
+                    first: start,
+                    count: f - start,
+                });
+                self.push(Run::Inlined {
+                    stack: s,
+                    frame: f,
+                    extra,
+                });
+                start = f + 1;
+            }
+        }
+        self.push(Run::Frames {
+            stack: s,
+            first: start,
+            count: first + count - start,
+        });
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.ends.last().copied().unwrap_or(0)
@@ -208,7 +268,7 @@ impl StackRows {
     pub fn step(&self, current: Option<(usize, usize)>, down: bool) -> Option<(usize, usize)> {
         let frame_at = |n: usize| match self.row(n)? {
             Row::Frame { stack, frame } => Some((stack, frame)),
-            Row::Stack { .. } | Row::Library { .. } => None,
+            Row::Stack { .. } | Row::Library { .. } | Row::Inline { .. } => None,
         };
         let Some(at) = current.and_then(|(s, f)| self.row_of_frame(s, f)) else {
             return (0..self.len()).find_map(frame_at);
@@ -225,14 +285,16 @@ impl StackRows {
     /// resolved function or file contains it. Without a filter, runs of two or more library
     /// frames collapse into one row unless their `(stack, first frame)` is in `expanded`, and
     /// the stacks in `collapsed` (an exception, each `Caused by:`) show only their header.
+    /// With `inline`, a frame's inline chain adds a row per entry after the innermost.
     pub fn build(
         table: &FrameTable,
         filter: &str,
         expanded: &std::collections::HashSet<(usize, usize)>,
         collapsed: &std::collections::HashSet<usize>,
+        inline: bool,
     ) -> Self {
         if filter.trim().is_empty() {
-            return Self::grouped(table, expanded, collapsed);
+            return Self::grouped(table, expanded, collapsed, inline);
         }
         let needle = filter.trim().to_lowercase();
         let mut out = Self::default();
@@ -246,15 +308,11 @@ impl StackRows {
                     continue;
                 };
                 let matches = contains(frame.raw())
-                    || frame.location().is_some_and(|l| {
-                        l.function.is_some_and(contains) || l.file.is_some_and(contains)
-                    });
+                    || frame
+                        .locations()
+                        .any(|l| l.function.is_some_and(contains) || l.file.is_some_and(contains));
                 if matches {
-                    out.push(Run::Frames {
-                        stack: s,
-                        first: f,
-                        count: 1,
-                    });
+                    out.push_frames(table, s, f, 1, inline);
                     kept += 1;
                 } else {
                     out.hidden += 1;
@@ -272,6 +330,7 @@ impl StackRows {
         table: &FrameTable,
         expanded: &std::collections::HashSet<(usize, usize)>,
         collapsed: &std::collections::HashSet<usize>,
+        inline: bool,
     ) -> Self {
         let mut out = Self::default();
         let library = |s: usize, f: usize| table.frame(s, f).is_some_and(|fr| fr.is_library());
@@ -284,30 +343,26 @@ impl StackRows {
             // The innermost frame (where it crashed) is never folded away.
             let mut f = 0;
             if n > 0 {
-                out.push(Run::Frames {
-                    stack: s,
-                    first: 0,
-                    count: 1,
-                });
+                out.push_frames(table, s, 0, 1, inline);
                 f = 1;
             }
             while f < n {
                 let run = (f..n).take_while(|&k| library(s, k)).count();
                 if run >= 2 {
+                    let open = expanded.contains(&(s, f));
                     out.push(Run::Library {
                         stack: s,
                         first: f,
                         count: run,
-                        expanded: expanded.contains(&(s, f)),
+                        expanded: open,
                     });
+                    if open {
+                        out.push_frames(table, s, f, run, inline);
+                    }
                     f += run;
                 } else {
                     let plain = (f + 1..n).take_while(|&k| !library(s, k)).count() + 1;
-                    out.push(Run::Frames {
-                        stack: s,
-                        first: f,
-                        count: plain,
-                    });
+                    out.push_frames(table, s, f, plain, inline);
                     f += plain;
                 }
             }
@@ -538,6 +593,120 @@ mod tests {
         FrameTable::build(text, &crate::formats::parse_text(text), None)
     }
 
+    /// A symbolicated table whose frame `f` has an inline chain of `depths[f]` entries
+    /// (`node:internal` frames are library code).
+    fn inlined_table(text: &str, depths: &[usize]) -> FrameTable {
+        use crate::model::{
+            FrameStatus, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack, SymbolicatedTrace,
+        };
+        let trace = crate::formats::parse_text(text);
+        let frames = depths
+            .iter()
+            .enumerate()
+            .map(|(f, &n)| SymbolicatedFrame {
+                status: FrameStatus::Resolved,
+                symbol_file: None,
+                generated: None,
+                resolved: (0..n)
+                    .map(|k| ResolvedLocation {
+                        function: Some(format!("fn{f}_{k}")),
+                        file: Some(if trace.stacks[0].frames[f].raw.contains("node:") {
+                            "node:internal/x".to_owned()
+                        } else {
+                            "a.c".to_owned()
+                        }),
+                        line: Some(k as u32 + 1),
+                        inlined: k + 1 < n,
+                        ignored: trace.stacks[0].frames[f].raw.contains("node:"),
+                        ..ResolvedLocation::default()
+                    })
+                    .collect(),
+                alternatives: Vec::new(),
+                note: None,
+            })
+            .collect();
+        let result = SymbolicatedTrace {
+            format: trace.format,
+            stacks: vec![SymbolicatedStack {
+                title: trace.stacks[0].title.clone(),
+                crashed: true,
+                frames,
+            }],
+            warnings: Vec::new(),
+            timings: Vec::new(),
+            modules: Vec::new(),
+        };
+        FrameTable::build(text, &trace, Some(&result))
+    }
+
+    #[test]
+    fn inline_chains_are_sub_rows() {
+        let t = inlined_table(
+            "Error: x\n    at a (app.js:1:1)\n    at b (app.js:1:2)\n    at c (node:internal/x:1:1)\n    at d (node:internal/x:1:2)\n    at e (app.js:1:3)\n",
+            &[3, 1, 2, 1, 2],
+        );
+        let inline = |frame, depth| Row::Inline {
+            stack: 0,
+            frame,
+            depth,
+        };
+        let frame = |frame| Row::Frame { stack: 0, frame };
+        let library = |expanded| Row::Library {
+            stack: 0,
+            first: 2,
+            count: 2,
+            expanded,
+        };
+        let rows = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), true);
+        let expect = vec![
+            Row::Stack { stack: 0 },
+            frame(0),
+            inline(0, 1),
+            inline(0, 2),
+            frame(1),
+            library(false),
+            frame(4),
+            inline(4, 1),
+        ];
+        assert_eq!(all(&rows), expect);
+        for (n, row) in expect.iter().enumerate() {
+            if let Row::Frame { frame, .. } = *row {
+                assert_eq!(rows.row_of_frame(0, frame), Some(n));
+            }
+        }
+        // Keys step from frame to frame over the inline rows.
+        assert_eq!(rows.step(Some((0, 0)), true), Some((0, 1)));
+        assert_eq!(rows.step(Some((0, 4)), false), Some((0, 1)));
+        // An expanded group shows its frames with their inline rows.
+        let open = StackRows::build(&t, "", &HashSet::from([(0, 2)]), &HashSet::new(), true);
+        assert_eq!(
+            all(&open)[5..],
+            [
+                library(true),
+                frame(2),
+                inline(2, 1),
+                frame(3),
+                frame(4),
+                inline(4, 1)
+            ]
+        );
+        assert_eq!(open.row_of_frame(0, 3), Some(8));
+        // A filter matching an inlined function keeps its frame, with its inline rows.
+        let filtered = StackRows::build(&t, "fn0_2", &HashSet::new(), &HashSet::new(), true);
+        assert_eq!(
+            all(&filtered),
+            [
+                Row::Stack { stack: 0 },
+                frame(0),
+                inline(0, 1),
+                inline(0, 2)
+            ]
+        );
+        // Raw lines have none.
+        let raw = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), false);
+        assert_eq!(raw.len(), 5);
+    }
+
     #[test]
     fn sources_are_found_under_roots_by_path_tails() {
         let root = std::env::temp_dir().join(format!("symscope-roots-{}", std::process::id()));
@@ -567,7 +736,7 @@ mod tests {
         let t = table(
             "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
         );
-        let rows = StackRows::build(&t, "", &HashSet::new(), &HashSet::new());
+        let rows = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), true);
         assert_eq!(
             all(&rows),
             vec![
@@ -585,7 +754,7 @@ mod tests {
             "a single library frame is not folded"
         );
         assert_eq!(rows.row_of_frame(0, 1), None, "folded away");
-        let open = StackRows::build(&t, "", &HashSet::from([(0, 1)]), &HashSet::new());
+        let open = StackRows::build(&t, "", &HashSet::from([(0, 1)]), &HashSet::new(), true);
         assert_eq!(open.len(), 7);
         assert_eq!(
             open.row(2),
@@ -598,7 +767,7 @@ mod tests {
         );
         assert_eq!(open.row_of_frame(0, 2), Some(4));
         // A filter shows every match, unfolded.
-        let filtered = StackRows::build(&t, "module", &HashSet::new(), &HashSet::new());
+        let filtered = StackRows::build(&t, "module", &HashSet::new(), &HashSet::new(), true);
         assert_eq!((filtered.len(), filtered.hidden), (3, 3));
     }
 
@@ -610,7 +779,7 @@ mod tests {
             "java.lang.IllegalStateException: x\n\tat a.b.c(SourceFile:1)\n\tat a.b.d(SourceFile:2)\nCaused by: java.lang.NumberFormatException: y\n\tat java.base/java.lang.Integer.parseInt(Integer.java:668)\n\tat java.base/java.lang.Integer.parseInt(Integer.java:786)\n\tat a.b.e(SourceFile:3)\n\t... 1 more\n",
         );
         assert_eq!(t.stack_count(), 2);
-        let open = StackRows::build(&t, "", &HashSet::new(), &HashSet::new());
+        let open = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), true);
         assert_eq!(
             all(&open),
             vec![
@@ -625,7 +794,7 @@ mod tests {
                 Row::Frame { stack: 1, frame: 3 },
             ]
         );
-        let folded = StackRows::build(&t, "", &HashSet::new(), &HashSet::from([0]));
+        let folded = StackRows::build(&t, "", &HashSet::new(), &HashSet::from([0]), true);
         assert_eq!(folded.len(), 6);
         assert_eq!(folded.row(1), Some(Row::Stack { stack: 1 }));
         assert_eq!(folded.row_of_frame(0, 1), None);
@@ -673,7 +842,7 @@ mod tests {
         let t = table(&text);
         assert_eq!(t.stack_count(), 3);
         let expanded = HashSet::from([(1, 50), (2, 950)]);
-        let rows = StackRows::build(&t, "", &expanded, &HashSet::new());
+        let rows = StackRows::build(&t, "", &expanded, &HashSet::new(), true);
         // Walking the rows one by one (what a flat list would hold) agrees with `row(n)`
         // and `row_of_frame` at every row.
         let mut flat = Vec::new();

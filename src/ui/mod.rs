@@ -523,6 +523,17 @@ fn stack_list_ui(
                             commands.send(Command::SelectFrame { stack, frame });
                         }
                     }
+                    Row::Inline {
+                        stack,
+                        frame,
+                        depth,
+                    } => {
+                        let selected = selection.stack == stack && selection.frame == Some(frame);
+                        let text = inline_text(&table, stack, frame, depth);
+                        if list_row(ui, text, selected, true).clicked() {
+                            commands.send(Command::SelectFrame { stack, frame });
+                        }
+                    }
                     Row::Library {
                         stack,
                         first,
@@ -690,23 +701,16 @@ fn frame_text(table: &FrameTable, stack: usize, frame: usize, raw: bool) -> Rich
             let function = loc.function.unwrap_or("<unknown>");
             let place = place(loc.file, loc.line, loc.column);
             let library = if loc.ignored { "  [library]" } else { "" };
-            // An inline chain (ProGuard/R8) shows its outermost caller's count; the detail
-            // panel lists every entry.
-            let inlined = f.locations().count().saturating_sub(1);
-            let inlined = if inlined > 0 {
-                format!("  +{inlined} inlined")
-            } else {
-                String::new()
-            };
+            // The rest of an inline chain follows as rows of their own ("inlined into").
             let candidates = f.alternatives().len();
             let candidates = if candidates > 0 {
                 format!("  [{} candidates]", candidates + 1)
             } else {
                 String::new()
             };
-            format!("{frame:>3}  {function}  {place}{library}{inlined}{candidates}")
+            format!("{frame:>3}  {function}  {place}{library}{candidates}")
         }
-        _ => format!("{frame:>3}  {}", f.raw().trim()),
+        _ => format!("{frame:>3}  {}", without_index(f.raw().trim(), frame)),
     };
     // Platform and library frames no symbol file covers are expected, not errors: grey.
     let expected = f.is_library() && status != Some(FrameStatus::Resolved);
@@ -730,6 +734,36 @@ fn frame_text(table: &FrameTable, stack: usize, frame: usize, raw: bool) -> Rich
             color
         },
     )
+}
+
+/// A native log's line without the frame number it starts with (`1   crash  0x…`, `#01 pc …`)
+/// when that is the frame's own index, which the row already shows.
+fn without_index(line: &str, frame: usize) -> &str {
+    let digits = line.strip_prefix('#').unwrap_or(line);
+    let end = digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    match (digits[..end].parse::<usize>(), digits[end..].chars().next()) {
+        (Ok(n), Some(c)) if n == frame && c.is_whitespace() => digits[end..].trim_start(),
+        _ => line,
+    }
+}
+
+/// A row below a frame for entry `depth` of its inline chain: the function the entry before
+/// it was inlined into, and the line of that call.
+fn inline_text(table: &FrameTable, stack: usize, frame: usize, depth: usize) -> RichText {
+    let Some(loc) = table
+        .frame(stack, frame)
+        .and_then(|f| f.locations().nth(depth))
+    else {
+        return RichText::new("");
+    };
+    let function = loc.function.unwrap_or("<unknown>");
+    let place = place(loc.file, loc.line, loc.column);
+    // Under the frame's function, past its index and status mark.
+    RichText::new(format!("        inlined into {function}  {place}"))
+        .monospace()
+        .color(Color32::PLACEHOLDER)
 }
 
 /// The selected frame: where it maps, why it does not, and the original source around it.
@@ -1057,4 +1091,32 @@ fn drop_overlay_ui(ctx: &egui::Context, hovered: &[String]) {
                     .color(Color32::WHITE),
             );
         });
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn native_rows_do_not_repeat_the_frame_number() {
+        use super::without_index;
+        assert_eq!(
+            without_index("1   crash  0x0000000109ba8c70", 1),
+            "crash  0x0000000109ba8c70"
+        );
+        assert_eq!(
+            without_index("#01 pc 0004c1a4  /system/lib64/libc.so", 1),
+            "pc 0004c1a4  /system/lib64/libc.so"
+        );
+        assert_eq!(
+            without_index("2   crash", 1),
+            "2   crash",
+            "another number stays"
+        );
+        assert_eq!(without_index("0x1234", 0), "0x1234");
+        assert_eq!(
+            without_index("1000", 1000),
+            "1000",
+            "an address alone stays"
+        );
+        assert_eq!(without_index("... 1 more", 1), "... 1 more");
+    }
 }
