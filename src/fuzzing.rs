@@ -130,7 +130,8 @@ pub fn proguard(data: &[u8]) {
     let _ = symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress);
 }
 
-/// Parses any bytes as a log and symbolicates it against no symbols and a tiny map.
+/// Parses any bytes as a log and symbolicates it against no symbols and a tiny map; the
+/// compact frame table of the result gives the result back exactly.
 pub fn stack_parsers(data: &[u8]) {
     let _ = formats::peek(data);
     let trace = formats::parse_log(data);
@@ -139,7 +140,21 @@ pub fn stack_parsers(data: &[u8]) {
     symbols.add("a.js.map", Blob::from(&map[..])).ok();
     let mapping = "com.example.Main -> a.a:\n    1:3:void run():10:12 -> a\n    1:3:void main(java.lang.String[]):5 -> a\n    4:4:void run() -> a\ncom.example.Boom -> a.b:\n";
     symbols.add("mapping.txt", Blob::from(mapping)).ok();
-    let _ = symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress);
+    if let symbolicate::Outcome::Done(result) =
+        symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress)
+    {
+        let text = String::from_utf8_lossy(data);
+        let table = crate::model::FrameTable::build(&text, &trace, Some(&result));
+        assert_eq!(table.to_result().as_ref(), Some(&result));
+        for (s, stack) in trace.stacks.iter().enumerate() {
+            for (f, frame) in stack.frames.iter().enumerate() {
+                assert_eq!(
+                    table.frame(s, f).map(|fr| fr.raw()),
+                    Some(frame.raw.as_str())
+                );
+            }
+        }
+    }
     let _ = symbolicate::symbolicate(
         &trace,
         &SymbolSet::new(),
