@@ -197,8 +197,9 @@ fn add_file(
     let native = match cached {
         Some(n) => n,
         None => {
-            let n = crate::symbols::native::NativeSymbols::convert(&bytes, None)
-                .map_err(|e| unusable(format!("{name}: {e}")))?;
+            let n =
+                crate::symbols::native::NativeSymbols::convert_with(&bytes, None, &ParallelIndex)
+                    .map_err(|e| unusable(format!("{name}: {e}")))?;
             crate::workspace::write_cache(&file, &n.to_cache_bytes())
                 .map_err(|e| unusable(format!("{}: {e}", file.display())))?;
             n

@@ -284,6 +284,7 @@ mod proguard {
 
 mod native {
     use super::*;
+    use symscope::jobs::ParallelIndex;
     use symscope::symbols::native::NativeSymbols;
 
     /// An ELF cut anywhere, or with junk in its middle, is a named error or a smaller
@@ -295,9 +296,17 @@ mod native {
         )
         .unwrap();
         for cut in (0..elf.len()).step_by(997) {
-            if let Err(e) = NativeSymbols::convert(&elf[..cut], None) {
+            let serial = NativeSymbols::convert(&elf[..cut], None);
+            if let Err(e) = &serial {
                 assert!(!e.to_string().is_empty());
             }
+            // Read and written on two threads: the same error, or the same SymCache.
+            let beside = NativeSymbols::convert_with(&elf[..cut], None, &ParallelIndex);
+            assert_eq!(
+                beside.as_ref().map(|n| n.to_cache_bytes()),
+                serial.as_ref().map(|n| n.to_cache_bytes()),
+                "cut at {cut}"
+            );
         }
         let mut junk = elf.clone();
         for i in (64..junk.len()).step_by(13) {

@@ -418,3 +418,32 @@ fn gdb_backtrace_equals_gdbs_own_frames() {
     }
     assert!(checked >= 12, "{checked}");
 }
+
+/// The SymCache built with the debug information read on one thread and written on another
+/// is byte for byte the one built on a single thread (which a unit test holds equal to
+/// symbolic's own `process_object`), for every kind of file that takes that route.
+#[test]
+fn symcache_built_on_two_threads_is_the_same() {
+    use symscope::jobs::ParallelIndex;
+    use symscope::symbols::native::NativeSymbols;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+    for file in [
+        "crashy/crashy",
+        "crashy/crashy.debug",
+        "crashy/crashy.sym",
+        "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+        "sentry-symbolic/fixtures/linux/crash.debug",
+        "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
+        "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
+        "sentry-symbolic/fixtures/windows/crash.pdb",
+    ] {
+        let bytes = std::fs::read(root.join(file)).unwrap();
+        let serial = NativeSymbols::convert(&bytes, None).unwrap();
+        let beside = NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap();
+        assert!(serial.cache_len() > 0, "{file}");
+        assert!(
+            beside.to_cache_bytes() == serial.to_cache_bytes(),
+            "{file}: the two-thread SymCache differs"
+        );
+    }
+}

@@ -135,7 +135,9 @@ fn load_native(
         }
     }
     let native = ctx
-        .phase("build SymCache", |_| NativeSymbols::convert(&bytes, None))
+        .phase("build SymCache", |_| {
+            NativeSymbols::convert_with(&bytes, None, &ParallelIndex)
+        })
         .map_err(|e| format!("{path}: {e}"))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(file) = &file {

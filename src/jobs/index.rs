@@ -44,6 +44,30 @@ impl ChunkRunner for ParallelIndex {
             work();
         });
     }
+
+    fn run_beside(&self, read: &mut dyn FnMut(), write: &mut (dyn FnMut() + Send)) -> bool {
+        if rayon::current_num_threads() < 2 {
+            return false;
+        }
+        // A thread of its own, not a rayon task: `write` waits on `read` through a channel,
+        // and a pool busy with other jobs must never leave it queued behind them.
+        std::thread::scope(|scope| {
+            let writer = std::thread::Builder::new()
+                .name("symscope-symcache".into())
+                .spawn_scoped(scope, write);
+            match writer {
+                Ok(handle) => {
+                    read();
+                    if let Err(panic) = handle.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                    true
+                }
+                // No thread to be had: the caller runs both on this one.
+                Err(_) => false,
+            }
+        })
+    }
 }
 
 /// A [`ParallelIndex`] that calls `on_task(done, n)` each time one of its tasks finishes, so
@@ -56,6 +80,10 @@ pub struct ReportingIndex<'a> {
 impl ChunkRunner for ReportingIndex<'_> {
     fn chunks_for(&self, len: usize) -> usize {
         ParallelIndex.chunks_for(len)
+    }
+
+    fn run_beside(&self, read: &mut dyn FnMut(), write: &mut (dyn FnMut() + Send)) -> bool {
+        ParallelIndex.run_beside(read, write)
     }
 
     fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {

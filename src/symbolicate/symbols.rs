@@ -162,8 +162,8 @@ impl SymbolSet {
         self.add_with(path, blob, &Serial)
     }
 
-    /// [`Self::add`], with source maps parsed through `runner` (the jobs layer's runs on all
-    /// cores).
+    /// [`Self::add`], with source maps parsed and native files converted through `runner`
+    /// (the jobs layer's runs on all cores).
     pub fn add_with(
         &mut self,
         path: &str,
@@ -214,12 +214,12 @@ impl SymbolSet {
             }
             FileKind::NativeSymbols => {
                 let start = Instant::now();
-                let native = NativeSymbols::convert(blob.as_slice(), None).map_err(|source| {
-                    LoadError::BadNative {
+                let native = NativeSymbols::convert_with(blob.as_slice(), None, runner).map_err(
+                    |source| LoadError::BadNative {
                         path: path.to_owned(),
                         source,
-                    }
-                })?;
+                    },
+                )?;
                 let parse_ms = start.elapsed().as_secs_f64() * 1e3;
                 self.add_shared_native(path, Arc::new(native), parse_ms);
             }

@@ -2,11 +2,14 @@
 //! each file is converted once into a SymCache (kept by the caller, e.g. in the workspace
 //! cache), and addresses are looked up in it, inline chains innermost first, names demangled.
 
+use crate::symbols::sourcemap::{ChunkRunner, Serial};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
-use symbolic::common::{Language, Name, NameMangling};
-use symbolic::debuginfo::{Archive, Object};
+use symbolic::common::{Arch, DebugId, Language, Name, NameMangling};
+use symbolic::debuginfo::{
+    Archive, FileFormat, Function as DebugFunction, Object, ObjectDebugSession, Symbol,
+};
 use symbolic::demangle::{Demangle, DemangleOptions};
 use symbolic::symcache::transform::{Function, Transformer};
 use symbolic::symcache::{SymCache, SymCacheConverter};
@@ -186,34 +189,197 @@ fn breakpad_cfi(bytes: &[u8]) -> Option<String> {
     out.contains("\nSTACK ").then_some(out)
 }
 
-/// Demangles function names as the SymCache is written (C++, Rust legacy and v0; the
-/// language is told from the name) and drops GCC's clone suffixes. Each distinct name is
-/// demangled once: an optimised binary inlines the same functions thousands of times.
+/// Demangled, clone-suffix-free function names (C++, Rust legacy and v0; the language is told
+/// from the name), as the SymCache is written. Each distinct name is demangled once: an
+/// optimised binary inlines the same functions thousands of times.
 #[derive(Default)]
-struct Demangler {
+struct NameCleaner {
     /// Mangled name → clean name (`None`: the name stays as it is).
     seen: std::collections::HashMap<String, Option<Arc<str>>>,
 }
 
+impl NameCleaner {
+    /// The clean form of `raw`, or `None` when it is already clean.
+    fn clean(&mut self, raw: &str) -> Option<Arc<str>> {
+        if let Some(known) = self.seen.get(raw) {
+            return known.clone();
+        }
+        let name = Name::new(raw, NameMangling::Unknown, Language::Unknown);
+        let demangled = name.try_demangle(DemangleOptions::complete());
+        let clean = without_clone_suffix(&demangled);
+        let clean = (clean != raw).then(|| Arc::from(clean));
+        self.seen.insert(raw.to_owned(), clean.clone());
+        clean
+    }
+
+    /// Cleans the names of `function` and of its inlinees, all the way down.
+    fn clean_function(&mut self, function: &mut DebugFunction<'_>) {
+        if let Some(clean) = self.clean(function.name.as_str()) {
+            function.name = Name::new(
+                clean.to_string(),
+                function.name.mangling(),
+                function.name.language(),
+            );
+        }
+        for inlinee in &mut function.inlinees {
+            self.clean_function(inlinee);
+        }
+    }
+}
+
+/// The [`NameCleaner`] as a SymCache transformer, for the objects converted through
+/// `symbolic`'s own `process_object` (PE and PDB, whose names it also undecorates).
+#[derive(Default)]
+struct Demangler(NameCleaner);
+
 impl Transformer for Demangler {
     fn transform_function<'f>(&'f mut self, mut f: Function<'f>) -> Function<'f> {
-        let clean = self
-            .seen
-            .entry(f.name.to_string())
-            .or_insert_with_key(|raw| {
-                let name = Name::new(raw.as_str(), NameMangling::Unknown, Language::Unknown);
-                let demangled = name.try_demangle(DemangleOptions::complete());
-                let clean = without_clone_suffix(&demangled);
-                (clean != raw).then(|| Arc::from(clean))
-            });
-        if let Some(clean) = clean {
+        if let Some(clean) = self.0.clean(&f.name) {
             f.name = Cow::Owned(clean.to_string());
         }
         f
     }
 }
 
-fn convert_object(object: &Object<'_>, bytes: &[u8]) -> Result<NativeObject, NativeError> {
+/// What the reading half of a conversion hands to the writing half, in `process_object`'s
+/// order: every function of the debug information, then every symbol.
+enum Item<'s> {
+    Function(DebugFunction<'s>),
+    Symbol(Symbol<'s>),
+}
+
+fn cache_error(e: impl std::fmt::Display) -> NativeError {
+    NativeError::Cache(format!("bad debug file: {e}"))
+}
+
+/// Reads `object`'s functions and symbols, names cleaned, into `emit` (which answers whether
+/// to go on).
+fn read_items<'s>(
+    session: &'s ObjectDebugSession<'_>,
+    object: &'s Object<'_>,
+    emit: &mut dyn FnMut(Item<'s>) -> bool,
+) -> Result<(), NativeError> {
+    let mut names = NameCleaner::default();
+    for function in session.functions() {
+        let mut function = function.map_err(cache_error)?;
+        names.clean_function(&mut function);
+        if !emit(Item::Function(function)) {
+            return Ok(());
+        }
+    }
+    for mut symbol in object.symbols() {
+        if let Some(clean) = symbol.name.as_deref().and_then(|n| names.clean(n)) {
+            symbol.name = Some(Cow::Owned(clean.to_string()));
+        }
+        if !emit(Item::Symbol(symbol)) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The writing half: a SymCache converter fed [`Item`]s.
+struct CacheWriter {
+    converter: SymCacheConverter<'static>,
+}
+
+impl CacheWriter {
+    fn new(arch: Arch, debug_id: DebugId) -> Self {
+        let mut converter = SymCacheConverter::new();
+        converter.set_arch(arch);
+        converter.set_debug_id(debug_id);
+        Self { converter }
+    }
+
+    fn take(&mut self, item: &Item<'_>) {
+        match item {
+            Item::Function(f) => self.converter.process_symbolic_function(f),
+            Item::Symbol(s) => self.converter.process_symbolic_symbol(s),
+        }
+    }
+
+    fn finish(self) -> Result<Vec<u8>, NativeError> {
+        let mut out = Vec::new();
+        self.converter
+            .serialize(&mut out)
+            .map_err(|e| NativeError::Cache(e.to_string()))?;
+        Ok(out)
+    }
+}
+
+/// Functions handed from the reading half to the writing half at most this many ahead.
+const PIPE_DEPTH: usize = 64;
+
+/// Builds `object`'s SymCache: what `SymCacheConverter::process_object` does, with names
+/// cleaned by the reader, and with reading and writing side by side when `runner` has a
+/// second thread (each half is about half of the work).
+fn build_symcache(object: &Object<'_>, runner: &dyn ChunkRunner) -> Result<Vec<u8>, NativeError> {
+    if matches!(
+        object.file_format(),
+        FileFormat::Pe | FileFormat::Pdb | FileFormat::PortablePdb
+    ) {
+        // `process_object` undecorates Windows names, which only it knows to do.
+        let mut converter = SymCacheConverter::new();
+        converter.add_transformer(Demangler::default());
+        converter
+            .process_object(object)
+            .map_err(|e| NativeError::Cache(e.to_string()))?;
+        let mut out = Vec::new();
+        converter
+            .serialize(&mut out)
+            .map_err(|e| NativeError::Cache(e.to_string()))?;
+        return Ok(out);
+    }
+    let session = object.debug_session().map_err(cache_error)?;
+    let (arch, debug_id) = (object.arch(), object.debug_id());
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Item<'_>>(PIPE_DEPTH);
+    // Written items go back to be freed where they were allocated: the reader's allocator
+    // then reuses its memory at once (freed elsewhere, it costs fresh pages and locks).
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<Item<'_>>();
+    let (mut tx, mut rx, mut done_tx) = (Some(tx), Some(rx), Some(done_tx));
+    let mut read_result = Ok(());
+    let mut written = None;
+    let beside = runner.run_beside(
+        &mut || {
+            if let Some(tx) = tx.take() {
+                read_result = read_items(&session, object, &mut |item| {
+                    done_rx.try_iter().for_each(drop);
+                    tx.send(item).is_ok()
+                });
+                drop(tx);
+                done_rx.iter().for_each(drop);
+            }
+        },
+        &mut || {
+            if let (Some(rx), Some(done)) = (rx.take(), done_tx.take()) {
+                let mut writer = CacheWriter::new(arch, debug_id);
+                for item in rx {
+                    writer.take(&item);
+                    // The reader is gone only when it failed; then the item is freed here.
+                    let _ = done.send(item);
+                }
+                drop(done);
+                written = Some(writer.finish());
+            }
+        },
+    );
+    if !beside {
+        let mut writer = CacheWriter::new(arch, debug_id);
+        read_items(&session, object, &mut |item| {
+            writer.take(&item);
+            true
+        })?;
+        return writer.finish();
+    }
+    read_result?;
+    written.unwrap_or_else(|| Err(NativeError::Cache("the SymCache writer stopped".into())))
+}
+
+fn convert_object(
+    object: &Object<'_>,
+    bytes: &[u8],
+    runner: &dyn ChunkRunner,
+) -> Result<NativeObject, NativeError> {
     if !object.has_symbols() && !object.has_debug_info() {
         return Err(NativeError::NoSymbols);
     }
@@ -224,16 +390,8 @@ fn convert_object(object: &Object<'_>, bytes: &[u8]) -> Result<NativeObject, Nat
         code_id: object.code_id().map(|c| c.to_string()),
         has_debug_info: object.has_debug_info(),
     };
-    let mut converter = SymCacheConverter::new();
     // Names are demangled once here, so look-ups (the warm path) only read them.
-    converter.add_transformer(Demangler::default());
-    converter
-        .process_object(object)
-        .map_err(|e| NativeError::Cache(e.to_string()))?;
-    let mut symcache = Vec::new();
-    converter
-        .serialize(&mut symcache)
-        .map_err(|e| NativeError::Cache(e.to_string()))?;
+    let symcache = build_symcache(object, runner)?;
     let cfi = match object {
         Object::Breakpad(_) => breakpad_cfi(bytes),
         _ => None,
@@ -253,6 +411,16 @@ impl NativeSymbols {
     /// file), or only the one for `arch`. Objects without symbols are left out; when none is
     /// left, the first object's error is returned.
     pub fn convert(bytes: &[u8], arch: Option<&str>) -> Result<Self, NativeError> {
+        Self::convert_with(bytes, arch, &Serial)
+    }
+
+    /// [`Self::convert`], through `runner`: the jobs layer's reads the debug information on
+    /// the calling thread while another writes the SymCache.
+    pub fn convert_with(
+        bytes: &[u8],
+        arch: Option<&str>,
+        runner: &dyn ChunkRunner,
+    ) -> Result<Self, NativeError> {
         let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
         let mut objects = Vec::new();
         let mut first_error = None;
@@ -261,7 +429,7 @@ impl NativeSymbols {
             if arch.is_some_and(|a| object.arch().name() != a) {
                 continue;
             }
-            match convert_object(&object, bytes) {
+            match convert_object(&object, bytes, runner) {
                 Ok(o) => objects.push(o),
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -435,6 +603,43 @@ impl NativeObject {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Native files of the corpus whose SymCache is built by our reader and writer halves.
+    pub(crate) const STREAMED: [&str; 7] = [
+        "crashy/crashy",
+        "crashy/crashy.debug",
+        "crashy/crashy.sym",
+        "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+        "sentry-symbolic/fixtures/linux/crash.debug",
+        "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
+        "sentry-symbolic/fixtures/macos/crash.inlines.sym",
+    ];
+
+    /// symbolic's own conversion (`process_object`), names cleaned by a transformer.
+    fn reference_symcache(bytes: &[u8]) -> Vec<u8> {
+        let archive = Archive::parse(bytes).unwrap();
+        let object = archive.object_by_index(0).unwrap().unwrap();
+        let mut converter = SymCacheConverter::new();
+        converter.add_transformer(Demangler::default());
+        converter.process_object(&object).unwrap();
+        let mut out = Vec::new();
+        converter.serialize(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn streamed_symcache_equals_symbolics_process_object() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        for file in STREAMED {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            let ours = NativeSymbols::convert(&bytes, None).unwrap();
+            assert_eq!(ours.objects().len(), 1, "{file}");
+            assert!(
+                ours.objects[0].bytes() == reference_symcache(&bytes).as_slice(),
+                "{file}: the SymCache differs from process_object's"
+            );
+        }
+    }
 
     #[test]
     fn elf_build_ids_give_breakpad_debug_ids() {

@@ -22,6 +22,17 @@ pub trait ChunkRunner: Sync {
 
     /// Calls `task(i)` once for every `i` in `0..n`, possibly on several threads at once.
     fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync));
+
+    /// Runs `read` on this thread and `write` beside it on another, returning when both are
+    /// done; `false`, having run neither, when this runner has one thread only.
+    ///
+    /// Used for two halves of one job that talk through a bounded channel (reading a native
+    /// file's debug information and writing its SymCache), which must not run one after the
+    /// other.
+    fn run_beside(&self, read: &mut dyn FnMut(), write: &mut (dyn FnMut() + Send)) -> bool {
+        let _ = (read, write);
+        false
+    }
 }
 
 /// The single-threaded [`ChunkRunner`].
