@@ -447,3 +447,30 @@ fn symcache_built_on_two_threads_is_the_same() {
         );
     }
 }
+
+/// Cancelling a two-thread SymCache build (the progress receiver says stop, as a cancelled
+/// job's does) ends it at once with `Cancelled`: the writing thread neither hangs nor
+/// serializes what it had.
+#[test]
+fn a_two_thread_symcache_build_stops_when_cancelled() {
+    use std::ops::ControlFlow;
+    use symscope::jobs::ParallelIndex;
+    use symscope::symbols::native::{NativeError, NativeSymbols};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/native/sentry-symbolic/fixtures/linux/crash.debug");
+    let bytes = std::fs::read(path).unwrap();
+    for stop in [0, 1, 5, 50] {
+        let mut reports = 0u64;
+        let mut progress = |_: &str, done: u64, _: u64| {
+            reports += 1;
+            if done >= stop {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let result = NativeSymbols::convert_reporting(&bytes, None, &ParallelIndex, &mut progress);
+        assert_eq!(result.err(), Some(NativeError::Cancelled), "stop at {stop}");
+        assert_eq!(reports, stop + 1);
+    }
+}

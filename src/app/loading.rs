@@ -4,7 +4,7 @@ use crate::formats::{self, detect::peek};
 use crate::jobs::{self, JobContext, ParallelIndex, ReportingIndex};
 use crate::model::{Blob, FileKind, FrameTable, SourceText};
 use crate::symbolicate::{self, BundleFile, Options, Outcome, SymbolSet, scan_bundle};
-use crate::symbols::native::NativeSymbols;
+use crate::symbols::native::{BUILD_PHASE, NativeSymbols};
 use crate::symbols::proguard::Mapping;
 use crate::symbols::sourcemap::SourceMap;
 use std::sync::Arc;
@@ -135,8 +135,8 @@ fn load_native(
         }
     }
     let native = ctx
-        .phase("build SymCache", |_| {
-            NativeSymbols::convert_with(&bytes, None, &ParallelIndex)
+        .phase(BUILD_PHASE, |ctx| {
+            NativeSymbols::convert_reporting(&bytes, None, &ParallelIndex, ctx)
         })
         .map_err(|e| format!("{path}: {e}"))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;

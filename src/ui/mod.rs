@@ -230,16 +230,20 @@ fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
             for (id, progress) in running.iter().take(4) {
                 let name = state.job_names.get(id).map_or("job", String::as_str);
                 ui.label(format!("{name}: {}", progress.phase));
-                let fraction = if progress.total > 0 {
-                    progress.done as f32 / progress.total as f32
+                let bar = if progress.total > 0 {
+                    egui::ProgressBar::new(progress.done as f32 / progress.total as f32)
+                        .show_percentage()
                 } else {
-                    0.0
+                    // A phase that cannot know its total (the functions of a debug file)
+                    // shows how far it has got.
+                    let bar = egui::ProgressBar::new(0.0).animate(true);
+                    if progress.done > 0 {
+                        bar.text(progress.done.to_string())
+                    } else {
+                        bar
+                    }
                 };
-                ui.add(
-                    egui::ProgressBar::new(fraction)
-                        .desired_width(80.0)
-                        .show_percentage(),
-                );
+                ui.add(bar.desired_width(80.0));
                 let what = format!("Cancel {name}");
                 let cancel = ui.small_button("Cancel").on_hover_text(&what);
                 // Several jobs may run: each button is named after its job.

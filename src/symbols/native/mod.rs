@@ -2,10 +2,12 @@
 //! each file is converted once into a SymCache (kept by the caller, e.g. in the workspace
 //! cache), and addresses are looked up in it, inline chains innermost first, names demangled.
 
+use crate::model::{NoProgress, Progress};
 use crate::symbols::sourcemap::{ChunkRunner, Serial};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use symbolic::common::{Arch, DebugId, Language, Name, NameMangling};
 use symbolic::debuginfo::{
     Archive, FileFormat, Function as DebugFunction, Object, ObjectDebugSession, Symbol,
@@ -29,6 +31,9 @@ pub enum NativeError {
     /// Building or reading the SymCache failed.
     #[error("SymCache: {0}")]
     Cache(String),
+    /// The progress receiver asked to stop (the job was cancelled).
+    #[error("stopped before the SymCache was built (cancelled)")]
+    Cancelled,
 }
 
 /// What a native debug file is, as far as matching it to a crash needs.
@@ -252,15 +257,22 @@ fn cache_error(e: impl std::fmt::Display) -> NativeError {
     NativeError::Cache(format!("bad debug file: {e}"))
 }
 
+/// The progress phase of a conversion; its unit is a function read (the total is unknown).
+pub const BUILD_PHASE: &str = "build SymCache";
+
 /// Reads `object`'s functions and symbols, names cleaned, into `emit` (which answers whether
-/// to go on).
+/// to go on), reporting each function to `progress`.
 fn read_items<'s>(
     session: &'s ObjectDebugSession<'_>,
     object: &'s Object<'_>,
+    progress: &mut dyn Progress,
     emit: &mut dyn FnMut(Item<'s>) -> bool,
 ) -> Result<(), NativeError> {
     let mut names = NameCleaner::default();
-    for function in session.functions() {
+    for (n, function) in session.functions().enumerate() {
+        if progress.step(BUILD_PHASE, n as u64, 0).is_break() {
+            return Err(NativeError::Cancelled);
+        }
         let mut function = function.map_err(cache_error)?;
         names.clean_function(&mut function);
         if !emit(Item::Function(function)) {
@@ -313,7 +325,11 @@ const PIPE_DEPTH: usize = 64;
 /// Builds `object`'s SymCache: what `SymCacheConverter::process_object` does, with names
 /// cleaned by the reader, and with reading and writing side by side when `runner` has a
 /// second thread (each half is about half of the work).
-fn build_symcache(object: &Object<'_>, runner: &dyn ChunkRunner) -> Result<Vec<u8>, NativeError> {
+fn build_symcache(
+    object: &Object<'_>,
+    runner: &dyn ChunkRunner,
+    progress: &mut dyn Progress,
+) -> Result<Vec<u8>, NativeError> {
     if matches!(
         object.file_format(),
         FileFormat::Pe | FileFormat::Pdb | FileFormat::PortablePdb
@@ -339,13 +355,17 @@ fn build_symcache(object: &Object<'_>, runner: &dyn ChunkRunner) -> Result<Vec<u
     let (mut tx, mut rx, mut done_tx) = (Some(tx), Some(rx), Some(done_tx));
     let mut read_result = Ok(());
     let mut written = None;
+    // Set when the reader stops early (an error, or cancelled): the writer then skips
+    // serializing what it has, so a cancel is honoured at once.
+    let read_failed = AtomicBool::new(false);
     let beside = runner.run_beside(
         &mut || {
             if let Some(tx) = tx.take() {
-                read_result = read_items(&session, object, &mut |item| {
+                read_result = read_items(&session, object, &mut *progress, &mut |item| {
                     done_rx.try_iter().for_each(drop);
                     tx.send(item).is_ok()
                 });
+                read_failed.store(read_result.is_err(), Ordering::Relaxed);
                 drop(tx);
                 done_rx.iter().for_each(drop);
             }
@@ -354,18 +374,23 @@ fn build_symcache(object: &Object<'_>, runner: &dyn ChunkRunner) -> Result<Vec<u
             if let (Some(rx), Some(done)) = (rx.take(), done_tx.take()) {
                 let mut writer = CacheWriter::new(arch, debug_id);
                 for item in rx {
-                    writer.take(&item);
+                    // After a failed or cancelled read, what is queued is only freed.
+                    if !read_failed.load(Ordering::Relaxed) {
+                        writer.take(&item);
+                    }
                     // The reader is gone only when it failed; then the item is freed here.
                     let _ = done.send(item);
                 }
                 drop(done);
-                written = Some(writer.finish());
+                if !read_failed.load(Ordering::Relaxed) {
+                    written = Some(writer.finish());
+                }
             }
         },
     );
     if !beside {
         let mut writer = CacheWriter::new(arch, debug_id);
-        read_items(&session, object, &mut |item| {
+        read_items(&session, object, progress, &mut |item| {
             writer.take(&item);
             true
         })?;
@@ -379,6 +404,7 @@ fn convert_object(
     object: &Object<'_>,
     bytes: &[u8],
     runner: &dyn ChunkRunner,
+    progress: &mut dyn Progress,
 ) -> Result<NativeObject, NativeError> {
     if !object.has_symbols() && !object.has_debug_info() {
         return Err(NativeError::NoSymbols);
@@ -391,7 +417,7 @@ fn convert_object(
         has_debug_info: object.has_debug_info(),
     };
     // Names are demangled once here, so look-ups (the warm path) only read them.
-    let symcache = build_symcache(object, runner)?;
+    let symcache = build_symcache(object, runner, progress)?;
     let cfi = match object {
         Object::Breakpad(_) => breakpad_cfi(bytes),
         _ => None,
@@ -421,6 +447,19 @@ impl NativeSymbols {
         arch: Option<&str>,
         runner: &dyn ChunkRunner,
     ) -> Result<Self, NativeError> {
+        Self::convert_reporting(bytes, arch, runner, &mut NoProgress)
+    }
+
+    /// [`Self::convert_with`], reporting each function read to `progress` (phase
+    /// [`BUILD_PHASE`]); when it answers stop, the conversion ends with
+    /// [`NativeError::Cancelled`]. (PE and PDB files, converted by symbolic in one call,
+    /// report nothing until they are done.)
+    pub fn convert_reporting(
+        bytes: &[u8],
+        arch: Option<&str>,
+        runner: &dyn ChunkRunner,
+        progress: &mut dyn Progress,
+    ) -> Result<Self, NativeError> {
         let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
         let mut objects = Vec::new();
         let mut first_error = None;
@@ -429,8 +468,9 @@ impl NativeSymbols {
             if arch.is_some_and(|a| object.arch().name() != a) {
                 continue;
             }
-            match convert_object(&object, bytes, runner) {
+            match convert_object(&object, bytes, runner, progress) {
                 Ok(o) => objects.push(o),
+                Err(NativeError::Cancelled) => return Err(NativeError::Cancelled),
                 Err(e) => {
                     first_error.get_or_insert(e);
                 }
@@ -625,6 +665,37 @@ mod tests {
         let mut out = Vec::new();
         converter.serialize(&mut out).unwrap();
         out
+    }
+
+    /// Progress sees every function read, and a stop ends the conversion as cancelled.
+    #[test]
+    fn conversion_reports_functions_and_stops_when_asked() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let bytes = std::fs::read(root.join("sentry-symbolic/fixtures/linux/crash.debug")).unwrap();
+        let mut seen = Vec::new();
+        let mut count = |phase: &str, done: u64, _total: u64| {
+            assert_eq!(phase, BUILD_PHASE);
+            seen.push(done);
+            std::ops::ControlFlow::Continue(())
+        };
+        let whole = NativeSymbols::convert_reporting(&bytes, None, &Serial, &mut count).unwrap();
+        assert!(seen.len() > 10, "{} reports", seen.len());
+        assert!(seen.windows(2).all(|w| w[1] == w[0] + 1));
+        assert!(
+            whole.to_cache_bytes()
+                == NativeSymbols::convert(&bytes, None)
+                    .unwrap()
+                    .to_cache_bytes()
+        );
+        let mut stop_at_3 = |_: &str, done: u64, _: u64| {
+            if done >= 3 {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        };
+        let stopped = NativeSymbols::convert_reporting(&bytes, None, &Serial, &mut stop_at_3);
+        assert_eq!(stopped.err(), Some(NativeError::Cancelled));
     }
 
     #[test]
