@@ -319,6 +319,25 @@ mod native {
         assert!(err.to_string().contains("cut.elf"), "{err}");
     }
 
+    /// Regression (found by fuzzing): a Mach-O whose `LC_MAIN` entry point overflows in
+    /// goblin's arithmetic is an error or an object, never a panic, in test builds too.
+    #[test]
+    fn goblin_entry_point_overflow() {
+        let bytes = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/native/regression/goblin-entry-point-overflow.macho"),
+        )
+        .unwrap();
+        match NativeSymbols::convert(&bytes, None) {
+            Err(e) => assert!(!e.to_string().is_empty()),
+            Ok(n) => {
+                for o in n.objects() {
+                    let _ = o.lookup(0x1000);
+                }
+            }
+        }
+    }
+
     /// A universal Mach-O dSYM and a PDB, cut anywhere or with junk through them: a named
     /// error or a smaller object, never a panic; look-ups in whatever converts never panic.
     #[test]

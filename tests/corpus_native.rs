@@ -419,11 +419,44 @@ fn gdb_backtrace_equals_gdbs_own_frames() {
     assert!(checked >= 12, "{checked}");
 }
 
-/// The SymCache built with the debug information read on one thread and written on another
-/// is byte for byte the one built on a single thread (which a unit test holds equal to
-/// symbolic's own `process_object`), for every kind of file that takes that route.
+/// symbolic's own conversion of every object of `bytes` (`process_object`), names demangled
+/// and clone suffixes dropped by a transformer, as a reference.
+fn reference_symcaches(bytes: &[u8]) -> Vec<Vec<u8>> {
+    use std::collections::HashMap;
+    use symbolic::common::{Language, Name, NameMangling};
+    use symbolic::demangle::{Demangle, DemangleOptions};
+    use symbolic::symcache::transform::{Function, Transformer};
+    struct Clean(HashMap<String, String>);
+    impl Transformer for Clean {
+        fn transform_function<'f>(&'f mut self, mut f: Function<'f>) -> Function<'f> {
+            let clean = self.0.entry(f.name.to_string()).or_insert_with_key(|raw| {
+                let name = Name::new(raw.as_str(), NameMangling::Unknown, Language::Unknown);
+                let demangled = name.try_demangle(DemangleOptions::complete());
+                symscope::symbols::native::without_clone_suffix(&demangled).to_owned()
+            });
+            f.name = std::borrow::Cow::Owned(clean.clone());
+            f
+        }
+    }
+    let archive = symbolic::debuginfo::Archive::parse(bytes).unwrap();
+    archive
+        .objects()
+        .map(|object| {
+            let mut converter = symbolic::symcache::SymCacheConverter::new();
+            converter.add_transformer(Clean(HashMap::new()));
+            converter.process_object(&object.unwrap()).unwrap();
+            let mut out = Vec::new();
+            converter.serialize(&mut out).unwrap();
+            out
+        })
+        .collect()
+}
+
+/// Our SymCache, built on one thread (the debug information read and its functions written in
+/// turn) and on two (read on one while the other writes), is byte for byte symbolic's own
+/// `process_object`'s, for every kind of native file.
 #[test]
-fn symcache_built_on_two_threads_is_the_same() {
+fn symcache_equals_symbolics_on_one_thread_and_on_two() {
     use symscope::jobs::ParallelIndex;
     use symscope::symbols::native::NativeSymbols;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
@@ -434,17 +467,33 @@ fn symcache_built_on_two_threads_is_the_same() {
         "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
         "sentry-symbolic/fixtures/linux/crash.debug",
         "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
+        "sentry-symbolic/fixtures/macos/crash.inlines.sym",
         "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
         "sentry-symbolic/fixtures/windows/crash.pdb",
     ] {
         let bytes = std::fs::read(root.join(file)).unwrap();
-        let serial = NativeSymbols::convert(&bytes, None).unwrap();
-        let beside = NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap();
-        assert!(serial.cache_len() > 0, "{file}");
-        assert!(
-            beside.to_cache_bytes() == serial.to_cache_bytes(),
-            "{file}: the two-thread SymCache differs"
-        );
+        let reference = reference_symcaches(&bytes);
+        for (how, native) in [
+            ("one thread", NativeSymbols::convert(&bytes, None).unwrap()),
+            (
+                "two threads",
+                NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap(),
+            ),
+        ] {
+            let ours: Vec<&[u8]> = native
+                .objects()
+                .iter()
+                .map(|o| o.symcache_bytes())
+                .collect();
+            assert_eq!(ours.len(), reference.len(), "{file}");
+            for (k, (a, b)) in ours.iter().zip(&reference).enumerate() {
+                assert!(!a.is_empty());
+                assert!(
+                    *a == b.as_slice(),
+                    "{file}, object {k}, {how}: the SymCache differs from process_object's"
+                );
+            }
+        }
     }
 }
 
