@@ -7,13 +7,26 @@ fn replay(target: &str, check: fn(&[u8])) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fuzz/corpus")
         .join(target);
-    let mut n = 0;
-    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.unwrap().path();
-        check(&std::fs::read(&path).unwrap());
-        n += 1;
-    }
-    assert!(n > 0, "{}: empty corpus", dir.display());
+    // The fuzzers run optimized on an 8 MiB main thread. Unoptimized, the same recursion
+    // (cpp_demangle on a fuzzed C++ name is ~170 frames deep) takes far more stack than a
+    // test thread's 2 MiB, so the replay gets the room an optimized build does not need.
+    let replayer = std::thread::Builder::new().stack_size(64 << 20);
+    let n = replayer
+        .spawn(move || {
+            let mut n = 0;
+            let entries =
+                std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+            for entry in entries {
+                let path = entry.unwrap().path();
+                check(&std::fs::read(&path).unwrap());
+                n += 1;
+            }
+            assert!(n > 0, "{}: empty corpus", dir.display());
+            n
+        })
+        .unwrap()
+        .join();
+    assert!(n.is_ok_and(|n| n > 0), "{target}: the replay failed");
 }
 
 #[test]

@@ -3,6 +3,10 @@
 use crate::symbols::sourcemap::ChunkRunner;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Stack of the thread that writes a SymCache beside the reading one (only touched pages
+/// cost memory).
+const WRITER_STACK: usize = 64 << 20;
+
 /// Below this many bytes of `mappings`, splitting costs more than it saves.
 const MIN_CHUNK: usize = 128 * 1024;
 
@@ -54,6 +58,9 @@ impl ChunkRunner for ParallelIndex {
         std::thread::scope(|scope| {
             let writer = std::thread::Builder::new()
                 .name("symscope-symcache".into())
+                // symbolic's writer recurses through inline trees as deep as a file nests
+                // them; give it more room than the reading side, which built those trees.
+                .stack_size(WRITER_STACK)
                 .spawn_scoped(scope, write);
             match writer {
                 Ok(handle) => {
