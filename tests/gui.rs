@@ -6,7 +6,7 @@ use egui_kittest::kittest::Queryable as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use symscope::app::{AppState, InputState};
+use symscope::app::{AppState, InputState, Loaded};
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -391,6 +391,56 @@ fn copy_a_frame() {
 
 /// A long symbolication (200,000 frames) stops when its Cancel button is clicked, and the app
 /// keeps working.
+/// Cancelling a file's loading keeps the input, marked "cancelled", with a button that loads
+/// it again from disk; loaded again, it is ready and used.
+#[test]
+fn a_cancelled_load_can_be_loaded_again() {
+    let mut h = app();
+    h.run_steps(2);
+    // A map with five million generated lines: its index pass runs long enough to be caught.
+    let dir = temp_dir("cancel-load");
+    let path = dir.join("huge.js.map");
+    let mut json = String::from(r#"{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA"#);
+    json.push_str(&";AACA".repeat(5_000_000));
+    json.push_str(r#""}"#);
+    std::fs::write(&path, json).unwrap();
+    drop_files(&mut h, std::slice::from_ref(&path));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    // Wait until the job reports how far its index pass is (as a person sees the bar move).
+    let indexing = |h: &Harness<'static, AppState>| {
+        h.state()
+            .jobs
+            .running()
+            .iter()
+            .any(|(_, p)| p.total > 0 && p.done > 0)
+    };
+    while !(indexing(&h) && has_label(&h, "Cancel load huge.js.map")) {
+        assert!(
+            Instant::now() < deadline,
+            "the load never showed its progress"
+        );
+        h.run_steps(1);
+    }
+    h.get_by_label("Cancel load huge.js.map").click();
+    settle(&mut h, |h| !has_label(h, "Cancel load huge.js.map"));
+    let input = |h: &Harness<'static, AppState>| h.state().inputs[0].state.clone();
+    let last = h.state().timings.last().unwrap();
+    assert_eq!(
+        last.state,
+        symscope::jobs::JobState::Cancelled,
+        "{}",
+        last.name
+    );
+    assert_eq!(input(&h), InputState::Cancelled);
+    assert!(h.state().inputs[0].loaded.is_none());
+    h.get_by_label("cancelled");
+    h.get_by_label("Load huge.js.map again").click();
+    settle(&mut h, |h| input(h) == InputState::Ready);
+    assert_eq!(h.state().inputs.len(), 1, "loaded again, not added twice");
+    assert!(!has_label(&h, "Load huge.js.map again"));
+    assert!(matches!(h.state().inputs[0].loaded, Some(Loaded::Map(..))));
+}
+
 #[test]
 fn cancel_a_long_job() {
     let mut h = app();

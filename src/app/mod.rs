@@ -44,6 +44,8 @@ pub enum InputState {
     Failed(String),
     /// The file is not where the workspace says.
     Missing,
+    /// Its loading job was cancelled: kept in the workspace, unused until loaded again.
+    Cancelled,
 }
 
 /// One input of the workspace with what was loaded from it (never saved).
@@ -356,6 +358,10 @@ impl AppState {
                 .job_names
                 .remove(&id)
                 .unwrap_or_else(|| format!("job {}", id.0));
+            let loaded_input = self
+                .loading
+                .iter()
+                .find_map(|(input, job)| (*job == id).then_some(*input));
             self.loading.retain(|_, job| *job != id);
             self.timings.push(JobTiming {
                 name: name.clone(),
@@ -416,7 +422,14 @@ impl AppState {
                     }
                     self.errors.push(format!("{name}: {message}"));
                 }
-                (JobState::Cancelled, _) => {}
+                (JobState::Cancelled, _) => {
+                    if let Some(e) = loaded_input
+                        .and_then(|input| self.inputs.iter_mut().find(|e| e.id == input))
+                        .filter(|e| e.state == InputState::Loading)
+                    {
+                        e.state = InputState::Cancelled;
+                    }
+                }
                 _ => {}
             }
         }

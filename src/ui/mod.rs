@@ -229,19 +229,21 @@ fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
             }
             for (id, progress) in running.iter().take(4) {
                 let name = state.job_names.get(id).map_or("job", String::as_str);
-                ui.label(format!("{name}: {}", progress.phase));
+                if progress.total == 0 && progress.done > 0 {
+                    // A phase that cannot know its total (the functions of a debug file)
+                    // says how far it has got.
+                    ui.label(format!(
+                        "{name}: {}, {} done",
+                        progress.phase, progress.done
+                    ));
+                } else {
+                    ui.label(format!("{name}: {}", progress.phase));
+                }
                 let bar = if progress.total > 0 {
                     egui::ProgressBar::new(progress.done as f32 / progress.total as f32)
                         .show_percentage()
                 } else {
-                    // A phase that cannot know its total (the functions of a debug file)
-                    // shows how far it has got.
-                    let bar = egui::ProgressBar::new(0.0).animate(true);
-                    if progress.done > 0 {
-                        bar.text(progress.done.to_string())
-                    } else {
-                        bar
-                    }
+                    egui::ProgressBar::new(0.0).animate(true)
                 };
                 ui.add(bar.desired_width(80.0));
                 let what = format!("Cancel {name}");
@@ -389,6 +391,17 @@ fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
                                     RichText::new("missing").color(Color32::from_rgb(230, 160, 60)),
                                 )
                                 .on_hover_text(format!("{} is not there", e.path.display()));
+                            }
+                            InputState::Cancelled => {
+                                ui.label(RichText::new("cancelled").weak());
+                                let name = format!("Load {} again", e.name);
+                                let again = ui.small_button("Load").on_hover_text(&name);
+                                again.widget_info(|| {
+                                    egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
+                                });
+                                if again.clicked() {
+                                    commands.send(Command::AddPaths(vec![e.path.clone()]));
+                                }
                             }
                         }
                         let name = format!("Remove {}", e.name);
