@@ -311,12 +311,17 @@ impl CacheWriter {
     }
 
     fn finish(self) -> Result<Vec<u8>, NativeError> {
-        let mut out = Vec::new();
-        self.converter
-            .serialize(&mut out)
-            .map_err(|e| NativeError::Cache(e.to_string()))?;
-        Ok(out)
+        serialize(self.converter)
     }
+}
+
+/// The SymCache's bytes from a converter that has taken everything.
+fn serialize(converter: SymCacheConverter<'_>) -> Result<Vec<u8>, NativeError> {
+    let mut out = Vec::new();
+    converter
+        .serialize(&mut out)
+        .map_err(|e| NativeError::Cache(e.to_string()))?;
+    Ok(out)
 }
 
 /// Functions handed from the reading half to the writing half at most this many ahead.
@@ -340,11 +345,7 @@ fn build_symcache(
         converter
             .process_object(object)
             .map_err(|e| NativeError::Cache(e.to_string()))?;
-        let mut out = Vec::new();
-        converter
-            .serialize(&mut out)
-            .map_err(|e| NativeError::Cache(e.to_string()))?;
-        return Ok(out);
+        return serialize(converter);
     }
     let session = object.debug_session().map_err(cache_error)?;
     let (arch, debug_id) = (object.arch(), object.debug_id());
