@@ -151,3 +151,44 @@ fn before_the_first_segment_of_a_line_there_is_no_answer() {
         "the crate differs here"
     );
 }
+
+/// Indexed on all cores (the first chunk while the JSON is still read, the rest in chunks
+/// stitched together), every corpus map decodes and looks up exactly as indexed on one core.
+/// (The in-line checkpoints may sit elsewhere: a chunk that starts inside a line counts its
+/// segments from its own start.)
+#[test]
+fn every_corpus_map_indexed_on_all_cores_decodes_as_on_one() {
+    use symscope::jobs::ParallelIndex;
+    use symscope::model::Blob;
+    use symscope::symbols::sourcemap::ChunkRunner;
+    let mut chunked = 0;
+    for path in corpus_maps() {
+        let ctx = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let one = SourceMap::parse(bytes.clone()).unwrap();
+        let all = SourceMap::parse_with(Blob::from(bytes), &ParallelIndex).unwrap();
+        let (one, all) = (one.regular_maps(), all.regular_maps());
+        assert_eq!(one.len(), all.len(), "{ctx}");
+        for (a, b) in one.iter().zip(&all) {
+            let (ia, ib) = (a.index(), b.index());
+            assert_eq!(ia.line_count(), ib.line_count(), "{ctx}");
+            assert_eq!(ia.segment_count(), ib.segment_count(), "{ctx}");
+            for line in 0..ia.line_count() as u32 {
+                let segments = a.line_segments(line);
+                assert_eq!(segments, b.line_segments(line), "{ctx} {line}");
+                // Look-ups go through the in-line checkpoints, which chunks place themselves.
+                for col in segments.iter().flat_map(|s| [s.gen_col, s.gen_col + 1]) {
+                    let (x, y) = (a.lookup(line, col), b.lookup(line, col));
+                    assert_eq!(
+                        x.map(|t| t.segment),
+                        y.map(|t| t.segment),
+                        "{ctx} {line}:{col}"
+                    );
+                }
+            }
+        }
+        chunked += usize::from(ParallelIndex.chunks_for(all[0].index().byte_len()) > 1);
+    }
+    // pdf.worker's and three.min.js's maps are big enough to be cut into chunks.
+    assert!(chunked >= 2, "{chunked} maps chunked");
+}

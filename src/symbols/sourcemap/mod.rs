@@ -21,7 +21,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use function_map::{FacebookSources, FunctionMap};
 pub use index::{
     Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, State, index_chunk,
-    index_chunk_unchecked, split_chunks,
+    index_chunk_unchecked, split_chunks, split_chunks_with_head,
 };
 pub use json::StrRef;
 pub use map::{
