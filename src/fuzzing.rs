@@ -5,7 +5,10 @@
 use crate::formats;
 use crate::model::{Blob, NoProgress};
 use crate::symbolicate::{self, Options, SymbolSet};
-use crate::symbols::sourcemap::{LineIndex, RawSegment, SourceMap, index_chunk, split_chunks};
+use crate::symbols::sourcemap::{
+    LineIndex, RawSegment, SourceMap, index_chunk, index_chunk_unchecked, split_chunks,
+    split_chunks_with_head,
+};
 
 /// Parses any bytes as a source map; when that succeeds, looks up positions derived from the
 /// input and decodes lines, and reads sources, names and contents.
@@ -46,11 +49,20 @@ pub fn sourcemap(data: &[u8]) {
 pub fn mappings(data: &[u8]) {
     let (sources, names) = (64, 256);
     let serial = LineIndex::build(data, sources, names);
-    for n in [2, 3] {
-        let chunks = split_chunks(data, n)
-            .into_iter()
-            .map(|r| index_chunk(data, r, sources, names))
-            .collect();
+    // Equal chunks with the counts known, and a head chunk plus the rest indexed before the
+    // counts are known (as while the JSON is still being read).
+    for (n, early) in [(2, false), (3, false), (3, true), (4, true)] {
+        let chunks = if early {
+            split_chunks_with_head(data, n, 50)
+                .into_iter()
+                .map(|r| index_chunk_unchecked(data, r))
+                .collect()
+        } else {
+            split_chunks(data, n)
+                .into_iter()
+                .map(|r| index_chunk(data, r, sources, names))
+                .collect()
+        };
         let stitched = LineIndex::stitch(chunks, data, sources, names);
         match (&serial, &stitched) {
             (Ok(a), Ok(b)) => {

@@ -380,6 +380,10 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
     let mut pending: Option<(u32, i64, State)> = None;
     // On a chunk that starts mid-line, the first line's columns are relative (see ChunkIndex).
     let mut partial = ix.mid_line;
+    // The continued line's smallest and first relative columns (kept here, not in `ix`,
+    // while its segments are read: on a one-line bundle that is most of the chunk).
+    let mut partial_min = i64::MAX;
+    let mut partial_first: Option<i64> = None;
     let mut line_has_segment = false;
     let mut pos = 0usize;
     let n = bytes.len();
@@ -427,6 +431,9 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
     while pos < n {
         let b = bytes[pos];
         if b == b';' {
+            if partial {
+                (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
+            }
             close_line(ix, line_unsorted, line, partial);
             partial = false;
             line_has_segment = false;
@@ -502,8 +509,8 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
         gen_col += d[0];
         if partial {
             // Relative to a column this chunk does not know: `stitch` checks these.
-            ix.partial_min_gen = ix.partial_min_gen.min(gen_col);
-            ix.partial_first_gen.get_or_insert(gen_col);
+            partial_min = partial_min.min(gen_col);
+            partial_first.get_or_insert(gen_col);
         } else if gen_col < 0 {
             return Err(index_error(ErrorKind::NegativeValue, base, seg_start, line));
         }
@@ -583,6 +590,9 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
                 pending = Some(((base + pos) as u32, gen_col, state(&acc)));
             }
         }
+    }
+    if partial {
+        (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
     }
     close_line(ix, line_unsorted, line, partial);
     ix.last_gen = gen_col;
