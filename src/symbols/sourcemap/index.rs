@@ -686,8 +686,10 @@ impl LineIndex {
             && let Some(chunk) = chunks.pop()
         {
             // One chunk starts at zero: its relative values are absolute; no copy needed.
-            if let Some(e) = chunk.error {
-                return Err(e);
+            if chunk.error.is_some() {
+                // Recomputed with the counts: a chunk indexed before they were known cannot
+                // tell which of a segment's bad values the serial pass names first.
+                return Err(first_error(mappings, sources, names));
             }
             Self::check_ranges(&chunk, [0; 4], mappings, sources, names)?;
             return Ok(Self {
@@ -1160,9 +1162,6 @@ mod tests {
         assert!(LineIndex::build(b"", 0, 0).unwrap().line_count() == 1);
     }
 
-    /// Found by `cargo fuzz` (target `mappings`): a chunk whose first 5-field segment has an
-    /// out-of-range name passed the chunked range check (its empty starting range looked
-    /// like "everything"), while the serial pass rejected it.
     /// The first chunk takes about the asked share, every chunk after it starts just after a
     /// separator, and together they cover `mappings` once.
     #[test]
@@ -1245,6 +1244,28 @@ mod tests {
         );
     }
 
+    /// Found by `cargo fuzz` (target `mappings`, input `ICFC`): a lone chunk indexed before the
+    /// counts were known named its segment's source index (beyond the largest seen so far)
+    /// where the serial pass names the negative original line.
+    #[test]
+    fn regression_early_single_chunk_error_kind() {
+        let m = b"ICFC";
+        let serial = LineIndex::build(m, 64, 256).unwrap_err();
+        assert_eq!(serial.kind, ErrorKind::NegativeValue);
+        let chunks = vec![index_chunk_unchecked(m, 0..m.len())];
+        let early = LineIndex::stitch(chunks, m, 64, 256).unwrap_err();
+        assert_eq!((early.kind, early.offset), (serial.kind, serial.offset));
+        // With too few sources the serial pass names the source first, and so does the stitch.
+        let serial = LineIndex::build(m, 1, 256).unwrap_err();
+        assert_eq!(serial.kind, ErrorKind::BadSourceIndex);
+        let chunks = vec![index_chunk_unchecked(m, 0..m.len())];
+        let early = LineIndex::stitch(chunks, m, 1, 256).unwrap_err();
+        assert_eq!(early.kind, ErrorKind::BadSourceIndex);
+    }
+
+    /// Found by `cargo fuzz` (target `mappings`): a chunk whose first 5-field segment has an
+    /// out-of-range name passed the chunked range check (its empty starting range looked
+    /// like "everything"), while the serial pass rejected it.
     #[test]
     fn regression_chunk_first_name_range() {
         let m = b"AAAA,EAIA;;ACACF";
