@@ -10,11 +10,28 @@ use crate::symbols::sourcemap::{
     split_chunks_with_head,
 };
 
-/// Parses any bytes as a source map; when that succeeds, looks up positions derived from the
-/// input and decodes lines, and reads sources, names and contents.
+/// Parses any bytes as a source map, serially and in chunks (which must agree); when that
+/// succeeds, looks up positions derived from the input and decodes lines, and reads sources,
+/// names and contents.
 pub fn sourcemap(data: &[u8]) {
-    let Ok(map) = SourceMap::parse(data.to_vec()) else {
-        return;
+    let serial = SourceMap::parse(data.to_vec());
+    // In chunks (run in reverse order), the map must parse and decode the same.
+    let chunked = SourceMap::parse_with(Blob::from(data), &ReverseChunks);
+    let map = match (serial, chunked) {
+        (Ok(a), Ok(b)) => {
+            for (x, y) in a.regular_maps().iter().zip(b.regular_maps()) {
+                assert_eq!(x.index().line_count(), y.index().line_count());
+                for line in 0..x.index().line_count().min(64) as u32 {
+                    assert_eq!(x.line_segments(line), y.line_segments(line), "line {line}");
+                }
+            }
+            a
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.kind, b.kind);
+            return;
+        }
+        (a, b) => panic!("serial {:?} vs chunked {:?}", a.err(), b.err()),
     };
     let probes = data.chunks(4).take(64).map(|c| {
         let v = c
@@ -41,6 +58,19 @@ pub fn sourcemap(data: &[u8]) {
             let _ = m.source_content(i);
         }
         let _ = (m.has_hermes_offsets(), m.hermes_function_at(100));
+    }
+}
+
+/// A runner that cuts work into three chunks and runs them one after the other, last first.
+struct ReverseChunks;
+
+impl crate::symbols::sourcemap::ChunkRunner for ReverseChunks {
+    fn chunks_for(&self, _len: usize) -> usize {
+        3
+    }
+
+    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+        (0..n).rev().for_each(task);
     }
 }
 
@@ -102,17 +132,8 @@ fn decode_line(ix: &LineIndex, data: &[u8], line: u32) -> Vec<RawSegment> {
 /// Java trace against it.
 pub fn proguard(data: &[u8]) {
     use crate::symbols::proguard::Mapping;
-    struct Chunks;
-    impl crate::symbols::sourcemap::ChunkRunner for Chunks {
-        fn chunks_for(&self, _len: usize) -> usize {
-            3
-        }
-        fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
-            (0..n).rev().for_each(task);
-        }
-    }
     let serial = Mapping::parse(Blob::from(data));
-    let chunked = Mapping::parse_with(Blob::from(data), &Chunks);
+    let chunked = Mapping::parse_with(Blob::from(data), &ReverseChunks);
     match (&serial, &chunked) {
         (Ok(a), Ok(b)) => assert_eq!(a.class_count(), b.class_count()),
         (Err(a), Err(b)) => assert_eq!(a, b),
