@@ -167,21 +167,23 @@ pub fn split_chunks(mappings: &[u8], n: usize) -> Vec<Range<usize>> {
         if target <= start {
             continue;
         }
-        let rest = &mappings[target..];
-        let near = (len / n / 4).max(1);
-        let semi = memchr::memchr(b';', &rest[..rest.len().min(near)]);
-        let Some(sep) = semi.or_else(|| memchr::memchr2(b';', b',', rest)) else {
+        let Some(cut) = cut_near(mappings, target, (len / n / 4).max(1)) else {
             break;
         };
-        let cut = target + sep + 1;
-        if cut >= len {
-            break;
-        }
         out.push(start..cut);
         start = cut;
     }
     out.push(start..len);
     out
+}
+
+/// Where to cut `mappings` at or after `target`: just after the first `;` within `near` bytes,
+/// else just after the first `;` or `,`; `None` if that is the end (or there is none).
+fn cut_near(mappings: &[u8], target: usize, near: usize) -> Option<usize> {
+    let rest = &mappings[target..];
+    let semi = memchr::memchr(b';', &rest[..rest.len().min(near)]);
+    let cut = target + semi.or_else(|| memchr::memchr2(b';', b',', rest))? + 1;
+    (cut < mappings.len()).then_some(cut)
 }
 
 /// Like [`split_chunks`], but the first chunk takes about `head` of every 100 bytes and the rest
@@ -195,17 +197,10 @@ pub fn split_chunks_with_head(mappings: &[u8], n: usize, head: usize) -> Vec<Ran
     if n <= 1 || len == 0 {
         return split_chunks(mappings, n);
     }
-    let target = len * head.min(100) / 100;
-    let rest = &mappings[target.min(len)..];
-    let Some(sep) = memchr::memchr(b';', &rest[..rest.len().min(len / 8 + 1)])
-        .or_else(|| memchr::memchr2(b';', b',', rest))
-    else {
+    let target = (len * head.min(100) / 100).min(len);
+    let Some(cut) = cut_near(mappings, target, len / 8 + 1) else {
         return std::iter::once(0..len).collect();
     };
-    let cut = target + sep + 1;
-    if cut >= len {
-        return std::iter::once(0..len).collect();
-    }
     let mut out: Vec<Range<usize>> = std::iter::once(0..cut).collect();
     out.extend(
         split_chunks(&mappings[cut..], n - 1)
