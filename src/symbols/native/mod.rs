@@ -16,6 +16,8 @@ use symbolic::demangle::{Demangle, DemangleOptions};
 use symbolic::symcache::transform::{Function, Transformer};
 use symbolic::symcache::{SymCache, SymCacheConverter};
 
+mod writer;
+
 /// Why a native file cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NativeError {
@@ -194,9 +196,17 @@ fn breakpad_cfi(bytes: &[u8]) -> Option<String> {
     out.contains("\nSTACK ").then_some(out)
 }
 
-/// Demangled, clone-suffix-free function names (C++, Rust legacy and v0; the language is told
-/// from the name), as the SymCache is written. Each distinct name is demangled once: an
-/// optimised binary inlines the same functions thousands of times.
+/// The demangled, clone-suffix-free form of a function name (C++, Rust legacy and v0; the
+/// language is told from the name), or `None` when `raw` is already clean.
+fn clean_name(raw: &str) -> Option<String> {
+    let name = Name::new(raw, NameMangling::Unknown, Language::Unknown);
+    let demangled = name.try_demangle(DemangleOptions::complete());
+    let clean = without_clone_suffix(&demangled);
+    (clean != raw).then(|| clean.to_owned())
+}
+
+/// Clean function names as the SymCache is written. Each distinct name is demangled once:
+/// an optimised binary inlines the same functions thousands of times.
 #[derive(Default)]
 struct NameCleaner {
     /// Mangled name → clean name (`None`: the name stays as it is).
@@ -209,26 +219,9 @@ impl NameCleaner {
         if let Some(known) = self.seen.get(raw) {
             return known.clone();
         }
-        let name = Name::new(raw, NameMangling::Unknown, Language::Unknown);
-        let demangled = name.try_demangle(DemangleOptions::complete());
-        let clean = without_clone_suffix(&demangled);
-        let clean = (clean != raw).then(|| Arc::from(clean));
+        let clean: Option<Arc<str>> = clean_name(raw).map(Arc::from);
         self.seen.insert(raw.to_owned(), clean.clone());
         clean
-    }
-
-    /// Cleans the names of `function` and of its inlinees, all the way down.
-    fn clean_function(&mut self, function: &mut DebugFunction<'_>) {
-        if let Some(clean) = self.clean(function.name.as_str()) {
-            function.name = Name::new(
-                clean.to_string(),
-                function.name.mangling(),
-                function.name.language(),
-            );
-        }
-        for inlinee in &mut function.inlinees {
-            self.clean_function(inlinee);
-        }
     }
 }
 
@@ -260,29 +253,24 @@ fn cache_error(e: impl std::fmt::Display) -> NativeError {
 /// The progress phase of a conversion; its unit is a function read (the total is unknown).
 pub const BUILD_PHASE: &str = "build SymCache";
 
-/// Reads `object`'s functions and symbols, names cleaned, into `emit` (which answers whether
-/// to go on), reporting each function to `progress`.
+/// Reads `object`'s functions and symbols into `emit` (which answers whether to go on),
+/// reporting each function to `progress`. Names are cleaned by the writer.
 fn read_items<'s>(
     session: &'s ObjectDebugSession<'_>,
     object: &'s Object<'_>,
     progress: &mut dyn Progress,
     emit: &mut dyn FnMut(Item<'s>) -> bool,
 ) -> Result<(), NativeError> {
-    let mut names = NameCleaner::default();
     for (n, function) in session.functions().enumerate() {
         if progress.step(BUILD_PHASE, n as u64, 0).is_break() {
             return Err(NativeError::Cancelled);
         }
-        let mut function = function.map_err(cache_error)?;
-        names.clean_function(&mut function);
+        let function = function.map_err(cache_error)?;
         if !emit(Item::Function(function)) {
             return Ok(());
         }
     }
-    for mut symbol in object.symbols() {
-        if let Some(clean) = symbol.name.as_deref().and_then(|n| names.clean(n)) {
-            symbol.name = Some(Cow::Owned(clean.to_string()));
-        }
+    for symbol in object.symbols() {
         if !emit(Item::Symbol(symbol)) {
             return Ok(());
         }
@@ -290,28 +278,25 @@ fn read_items<'s>(
     Ok(())
 }
 
-/// The writing half: a SymCache converter fed [`Item`]s.
-struct CacheWriter {
-    converter: SymCacheConverter<'static>,
-}
+/// The writing half: our SymCache writer fed [`Item`]s.
+struct CacheWriter(writer::CacheWriter);
 
 impl CacheWriter {
     fn new(arch: Arch, debug_id: DebugId) -> Self {
-        let mut converter = SymCacheConverter::new();
-        converter.set_arch(arch);
-        converter.set_debug_id(debug_id);
-        Self { converter }
+        Self(writer::CacheWriter::new(arch, debug_id, clean_name))
     }
 
     fn take(&mut self, item: &Item<'_>) {
         match item {
-            Item::Function(f) => self.converter.process_symbolic_function(f),
-            Item::Symbol(s) => self.converter.process_symbolic_symbol(s),
+            Item::Function(f) => self.0.take_function(f),
+            Item::Symbol(s) => self.0.take_symbol(s),
         }
     }
 
     fn finish(self) -> Result<Vec<u8>, NativeError> {
-        serialize(self.converter)
+        self.0
+            .finish()
+            .map_err(|e| NativeError::Cache(e.to_string()))
     }
 }
 

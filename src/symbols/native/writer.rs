@@ -1,0 +1,411 @@
+//! Our SymCache writer: byte for byte what `symbolic`'s `SymCacheConverter` writes (format
+//! version 8) for functions and symbols, with less work per line record.
+//!
+//! Adapted from `symbolic-symcache` 12.18's `writer.rs` (MIT, Sentry). The algorithm, the
+//! order in which strings, files, functions and locations are numbered, and the bytes written
+//! are theirs; what differs is cost. Their converter hashes three strings and a file record
+//! for every line record (2.4 million on our benchmark binary); ours remembers, per
+//! top-level function, which file a `FileInfo` became, and hashes small records with FxHash.
+//! Function names are cleaned (demangled) here, each distinct name once, as symbolic's
+//! converter would write them through a transformer that cleans every name.
+//! The converter's PE/PDB-only parts (undecorating names, transformers) are left out: those
+//! files still go through `symbolic`'s own `process_object`.
+
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+use std::hash::BuildHasherDefault;
+
+use indexmap::IndexSet;
+use rustc_hash::FxHasher;
+use symbolic::common::{Arch, DebugId};
+use symbolic::debuginfo::{FileInfo, Function, Symbol};
+use symbolic::symcache::SymCacheConverter;
+use watto::StringTable;
+
+type FxIndexSet<T> = IndexSet<T, BuildHasherDefault<FxHasher>>;
+
+/// Cleans a function name: `None` when it stays as it is.
+pub(super) type CleanName = fn(&str) -> Option<String>;
+
+/// A file record: string offsets of its compilation directory, directory and name.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+struct File {
+    comp_dir_offset: u32,
+    directory_offset: u32,
+    name_offset: u32,
+}
+
+/// A function record.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+struct FunctionRecord {
+    name_offset: u32,
+    comp_dir_offset: u32,
+    entry_pc: u32,
+    lang: u32,
+}
+
+/// A source location: file, line, function, and the call location it was inlined into.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+struct SourceLocation {
+    file_idx: u32,
+    line: u32,
+    function_idx: u32,
+    inlined_into_idx: u32,
+}
+
+/// Marks an address that belongs to no function (after a function's end).
+const NO_SOURCE_LOCATION: SourceLocation = SourceLocation {
+    file_idx: u32::MAX,
+    line: u32::MAX,
+    function_idx: u32::MAX,
+    inlined_into_idx: u32::MAX,
+};
+
+/// Bytes before the file records: version (8) and header (72).
+const HEADER_LEN: usize = 80;
+
+/// The SymCache writer: takes functions and then symbols, in `process_object`'s order.
+pub(super) struct CacheWriter {
+    clean_name: CleanName,
+    /// A function or symbol name as read → the string offset of its clean form.
+    names: hashbrown::HashMap<Box<str>, u32>,
+    arch: Arch,
+    debug_id: DebugId,
+    string_table: StringTable,
+    files: FxIndexSet<File>,
+    functions: FxIndexSet<FunctionRecord>,
+    call_locations: FxIndexSet<SourceLocation>,
+    ranges: BTreeMap<u32, SourceLocation>,
+    last_addr: Option<u32>,
+}
+
+impl CacheWriter {
+    /// A writer for an object of `arch` with `debug_id`.
+    pub(super) fn new(arch: Arch, debug_id: DebugId, clean_name: CleanName) -> Self {
+        Self {
+            clean_name,
+            names: Default::default(),
+            arch,
+            debug_id,
+            string_table: StringTable::new(),
+            files: Default::default(),
+            functions: Default::default(),
+            call_locations: Default::default(),
+            ranges: BTreeMap::new(),
+            last_addr: None,
+        }
+    }
+
+    /// The string offset of `raw`'s clean form.
+    fn name_offset(&mut self, raw: &str) -> u32 {
+        if let Some(&offset) = self.names.get(raw) {
+            return offset;
+        }
+        let offset = match (self.clean_name)(raw) {
+            Some(clean) => self.string_table.insert(&clean),
+            None => self.string_table.insert(raw),
+        } as u32;
+        self.names.insert(raw.into(), offset);
+        offset
+    }
+
+    /// Takes one function and its inlinees (`process_symbolic_function`).
+    pub(super) fn take_function(&mut self, function: &Function<'_>) {
+        let mut memo = FileMemo::default();
+        self.function_recursive(function, &[(0x0, u32::MAX)], &mut memo);
+    }
+
+    /// The file index of `file` seen from a function compiled in `comp_dir`.
+    fn file_index<'f>(
+        &mut self,
+        memo: &mut FileMemo<'f>,
+        file: &'f FileInfo<'f>,
+        comp_dir: Option<&'f str>,
+    ) -> u32 {
+        if let Some(idx) = memo.find(file, comp_dir) {
+            return idx;
+        }
+        let string_table = &mut self.string_table;
+        let name_offset = string_table.insert(&file.name_str()) as u32;
+        let directory_offset = string_table.insert(&file.dir_str()) as u32;
+        let comp_dir_offset = comp_dir.map_or(u32::MAX, |cd| string_table.insert(cd) as u32);
+        let (idx, _) = self.files.insert_full(File {
+            comp_dir_offset,
+            directory_offset,
+            name_offset,
+        });
+        let idx = idx as u32;
+        memo.remember(file, comp_dir, idx);
+        idx
+    }
+
+    /// `process_symbolic_function_recursive`: inserts this function's own ranges (those not
+    /// covered by an inlinee), then recurses into its inlinees with their call locations.
+    /// `call_locations` is a non-empty sorted list of `(address, call location index)`.
+    fn function_recursive<'f>(
+        &mut self,
+        function: &'f Function<'f>,
+        call_locations: &[(u32, u32)],
+        memo: &mut FileMemo<'f>,
+    ) {
+        // Empty functions, and those whose address does not fit in a u32, are skipped.
+        if function.size == 0 || function.address > u32::MAX as u64 {
+            return;
+        }
+        let comp_dir = std::str::from_utf8(function.compilation_dir).ok();
+        let entry_pc = if function.inline {
+            u32::MAX
+        } else {
+            function.address as u32
+        };
+        let function_idx = {
+            let name_offset = self.name_offset(function.name.as_str());
+            let (idx, _) = self.functions.insert_full(FunctionRecord {
+                name_offset,
+                comp_dir_offset: u32::MAX,
+                entry_pc,
+                lang: function.name.language() as u32,
+            });
+            idx as u32
+        };
+
+        let mut inlinee_ranges = Vec::new();
+        for inlinee in &function.inlinees {
+            for line in &inlinee.lines {
+                let (start, end) = line_boundaries(line.address, line.size);
+                inlinee_ranges.push(start..end);
+            }
+        }
+        inlinee_ranges.sort_unstable_by_key(|range| range.start);
+
+        let mut line_iter = function.lines.iter();
+        let mut call_location_iter = call_locations.iter();
+        let mut inline_iter = inlinee_ranges.into_iter();
+        let mut current_call_location = call_location_iter.next().expect("non-empty");
+        let mut next_call_location = call_location_iter.next();
+        let mut next_line = line_iter.next();
+        let mut next_inline = inline_iter.next();
+        let mut callee_call_locations = Vec::new();
+
+        while let Some(line) = next_line.take() {
+            let (line_range_start, line_range_end) = line_boundaries(line.address, line.size);
+            while let Some(next) = next_call_location.filter(|next| next.0 <= line_range_start) {
+                current_call_location = next;
+                next_call_location = call_location_iter.next();
+            }
+            let source_location = SourceLocation {
+                file_idx: self.file_index(memo, &line.file, comp_dir),
+                line: line.line as u32,
+                function_idx,
+                inlined_into_idx: current_call_location.1,
+            };
+
+            // The line is split where inlinee ranges cover it: the uncovered parts are this
+            // function's own ranges, the covered parts become its inlinees' call locations.
+            let mut current_address = line_range_start;
+            while current_address < line_range_end {
+                if next_inline
+                    .as_ref()
+                    .is_none_or(|next| next.start > current_address)
+                {
+                    self.ranges.insert(current_address, source_location);
+                }
+                if let Some(inline_range) = next_inline.take_if(|next| next.start < line_range_end)
+                {
+                    let (call_location_idx, _) = self.call_locations.insert_full(source_location);
+                    callee_call_locations.push((inline_range.start, call_location_idx as u32));
+                    current_address = inline_range.end;
+                    next_inline = inline_iter.next();
+                } else {
+                    current_address = line_range_end;
+                }
+            }
+
+            next_line = line_iter.next();
+            // Lines starting before `current_address` (faulty debug information, or several
+            // call-line records for one inlinee range) are skipped.
+            while next_line.is_some_and(|next| (next.address as u32) < current_address) {
+                next_line = line_iter.next();
+            }
+        }
+
+        if !function.inline {
+            insert_source_location(&mut self.ranges, entry_pc, || SourceLocation {
+                file_idx: u32::MAX,
+                line: 0,
+                function_idx,
+                inlined_into_idx: u32::MAX,
+            });
+        }
+
+        if !callee_call_locations.is_empty() {
+            for inlinee in &function.inlinees {
+                self.function_recursive(inlinee, &callee_call_locations, memo);
+            }
+        }
+
+        let function_end = function.end_address() as u32;
+        let last_addr = self.last_addr.get_or_insert(0);
+        if function_end > *last_addr {
+            *last_addr = function_end;
+        }
+        // An explicit "no location" at the function's end, unless something is there.
+        if let Entry::Vacant(vacant) = self.ranges.entry(function_end) {
+            vacant.insert(NO_SOURCE_LOCATION);
+        }
+    }
+
+    /// Takes one symbol of the symbol table (`process_symbolic_symbol`).
+    pub(super) fn take_symbol(&mut self, symbol: &Symbol<'_>) {
+        let Some(name) = symbol.name.as_deref() else {
+            return;
+        };
+        let name_offset = self.name_offset(name);
+        let functions = &mut self.functions;
+        // A symbol replaces a "no location" marker but not a location from a function.
+        insert_source_location(&mut self.ranges, symbol.address as u32, || {
+            let (function_idx, _) = functions.insert_full(FunctionRecord {
+                name_offset,
+                comp_dir_offset: u32::MAX,
+                entry_pc: symbol.address as u32,
+                lang: u32::MAX,
+            });
+            SourceLocation {
+                file_idx: u32::MAX,
+                line: 0,
+                function_idx: function_idx as u32,
+                inlined_into_idx: u32::MAX,
+            }
+        });
+        let last_addr = self.last_addr.get_or_insert(0);
+        if symbol.address as u32 >= *last_addr {
+            self.last_addr = None;
+        }
+        if symbol.size > 0 {
+            let end_address = (symbol.address + symbol.size) as u32;
+            if let Entry::Vacant(vacant) = self.ranges.entry(end_address) {
+                vacant.insert(NO_SOURCE_LOCATION);
+            }
+        }
+    }
+
+    /// The SymCache's bytes (`serialize`).
+    pub(super) fn finish(mut self) -> std::io::Result<Vec<u8>> {
+        if let Some(last_addr) = self.last_addr
+            && let Entry::Vacant(vacant) = self.ranges.entry(last_addr)
+        {
+            vacant.insert(NO_SOURCE_LOCATION);
+        }
+        // The version and header as symbolic writes them (its `DebugId` layout included),
+        // from an empty converter; the counts are filled in below.
+        let mut out = Vec::new();
+        let mut empty = SymCacheConverter::new();
+        empty.set_arch(self.arch);
+        empty.set_debug_id(self.debug_id);
+        empty.serialize(&mut out)?;
+        if out.len() < HEADER_LEN {
+            return Err(std::io::Error::other("unexpected SymCache header"));
+        }
+        out.truncate(HEADER_LEN);
+        let string_bytes = self.string_table.into_bytes();
+        let counts = [
+            self.files.len(),
+            self.functions.len(),
+            self.call_locations.len() + self.ranges.len(),
+            self.ranges.len(),
+            string_bytes.len(),
+        ];
+        for (k, count) in counts.into_iter().enumerate() {
+            let at = 44 + 4 * k;
+            out[at..at + 4].copy_from_slice(&(count as u32).to_ne_bytes());
+        }
+        let total = HEADER_LEN
+            + 12 * self.files.len()
+            + 16 * self.functions.len()
+            + 16 * (self.call_locations.len() + self.ranges.len())
+            + 4 * self.ranges.len()
+            + string_bytes.len()
+            + 32;
+        out.reserve(total.saturating_sub(out.len()));
+        let put = |out: &mut Vec<u8>, words: &[u32]| {
+            for w in words {
+                out.extend_from_slice(&w.to_ne_bytes());
+            }
+        };
+        let align = |out: &mut Vec<u8>| out.resize(out.len().next_multiple_of(8), 0);
+        for f in &self.files {
+            put(
+                &mut out,
+                &[f.comp_dir_offset, f.directory_offset, f.name_offset],
+            );
+        }
+        align(&mut out);
+        for f in &self.functions {
+            put(
+                &mut out,
+                &[f.name_offset, f.comp_dir_offset, f.entry_pc, f.lang],
+            );
+        }
+        align(&mut out);
+        for s in self.call_locations.iter().chain(self.ranges.values()) {
+            put(
+                &mut out,
+                &[s.file_idx, s.line, s.function_idx, s.inlined_into_idx],
+            );
+        }
+        align(&mut out);
+        for &start in self.ranges.keys() {
+            put(&mut out, &[start]);
+        }
+        align(&mut out);
+        out.extend_from_slice(&string_bytes);
+        Ok(out)
+    }
+}
+
+/// Files numbered while writing one top-level function and its inlinees: most line records
+/// repeat the file of the record before them.
+#[derive(Default)]
+struct FileMemo<'f> {
+    seen: Vec<(&'f FileInfo<'f>, Option<&'f str>, u32)>,
+    last: usize,
+}
+
+impl<'f> FileMemo<'f> {
+    /// The file index remembered for `file` in `comp_dir`, compared by content.
+    fn find(&mut self, file: &FileInfo<'_>, comp_dir: Option<&str>) -> Option<u32> {
+        let hit = |(f, c, _): &(&FileInfo<'_>, Option<&str>, u32)| *c == comp_dir && **f == *file;
+        if let Some(entry) = self.seen.get(self.last)
+            && hit(entry)
+        {
+            return Some(entry.2);
+        }
+        let k = self.seen.iter().position(hit)?;
+        self.last = k;
+        Some(self.seen[k].2)
+    }
+
+    /// Remembers that `file` in `comp_dir` is file `idx`.
+    fn remember(&mut self, file: &'f FileInfo<'f>, comp_dir: Option<&'f str>, idx: u32) {
+        self.last = self.seen.len();
+        self.seen.push((file, comp_dir, idx));
+    }
+}
+
+/// Inserts `val` at `key` unless a location other than "no location" is there.
+fn insert_source_location(
+    ranges: &mut BTreeMap<u32, SourceLocation>,
+    key: u32,
+    val: impl FnOnce() -> SourceLocation,
+) {
+    if ranges.get(&key).is_none_or(|sl| *sl == NO_SOURCE_LOCATION) {
+        ranges.insert(key, val());
+    }
+}
+
+/// A line record's start and end address, clamped to `u32`.
+fn line_boundaries(address: u64, size: Option<u64>) -> (u32, u32) {
+    let start = address.try_into().unwrap_or(u32::MAX);
+    let end = start.saturating_add(size.unwrap_or(1).try_into().unwrap_or(u32::MAX));
+    (start, end)
+}
