@@ -5,14 +5,15 @@
 //! 10,000 addresses are sampled (fixed seed) inside the functions of its symbol table, then
 //! resolved with inline chains:
 //! - ours, cold: the binary's bytes in memory → SymCache built (`NativeSymbols::convert_with`
-//!   and the jobs layer's runner: the debug information is read on one thread while another
-//!   writes the SymCache, as in the app and the CLI) → 10,000 look-ups; also on one thread;
+//!   and the jobs layer's runner: the DWARF units are read and written in two shares side by
+//!   side, then merged, as in the app and the CLI) → 10,000 look-ups; also on one thread;
 //! - ours, warm: our cache file's bytes in memory (what a reopened workspace or `--cache` reads)
 //!   → SymCache opened → 10,000 look-ups;
 //! - `llvm-symbolizer --inlining --output-style=JSON --obj BIN`, all addresses on stdin, one
 //!   process (its start, DWARF parsing and look-ups, as a person runs it).
 //!
-//! Also prints how many answers agree with llvm-symbolizer (innermost file name and line).
+//! Also prints how many answers agree with llvm-symbolizer (innermost file name and line), and
+//! checks that our SymCache is byte for byte the one `symbolic`'s own converter writes.
 //! Targets (issue #5): warm ≥ 50× faster than llvm-symbolizer, cold no slower.
 
 use std::io::Write as _;
@@ -120,13 +121,42 @@ fn base(path: &str) -> String {
     path.rsplit('/').next().unwrap_or(path).to_owned()
 }
 
+/// The SymCache `symbolic`'s `SymCacheConverter::process_object` writes, every function name
+/// demangled and without clone suffixes, as ours are.
+fn reference_symcache(bytes: &[u8]) -> Vec<u8> {
+    use std::collections::HashMap;
+    use symbolic::common::{Language, Name, NameMangling};
+    use symbolic::demangle::{Demangle, DemangleOptions};
+    use symbolic::symcache::transform::{Function, Transformer};
+    struct Clean(HashMap<String, String>);
+    impl Transformer for Clean {
+        fn transform_function<'f>(&'f mut self, mut f: Function<'f>) -> Function<'f> {
+            let clean = self.0.entry(f.name.to_string()).or_insert_with_key(|raw| {
+                let name = Name::new(raw.as_str(), NameMangling::Unknown, Language::Unknown);
+                let demangled = name.try_demangle(DemangleOptions::complete());
+                symscope::symbols::native::without_clone_suffix(&demangled).to_owned()
+            });
+            f.name = std::borrow::Cow::Owned(clean.clone());
+            f
+        }
+    }
+    let archive = Archive::parse(bytes).unwrap();
+    let object = archive.object_by_index(0).unwrap().unwrap();
+    let mut converter = symbolic::symcache::SymCacheConverter::new();
+    converter.add_transformer(Clean(HashMap::new()));
+    converter.process_object(&object).unwrap();
+    let mut out = Vec::new();
+    converter.serialize(&mut out).unwrap();
+    out
+}
+
 fn main() {
     let bin = binary();
     let bytes = std::fs::read(&bin).unwrap();
     let addrs = sample(&bytes);
 
-    // Ours, cold: convert (the debug information read on this thread while another thread
-    // writes the SymCache, as the app and the CLI do), then look up.
+    // Ours, cold: convert (the DWARF units read in two shares side by side, as the app and
+    // the CLI do), then look up.
     let mut cache = Vec::new();
     let mut ours: Vec<Option<(String, u64)>> = Vec::new();
     let cold = median(3, || {
@@ -152,14 +182,16 @@ fn main() {
     });
     // Cancelling a build half-way: from the cancel flag being set to the conversion's return
     // (the app's jobs answer the progress receiver with the flag).
-    let cancels: Vec<Duration> = [200, 450, 700, 950, 1200, 1450, 1700]
-        .into_iter()
+    // Cancelled at 10%, 20%, … 60% of the way through a typical build (the last fifth or so
+    // merges and writes what was read, and ends soon anyway).
+    let cancels: Vec<Duration> = (1..=6)
+        .map(|tenths| cold.mul_f64(f64::from(tenths) / 10.0))
         .map(|after| {
             let flag = std::sync::atomic::AtomicBool::new(false);
             let asked = std::sync::Mutex::new(None::<Instant>);
             std::thread::scope(|scope| {
                 scope.spawn(|| {
-                    std::thread::sleep(Duration::from_millis(after));
+                    std::thread::sleep(after);
                     *asked.lock().unwrap() = Some(Instant::now());
                     flag.store(true, std::sync::atomic::Ordering::Relaxed);
                 });
@@ -181,6 +213,11 @@ fn main() {
     let cancel_latency = cancels.iter().max().copied().unwrap_or_default();
     // Ours, warm: the cache file's bytes (read into memory as the app and the CLI read them),
     // opened in place, then look up.
+    // The reference: symbolic's own converter, names cleaned as ours are.
+    let same_as_symbolic = {
+        let native = NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap();
+        native.objects()[0].symcache_bytes() == reference_symcache(&bytes).as_slice()
+    };
     let cache = std::sync::Arc::new(cache);
     let warm = median(15, || {
         let native = NativeSymbols::from_cache(cache.clone()).unwrap();
@@ -231,7 +268,7 @@ fn main() {
     for (name, t) in [
         ("llvm-symbolizer (one process, all addresses)", l),
         (
-            "ours, cold (SymCache built, read and write on 2 threads, + look-ups)",
+            "ours, cold (SymCache built, DWARF units read in 2 shares side by side, + look-ups)",
             ms(cold),
         ),
         (
@@ -254,8 +291,10 @@ fn main() {
         cache.len() as f64 / 1e6
     );
     println!(
-        "cancelling a SymCache build 0.2–1.7 s in ({} tries): it returned at most {:.1} ms after the cancel (median {:.1} ms)",
+        "cancelling a SymCache build 10–60% of the way in ({} tries, {:.0}–{:.0} ms in): it returned at most {:.1} ms after the cancel (median {:.1} ms)",
         cancels.len(),
+        ms(cold) * 0.1,
+        ms(cold) * 0.6,
         ms(cancel_latency),
         ms({
             let mut c = cancels.clone();
@@ -263,6 +302,11 @@ fn main() {
             c[c.len() / 2]
         })
     );
+    println!(
+        "our SymCache is byte for byte symbolic's process_object's: {}",
+        if same_as_symbolic { "yes" } else { "NO" }
+    );
+    assert!(same_as_symbolic, "our SymCache differs from symbolic's");
     println!(
         "targets: warm ≥ 50× ({:.0}×), cold no slower ({:.2}×)",
         l / ms(warm),

@@ -200,7 +200,8 @@ pub fn stack_parsers(data: &[u8]) {
 
 /// Reads any bytes as a native debug file (ELF, Mach-O, PE, PDB, Breakpad, through
 /// `symbolic`); when one converts, looks addresses up in every object, writes the cache file
-/// and reads it back; then reads the input itself as a cache file.
+/// and reads it back; then reads the input itself as a cache file, and checks that DWARF
+/// read in shares gives what it gives read in one.
 pub fn native_symbols(data: &[u8]) {
     use crate::symbols::native::NativeSymbols;
     if let Ok(native) = NativeSymbols::convert(data, None) {
@@ -217,4 +218,6 @@ pub fn native_symbols(data: &[u8]) {
         assert!(back.is_some(), "a cache file we wrote must read back");
     }
     let _ = NativeSymbols::from_cache_bytes(data).map(|n| n.lookup(0x1000));
+    // Read in three shares and merged, the debug information gives what one share gives.
+    crate::symbols::native::check_shares(data, 3);
 }

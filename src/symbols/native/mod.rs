@@ -5,9 +5,10 @@
 use crate::model::{NoProgress, Progress};
 use crate::symbols::sourcemap::{ChunkRunner, Serial};
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use symbolic::common::{Arch, DebugId, Language, Name, NameMangling};
 use symbolic::debuginfo::{
     Archive, FileFormat, Function as DebugFunction, Object, ObjectDebugSession, Symbol,
@@ -16,6 +17,9 @@ use symbolic::demangle::{Demangle, DemangleOptions};
 use symbolic::symcache::transform::{Function, Transformer};
 use symbolic::symcache::{SymCache, SymCacheConverter};
 
+mod dwarf;
+use dwarf::{DwarfInfo, DwarfSections};
+mod function_builder;
 mod writer;
 
 /// Why a native file cannot be used.
@@ -332,6 +336,21 @@ fn build_symcache(
             .map_err(|e| NativeError::Cache(e.to_string()))?;
         return serialize(converter);
     }
+    let sections = match object {
+        Object::Elf(elf) => Some(DwarfSections::from_dwarf(elf)),
+        Object::MachO(macho) => Some(DwarfSections::from_dwarf(macho)),
+        _ => None,
+    };
+    if let Some(sections) = &sections {
+        let info = DwarfInfo::parse(
+            sections,
+            object.symbol_map(),
+            object.load_address() as i64,
+            object.kind(),
+        )
+        .map_err(cache_error)?;
+        return build_from_dwarf(object, &info, SHARES, runner, progress);
+    }
     let session = object.debug_session().map_err(cache_error)?;
     let (arch, debug_id) = (object.arch(), object.debug_id());
     let (tx, rx) = std::sync::mpsc::sync_channel::<Item<'_>>(PIPE_DEPTH);
@@ -384,6 +403,254 @@ fn build_symcache(
     }
     read_result?;
     written.unwrap_or_else(|| Err(NativeError::Cache("the SymCache writer stopped".into())))
+}
+
+/// How many shares of its units an ELF or Mach-O file's DWARF is read in, side by side.
+const SHARES: usize = 2;
+
+/// How much more of the units the first share reads than the second: the second also scans
+/// the first's function ranges (about a tenth of reading them) before it reads its own.
+const LEAD: f64 = 1.1;
+
+/// What reading one share of a file's units gave.
+struct Share {
+    writer: writer::CacheWriter,
+    /// The `(address, size)` of every function range of the units before and in the share.
+    seen: BTreeSet<(u64, u64)>,
+    /// `Ok` also when the share stopped because another one failed or the build was
+    /// cancelled; then its writer is incomplete, and never used.
+    result: Result<(), NativeError>,
+}
+
+/// Reads the functions of `units` into a fresh writer; `seen` holds the function ranges of
+/// the units before them. `step` is called before each function and answers whether to go on.
+fn read_share<'d>(
+    info: &'d DwarfInfo<'d>,
+    units: Range<usize>,
+    mut seen: BTreeSet<(u64, u64)>,
+    new_writer: &dyn Fn() -> writer::CacheWriter,
+    step: &mut dyn FnMut() -> bool,
+) -> Share {
+    let mut writer = new_writer();
+    let result = info
+        .functions_of(units, &mut seen, &mut |function| {
+            if !step() {
+                return false;
+            }
+            writer.take_function(&function);
+            true
+        })
+        .map_err(cache_error);
+    writer.seal();
+    Share {
+        writer,
+        seen,
+        result,
+    }
+}
+
+/// `info`'s units cut into at most `shares` runs of about equal `.debug_info` bytes, the
+/// first `lead` times as many as the others.
+fn cut_units(info: &DwarfInfo<'_>, shares: usize, lead: f64) -> Vec<Range<usize>> {
+    let n = info.unit_count();
+    if n == 0 {
+        return std::iter::once(0..0).collect();
+    }
+    let total = info.unit_end(n - 1) as f64;
+    let weights = lead + shares.saturating_sub(1) as f64;
+    let mut cuts = Vec::new();
+    let mut start = 0;
+    for k in 1..shares.min(n) {
+        let target = (total * (lead + (k - 1) as f64) / weights) as usize;
+        let mut end = start + 1;
+        while end < n && info.unit_end(end - 1) < target {
+            end += 1;
+        }
+        if end < n {
+            cuts.push(start..end);
+            start = end;
+        }
+    }
+    cuts.push(start..n);
+    cuts
+}
+
+/// Builds the SymCache of an ELF or Mach-O object from its DWARF, byte for byte what
+/// `process_object` builds: its units are cut into `shares` runs, each read into a writer of
+/// its own (the first two side by side when `runner` has a second thread), and the writers
+/// merged in unit order; then the symbol table is added.
+///
+/// `symbolic` skips a function range that an earlier unit already had (C++ inline and
+/// template functions are often described in several units), so a share starts from the
+/// ranges of the units before it: read in order, it carries them over; beside the first
+/// share, it first scans the first share's units for their function ranges alone.
+///
+/// When a share fails, the others stop, and the error of the first share that failed is
+/// returned (reading in order might have met another error of the first share first).
+fn build_from_dwarf<'d>(
+    object: &Object<'_>,
+    info: &'d DwarfInfo<'d>,
+    shares: usize,
+    runner: &dyn ChunkRunner,
+    progress: &mut dyn Progress,
+) -> Result<Vec<u8>, NativeError> {
+    let (arch, debug_id) = (object.arch(), object.debug_id());
+    let new_writer = || writer::CacheWriter::new(arch, debug_id, clean_name);
+    let cuts = cut_units(info, shares, LEAD);
+    let read_count = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let mut cancelled = false;
+    let step = |progress: &mut dyn Progress, cancelled: &mut bool| {
+        let n = read_count.fetch_add(1, Ordering::Relaxed);
+        if progress.step(BUILD_PHASE, n, 0).is_break() {
+            *cancelled = true;
+            stop.store(true, Ordering::Relaxed);
+        }
+        !stop.load(Ordering::Relaxed)
+    };
+    let mut done: Vec<Share> = Vec::new();
+    if let [first, second] = &cuts[..] {
+        let (mut mine, mut theirs) = (None, None);
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let mut done_tx = Some(done_tx);
+        let beside = runner.run_beside(
+            &mut || {
+                let share = read_share(
+                    info,
+                    first.clone(),
+                    BTreeSet::new(),
+                    &new_writer,
+                    &mut || step(progress, &mut cancelled),
+                );
+                if share.result.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                mine = Some(share);
+                // Progress and cancelling go on while the other share is read.
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    done_rx.recv_timeout(std::time::Duration::from_millis(20))
+                {
+                    let n = read_count.load(Ordering::Relaxed);
+                    if progress.step(BUILD_PHASE, n, 0).is_break() {
+                        cancelled = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            },
+            &mut || {
+                let _done = done_tx.take();
+                // The first share's function ranges, which `symbolic` skips in this share.
+                let mut seen = BTreeSet::new();
+                let scanned = info.function_ranges_of(first.clone(), &mut seen, &mut || {
+                    !stop.load(Ordering::Relaxed)
+                });
+                let share = match scanned {
+                    Ok(()) => read_share(info, second.clone(), seen, &new_writer, &mut || {
+                        read_count.fetch_add(1, Ordering::Relaxed);
+                        !stop.load(Ordering::Relaxed)
+                    }),
+                    // Reading the first share meets this error too (or an earlier one),
+                    // and that is the one reported.
+                    Err(e) => Share {
+                        writer: new_writer(),
+                        seen: BTreeSet::new(),
+                        result: Err(cache_error(e)),
+                    },
+                };
+                if share.result.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                theirs = Some(share);
+            },
+        );
+        if beside {
+            done.extend(mine);
+            done.extend(theirs);
+        }
+    }
+    if done.is_empty() {
+        let mut seen = BTreeSet::new();
+        for units in &cuts {
+            let mut share = read_share(info, units.clone(), seen, &new_writer, &mut || {
+                step(progress, &mut cancelled)
+            });
+            seen = std::mem::take(&mut share.seen);
+            let failed = share.result.is_err();
+            done.push(share);
+            if failed || cancelled {
+                break;
+            }
+        }
+    }
+    if cancelled {
+        return Err(NativeError::Cancelled);
+    }
+    if done.len() != cuts.len() {
+        return Err(NativeError::Cache(
+            "a share of the debug information was not read".into(),
+        ));
+    }
+    for share in &mut done {
+        std::mem::replace(&mut share.result, Ok(()))?;
+    }
+    let mut go_on = || {
+        let n = read_count.load(Ordering::Relaxed);
+        progress.step(BUILD_PHASE, n, 0).is_continue()
+    };
+    let mut shares = done.into_iter();
+    let mut writer = shares.next().map_or_else(new_writer, |share| share.writer);
+    for share in shares {
+        if !go_on() {
+            return Err(NativeError::Cancelled);
+        }
+        writer.merge(share.writer);
+    }
+    if !go_on() {
+        return Err(NativeError::Cancelled);
+    }
+    for symbol in object.symbols() {
+        writer.take_symbol(&symbol);
+    }
+    if !go_on() {
+        return Err(NativeError::Cancelled);
+    }
+    writer
+        .finish()
+        .map_err(|e| NativeError::Cache(e.to_string()))
+}
+
+/// For the fuzz target: every ELF or Mach-O object of `bytes` gives the same SymCache, or
+/// the same error, read in one share and in `shares`, and scanning its units' function
+/// ranges gives the ranges reading them adds. Panics when not.
+pub(crate) fn check_shares(bytes: &[u8], shares: usize) {
+    let Ok(archive) = Archive::parse(bytes) else {
+        return;
+    };
+    for object in archive.objects().flatten() {
+        let sections = match &object {
+            Object::Elf(elf) => DwarfSections::from_dwarf(elf),
+            Object::MachO(macho) => DwarfSections::from_dwarf(macho),
+            _ => continue,
+        };
+        let Ok(info) = DwarfInfo::parse(
+            &sections,
+            object.symbol_map(),
+            object.load_address() as i64,
+            object.kind(),
+        ) else {
+            continue;
+        };
+        let one = build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress);
+        let many = build_from_dwarf(&object, &info, shares, &Serial, &mut NoProgress);
+        assert!(one == many, "one share and {shares} differ");
+        let n = info.unit_count();
+        let (mut read, mut scanned) = (BTreeSet::new(), BTreeSet::new());
+        if info.functions_of(0..n, &mut read, &mut |_| true).is_ok() {
+            let scan = info.function_ranges_of(0..n, &mut scanned, &mut || true);
+            assert!(scan.is_ok(), "the range scan failed where reading did not");
+            assert!(scanned == read, "the range scan differs from reading");
+        }
+    }
 }
 
 fn convert_object(
@@ -635,6 +902,129 @@ impl NativeObject {
 mod tests {
     use super::*;
 
+    /// Read in shares (up to one writer per unit, all merged in order), every corpus file
+    /// with DWARF still gives symbolic's own `process_object`'s SymCache, byte for byte.
+    #[test]
+    fn units_read_in_shares_and_merged_give_symbolics_symcache() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let mut merged = 0;
+        for file in [
+            "crashy/crashy",
+            "crashy/crashy.debug",
+            "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+            "sentry-symbolic/fixtures/linux/crash.debug",
+            "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
+            "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
+        ] {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            let archive = Archive::parse(&bytes).unwrap();
+            for object in archive.objects() {
+                let object = object.unwrap();
+                let mut converter = SymCacheConverter::new();
+                converter.add_transformer(Demangler::default());
+                converter.process_object(&object).unwrap();
+                let reference = serialize(converter).unwrap();
+                let sections = match &object {
+                    Object::Elf(elf) => DwarfSections::from_dwarf(elf),
+                    Object::MachO(macho) => DwarfSections::from_dwarf(macho),
+                    _ => panic!("{file}: not ELF or Mach-O"),
+                };
+                let info = DwarfInfo::parse(
+                    &sections,
+                    object.symbol_map(),
+                    object.load_address() as i64,
+                    object.kind(),
+                )
+                .unwrap();
+                let units = info.unit_count();
+                for shares in [1, 2, 3, units] {
+                    let cuts = cut_units(&info, shares, LEAD);
+                    assert!(cuts.len() <= shares.max(1), "{file}");
+                    merged += cuts.len() - 1;
+                    let ours =
+                        build_from_dwarf(&object, &info, shares, &Serial, &mut NoProgress).unwrap();
+                    assert!(
+                        ours == reference,
+                        "{file}: {units} units in {} shares: not symbolic's SymCache",
+                        cuts.len()
+                    );
+                }
+            }
+        }
+        assert!(merged > 20, "only {merged} merges were tried");
+    }
+
+    /// A later share must skip the function ranges the units before it had, as `symbolic`
+    /// skips them reading all units in order. Scanning the earlier units' ranges gives exactly
+    /// the ranges reading them adds, and with them a share's functions are the serial run's.
+    /// Without them, duplicate functions across units would be read twice.
+    #[test]
+    fn the_range_scan_lets_a_share_skip_what_symbolic_skips() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let bytes = std::fs::read(root.join("sentry-symbolic/fixtures/linux/crash.debug")).unwrap();
+        let archive = Archive::parse(&bytes).unwrap();
+        let object = archive.object_by_index(0).unwrap().unwrap();
+        let Object::Elf(elf) = &object else {
+            panic!("not ELF")
+        };
+        let sections = DwarfSections::from_dwarf(elf);
+        let info = DwarfInfo::parse(&sections, object.symbol_map(), 0, object.kind()).unwrap();
+        let n = info.unit_count();
+        let read = |units: Range<usize>, seen: &mut BTreeSet<(u64, u64)>| {
+            let mut functions = Vec::new();
+            info.functions_of(units, seen, &mut |f| {
+                functions.push((f.address, f.size, f.name.to_string()));
+                true
+            })
+            .unwrap();
+            functions
+        };
+        let mut read_ranges = BTreeSet::new();
+        let all = read(0..n, &mut read_ranges);
+        let mut scanned = BTreeSet::new();
+        info.function_ranges_of(0..n, &mut scanned, &mut || true)
+            .unwrap();
+        assert_eq!(scanned, read_ranges);
+        let mut duplicates_skipped = 0;
+        for cut in 1..n {
+            let mut seen = BTreeSet::new();
+            info.function_ranges_of(0..cut, &mut seen, &mut || true)
+                .unwrap();
+            let mut head = read(0..cut, &mut BTreeSet::new());
+            let tail = read(cut..n, &mut seen);
+            let unskipped = read(cut..n, &mut BTreeSet::new());
+            duplicates_skipped += unskipped.len() - tail.len();
+            head.extend(tail);
+            assert_eq!(head, all, "cut at unit {cut}");
+        }
+        assert!(duplicates_skipped > 0);
+    }
+
+    /// Units are cut into runs that cover them all, in order, none empty.
+    #[test]
+    fn units_are_cut_into_runs_covering_all() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let bytes = std::fs::read(root.join("sentry-symbolic/fixtures/linux/crash.debug")).unwrap();
+        let archive = Archive::parse(&bytes).unwrap();
+        let object = archive.object_by_index(0).unwrap().unwrap();
+        let Object::Elf(elf) = &object else {
+            panic!("not ELF")
+        };
+        let sections = DwarfSections::from_dwarf(elf);
+        let info = DwarfInfo::parse(&sections, object.symbol_map(), 0, object.kind()).unwrap();
+        let n = info.unit_count();
+        assert!(n > 10);
+        for shares in 1..=n + 2 {
+            let cuts = cut_units(&info, shares, LEAD);
+            assert!(cuts.len() <= shares);
+            assert_eq!(cuts.first().unwrap().start, 0);
+            assert_eq!(cuts.last().unwrap().end, n);
+            assert!(cuts.iter().all(|r| !r.is_empty()));
+            assert!(cuts.windows(2).all(|w| w[0].end == w[1].start));
+        }
+        assert_eq!(cut_units(&info, 2, 1.1).len(), 2);
+    }
+
     /// Progress sees every function read, and a stop ends the conversion as cancelled.
     #[test]
     fn conversion_reports_functions_and_stops_when_asked() {
@@ -648,7 +1038,11 @@ mod tests {
         };
         let whole = NativeSymbols::convert_reporting(&bytes, None, &Serial, &mut count).unwrap();
         assert!(seen.len() > 10, "{} reports", seen.len());
-        assert!(seen.windows(2).all(|w| w[1] == w[0] + 1));
+        // One report per function read, counting up from 0; the merge and the symbol table
+        // after the last function report that count again.
+        assert_eq!(seen[0], 0);
+        assert!(seen.windows(2).all(|w| w[1] == w[0] + 1 || w[1] == w[0]));
+        assert!(seen.windows(2).filter(|w| w[1] == w[0]).count() <= 2);
         assert!(
             whole.to_cache_bytes()
                 == NativeSymbols::convert(&bytes, None)

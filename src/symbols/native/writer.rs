@@ -75,7 +75,13 @@ pub(super) struct CacheWriter {
     files: FxIndexSet<File>,
     functions: FxIndexSet<FunctionRecord>,
     call_locations: FxIndexSet<SourceLocation>,
-    ranges: BTreeMap<u32, SourceLocation>,
+    /// Range start → its location, and whether a line record's location was written there
+    /// (which [`CacheWriter::merge`] lets win over what an earlier writer had). Once merged,
+    /// the ranges are in `sealed` and this only holds starts added after that.
+    ranges: BTreeMap<u32, (SourceLocation, bool)>,
+    /// Range starts in order, the same as `ranges` holds (none of its keys): where a merge
+    /// puts them, written out in one sweep.
+    sealed: Vec<(u32, SourceLocation, bool)>,
     last_addr: Option<u32>,
 }
 
@@ -92,6 +98,7 @@ impl CacheWriter {
             functions: Default::default(),
             call_locations: Default::default(),
             ranges: BTreeMap::new(),
+            sealed: Vec::new(),
             last_addr: None,
         }
     }
@@ -208,7 +215,7 @@ impl CacheWriter {
                     .as_ref()
                     .is_none_or(|next| next.start > current_address)
                 {
-                    self.ranges.insert(current_address, source_location);
+                    self.ranges.insert(current_address, (source_location, true));
                 }
                 if let Some(inline_range) = next_inline.take_if(|next| next.start < line_range_end)
                 {
@@ -251,7 +258,123 @@ impl CacheWriter {
         }
         // An explicit "no location" at the function's end, unless something is there.
         if let Entry::Vacant(vacant) = self.ranges.entry(function_end) {
-            vacant.insert(NO_SOURCE_LOCATION);
+            vacant.insert((NO_SOURCE_LOCATION, false));
+        }
+    }
+
+    /// Appends what `later` took (functions only, no symbols yet) to what this writer took,
+    /// as if this writer had taken `later`'s functions itself, after its own.
+    ///
+    /// Strings, files, functions and call locations are numbered in order of first use, so
+    /// `later`'s new ones follow this writer's, renumbered. A range start is `later`'s where
+    /// a line record wrote it there (a plain insert, as this writer would have done), or where
+    /// this writer has nothing or only "no location"; otherwise (`later` only marked a
+    /// function's end or entry, which never replace a real location) it stays this writer's.
+    /// The caller makes sure `later` holds no function range this writer already had (that
+    /// one would have been skipped by the DWARF reader).
+    pub(super) fn merge(&mut self, later: CacheWriter) {
+        let bytes = later.string_table.into_bytes();
+        let mut strings: rustc_hash::FxHashMap<u32, u32> = Default::default();
+        let mut at = 0;
+        while let Some((len, n)) = bytes.get(at..).and_then(read_leb128) {
+            let Some(text) = bytes
+                .get(at + n..at + n + len)
+                .and_then(|b| std::str::from_utf8(b).ok())
+            else {
+                break;
+            };
+            strings.insert(at as u32, self.string_table.insert(text) as u32);
+            at += n + len;
+        }
+        let string = |offset: u32| match offset {
+            u32::MAX => u32::MAX,
+            offset => strings[&offset],
+        };
+        let index = |map: &[u32], idx: u32| match idx {
+            u32::MAX => u32::MAX,
+            idx => map[idx as usize],
+        };
+        for (raw, offset) in later.names {
+            self.names.entry(raw).or_insert_with(|| string(offset));
+        }
+        let files: Vec<u32> = later
+            .files
+            .iter()
+            .map(|f| {
+                let file = File {
+                    comp_dir_offset: string(f.comp_dir_offset),
+                    directory_offset: string(f.directory_offset),
+                    name_offset: string(f.name_offset),
+                };
+                self.files.insert_full(file).0 as u32
+            })
+            .collect();
+        let functions: Vec<u32> = later
+            .functions
+            .iter()
+            .map(|f| {
+                let function = FunctionRecord {
+                    name_offset: string(f.name_offset),
+                    ..*f
+                };
+                self.functions.insert_full(function).0 as u32
+            })
+            .collect();
+        let mut calls: Vec<u32> = Vec::with_capacity(later.call_locations.len());
+        let location = |s: &SourceLocation, calls: &[u32]| SourceLocation {
+            file_idx: index(&files, s.file_idx),
+            line: s.line,
+            function_idx: index(&functions, s.function_idx),
+            // A call location only refers to call locations made before it.
+            inlined_into_idx: index(calls, s.inlined_into_idx),
+        };
+        for s in &later.call_locations {
+            let renumbered = location(s, &calls);
+            calls.push(self.call_locations.insert_full(renumbered).0 as u32);
+        }
+        self.seal();
+        let mut later_ranges = later.ranges;
+        let mut later_sealed = later.sealed;
+        if !later_ranges.is_empty() {
+            let rest = std::mem::take(&mut later_ranges);
+            later_sealed =
+                merge_ranges(later_sealed, rest.into_iter().map(|(k, (s, w))| (k, s, w)));
+        }
+        let theirs = later_sealed
+            .into_iter()
+            .map(|(start, s, written)| (start, location(&s, &calls), written));
+        self.sealed = merge_ranges(std::mem::take(&mut self.sealed), theirs);
+        self.last_addr = match (self.last_addr, later.last_addr) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+    }
+
+    /// Moves every range start into `sealed` (a share does it when it has read its functions,
+    /// so that merging it only has two lists to join).
+    pub(super) fn seal(&mut self) {
+        if !self.ranges.is_empty() {
+            let ranges = std::mem::take(&mut self.ranges);
+            let later = ranges.into_iter().map(|(k, (s, w))| (k, s, w));
+            self.sealed = merge_ranges(std::mem::take(&mut self.sealed), later);
+        }
+    }
+
+    /// Whether nothing is at range start `key`.
+    fn vacant(&self, key: u32) -> bool {
+        self.sealed.binary_search_by_key(&key, |r| r.0).is_err() && !self.ranges.contains_key(&key)
+    }
+
+    /// Inserts `val` at `key` unless a location other than "no location" is there, in
+    /// `sealed` or in `ranges`.
+    fn insert_source_location(&mut self, key: u32, val: impl FnOnce() -> SourceLocation) {
+        match self.sealed.binary_search_by_key(&key, |r| r.0) {
+            Ok(at) => {
+                if self.sealed[at].1 == NO_SOURCE_LOCATION {
+                    self.sealed[at].1 = val();
+                }
+            }
+            Err(_) => insert_source_location(&mut self.ranges, key, val),
         }
     }
 
@@ -261,9 +384,9 @@ impl CacheWriter {
             return;
         };
         let name_offset = self.name_offset(name);
-        let functions = &mut self.functions;
+        let mut functions = std::mem::take(&mut self.functions);
         // A symbol replaces a "no location" marker but not a location from a function.
-        insert_source_location(&mut self.ranges, symbol.address as u32, || {
+        self.insert_source_location(symbol.address as u32, || {
             let (function_idx, _) = functions.insert_full(FunctionRecord {
                 name_offset,
                 comp_dir_offset: u32::MAX,
@@ -277,14 +400,15 @@ impl CacheWriter {
                 inlined_into_idx: u32::MAX,
             }
         });
+        self.functions = functions;
         let last_addr = self.last_addr.get_or_insert(0);
         if symbol.address as u32 >= *last_addr {
             self.last_addr = None;
         }
         if symbol.size > 0 {
             let end_address = (symbol.address + symbol.size) as u32;
-            if let Entry::Vacant(vacant) = self.ranges.entry(end_address) {
-                vacant.insert(NO_SOURCE_LOCATION);
+            if self.vacant(end_address) {
+                self.ranges.insert(end_address, (NO_SOURCE_LOCATION, false));
             }
         }
     }
@@ -292,10 +416,12 @@ impl CacheWriter {
     /// The SymCache's bytes (`serialize`).
     pub(super) fn finish(mut self) -> std::io::Result<Vec<u8>> {
         if let Some(last_addr) = self.last_addr
-            && let Entry::Vacant(vacant) = self.ranges.entry(last_addr)
+            && self.vacant(last_addr)
         {
-            vacant.insert(NO_SOURCE_LOCATION);
+            self.ranges.insert(last_addr, (NO_SOURCE_LOCATION, false));
         }
+        self.seal();
+        let ranges = std::mem::take(&mut self.sealed);
         // The version and header as symbolic writes them (its `DebugId` layout included),
         // from an empty converter; the counts are filled in below.
         let mut out = Vec::new();
@@ -311,8 +437,8 @@ impl CacheWriter {
         let counts = [
             self.files.len(),
             self.functions.len(),
-            self.call_locations.len() + self.ranges.len(),
-            self.ranges.len(),
+            self.call_locations.len() + ranges.len(),
+            ranges.len(),
             string_bytes.len(),
         ];
         for (k, count) in counts.into_iter().enumerate() {
@@ -322,8 +448,8 @@ impl CacheWriter {
         let total = HEADER_LEN
             + 12 * self.files.len()
             + 16 * self.functions.len()
-            + 16 * (self.call_locations.len() + self.ranges.len())
-            + 4 * self.ranges.len()
+            + 16 * (self.call_locations.len() + ranges.len())
+            + 4 * ranges.len()
             + string_bytes.len()
             + 32;
         out.reserve(total.saturating_sub(out.len()));
@@ -347,14 +473,15 @@ impl CacheWriter {
             );
         }
         align(&mut out);
-        for s in self.call_locations.iter().chain(self.ranges.values()) {
+        let range_locations = ranges.iter().map(|(_, location, _)| location);
+        for s in self.call_locations.iter().chain(range_locations) {
             put(
                 &mut out,
                 &[s.file_idx, s.line, s.function_idx, s.inlined_into_idx],
             );
         }
         align(&mut out);
-        for &start in self.ranges.keys() {
+        for &(start, _, _) in &ranges {
             put(&mut out, &[start]);
         }
         align(&mut out);
@@ -394,13 +521,56 @@ impl<'f> FileMemo<'f> {
 
 /// Inserts `val` at `key` unless a location other than "no location" is there.
 fn insert_source_location(
-    ranges: &mut BTreeMap<u32, SourceLocation>,
+    ranges: &mut BTreeMap<u32, (SourceLocation, bool)>,
     key: u32,
     val: impl FnOnce() -> SourceLocation,
 ) {
-    if ranges.get(&key).is_none_or(|sl| *sl == NO_SOURCE_LOCATION) {
-        ranges.insert(key, val());
+    match ranges.entry(key) {
+        Entry::Vacant(vacant) => {
+            vacant.insert((val(), false));
+        }
+        Entry::Occupied(mut occupied) => {
+            if occupied.get().0 == NO_SOURCE_LOCATION {
+                occupied.get_mut().0 = val();
+            }
+        }
     }
+}
+
+/// `earlier`'s range starts and `later`'s, both in order, as one writer taking `earlier`'s
+/// functions and then `later`'s would have them: at a start both have, `later`'s location
+/// where a line record wrote it there or where `earlier` only has "no location".
+fn merge_ranges(
+    earlier: Vec<(u32, SourceLocation, bool)>,
+    later: impl Iterator<Item = (u32, SourceLocation, bool)>,
+) -> Vec<(u32, SourceLocation, bool)> {
+    let mut later = later.peekable();
+    let mut out = Vec::with_capacity(earlier.len() + later.size_hint().0);
+    for here in earlier {
+        while let Some(there) = later.next_if(|there| there.0 < here.0) {
+            out.push(there);
+        }
+        match later.next_if(|there| there.0 == here.0) {
+            Some((start, location, written)) if written || here.1 == NO_SOURCE_LOCATION => {
+                out.push((start, location, written || here.2));
+            }
+            _ => out.push(here),
+        }
+    }
+    out.extend(later);
+    out
+}
+
+/// Reads the LEB128 number at the start of `bytes`: its value and length.
+fn read_leb128(bytes: &[u8]) -> Option<(usize, usize)> {
+    let mut value = 0usize;
+    for (k, &b) in bytes.iter().enumerate().take(9) {
+        value |= usize::from(b & 0x7f) << (7 * k);
+        if b & 0x80 == 0 {
+            return Some((value, k + 1));
+        }
+    }
+    None
 }
 
 /// A line record's start and end address, clamped to `u32`.
