@@ -272,7 +272,8 @@ impl CacheWriter {
     /// function's end or entry, which never replace a real location) it stays this writer's.
     /// The caller makes sure `later` holds no function range this writer already had (that
     /// one would have been skipped by the DWARF reader).
-    pub(super) fn merge(&mut self, later: CacheWriter) {
+    pub(super) fn merge(&mut self, mut later: CacheWriter) {
+        later.seal();
         let bytes = later.string_table.into_bytes();
         let mut strings: rustc_hash::FxHashMap<u32, u32> = Default::default();
         let mut at = 0;
@@ -297,6 +298,9 @@ impl CacheWriter {
         for (raw, offset) in later.names {
             self.names.entry(raw).or_insert_with(|| string(offset));
         }
+        self.files.reserve(later.files.len());
+        self.functions.reserve(later.functions.len());
+        self.call_locations.reserve(later.call_locations.len());
         let files: Vec<u32> = later
             .files
             .iter()
@@ -333,17 +337,14 @@ impl CacheWriter {
             calls.push(self.call_locations.insert_full(renumbered).0 as u32);
         }
         self.seal();
-        let mut later_ranges = later.ranges;
-        let mut later_sealed = later.sealed;
-        if !later_ranges.is_empty() {
-            let rest = std::mem::take(&mut later_ranges);
-            later_sealed =
-                merge_ranges(later_sealed, rest.into_iter().map(|(k, (s, w))| (k, s, w)));
-        }
-        let theirs = later_sealed
+        let theirs = later
+            .sealed
             .into_iter()
             .map(|(start, s, written)| (start, location(&s, &calls), written));
-        self.sealed = merge_ranges(std::mem::take(&mut self.sealed), theirs);
+        let earlier = std::mem::take(&mut self.sealed);
+        let mut merged = Vec::with_capacity(earlier.len() + theirs.len());
+        merged.extend(merge_ranges(earlier.into_iter(), theirs));
+        self.sealed = merged;
         self.last_addr = match (self.last_addr, later.last_addr) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
@@ -356,7 +357,10 @@ impl CacheWriter {
         if !self.ranges.is_empty() {
             let ranges = std::mem::take(&mut self.ranges);
             let later = ranges.into_iter().map(|(k, (s, w))| (k, s, w));
-            self.sealed = merge_ranges(std::mem::take(&mut self.sealed), later);
+            let earlier = std::mem::take(&mut self.sealed);
+            let mut merged = Vec::with_capacity(earlier.len() + later.len());
+            merged.extend(merge_ranges(earlier.into_iter(), later));
+            self.sealed = merged;
         }
     }
 
@@ -420,8 +424,10 @@ impl CacheWriter {
         {
             self.ranges.insert(last_addr, (NO_SOURCE_LOCATION, false));
         }
-        self.seal();
-        let ranges = std::mem::take(&mut self.sealed);
+        // Range starts added after the merge (by symbols) join the merged ones as written.
+        let sealed = std::mem::take(&mut self.sealed);
+        let added = std::mem::take(&mut self.ranges);
+        let count = sealed.len() + added.len();
         // The version and header as symbolic writes them (its `DebugId` layout included),
         // from an empty converter; the counts are filled in below.
         let mut out = Vec::new();
@@ -437,8 +443,8 @@ impl CacheWriter {
         let counts = [
             self.files.len(),
             self.functions.len(),
-            self.call_locations.len() + ranges.len(),
-            ranges.len(),
+            self.call_locations.len() + count,
+            count,
             string_bytes.len(),
         ];
         for (k, count) in counts.into_iter().enumerate() {
@@ -448,8 +454,8 @@ impl CacheWriter {
         let total = HEADER_LEN
             + 12 * self.files.len()
             + 16 * self.functions.len()
-            + 16 * (self.call_locations.len() + ranges.len())
-            + 4 * ranges.len()
+            + 16 * (self.call_locations.len() + count)
+            + 4 * count
             + string_bytes.len()
             + 32;
         out.reserve(total.saturating_sub(out.len()));
@@ -473,15 +479,25 @@ impl CacheWriter {
             );
         }
         align(&mut out);
-        let range_locations = ranges.iter().map(|(_, location, _)| location);
-        for s in self.call_locations.iter().chain(range_locations) {
+        let ranges = merge_ranges(
+            sealed.into_iter(),
+            added
+                .into_iter()
+                .map(|(start, (s, written))| (start, s, written)),
+        );
+        let mut starts = Vec::with_capacity(count);
+        let locations = ranges.map(|(start, location, _)| {
+            starts.push(start);
+            location
+        });
+        for s in self.call_locations.iter().cloned().chain(locations) {
             put(
                 &mut out,
                 &[s.file_idx, s.line, s.function_idx, s.inlined_into_idx],
             );
         }
         align(&mut out);
-        for &(start, _, _) in &ranges {
+        for start in starts {
             put(&mut out, &[start]);
         }
         align(&mut out);
@@ -541,24 +557,24 @@ fn insert_source_location(
 /// functions and then `later`'s would have them: at a start both have, `later`'s location
 /// where a line record wrote it there or where `earlier` only has "no location".
 fn merge_ranges(
-    earlier: Vec<(u32, SourceLocation, bool)>,
+    earlier: impl Iterator<Item = (u32, SourceLocation, bool)>,
     later: impl Iterator<Item = (u32, SourceLocation, bool)>,
-) -> Vec<(u32, SourceLocation, bool)> {
+) -> impl Iterator<Item = (u32, SourceLocation, bool)> {
+    let mut earlier = earlier.peekable();
     let mut later = later.peekable();
-    let mut out = Vec::with_capacity(earlier.len() + later.size_hint().0);
-    for here in earlier {
-        while let Some(there) = later.next_if(|there| there.0 < here.0) {
-            out.push(there);
-        }
-        match later.next_if(|there| there.0 == here.0) {
-            Some((start, location, written)) if written || here.1 == NO_SOURCE_LOCATION => {
-                out.push((start, location, written || here.2));
+    std::iter::from_fn(move || match (earlier.peek(), later.peek()) {
+        (Some(here), Some(there)) if there.0 < here.0 => later.next(),
+        (Some(here), Some(there)) if there.0 == here.0 => {
+            let (here, there) = (earlier.next()?, later.next()?);
+            if there.2 || here.1 == NO_SOURCE_LOCATION {
+                Some((there.0, there.1, there.2 || here.2))
+            } else {
+                Some(here)
             }
-            _ => out.push(here),
         }
-    }
-    out.extend(later);
-    out
+        (Some(_), _) => earlier.next(),
+        (None, _) => later.next(),
+    })
 }
 
 /// Reads the LEB128 number at the start of `bytes`: its value and length.
