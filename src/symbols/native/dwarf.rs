@@ -22,6 +22,8 @@ use fallible_iterator::FallibleIterator;
 use gimli::read::{AttributeValue, Error as GimliError, Range};
 use gimli::{AbbreviationsCacheStrategy, DwarfFileType, UnitSectionOffset, constants};
 use once_cell::sync::OnceCell;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 
 use symbolic::common::{Language, Name, NameMangling};
 use symbolic::debuginfo::dwarf::{Dwarf, DwarfError, DwarfErrorKind, Endian};
@@ -376,7 +378,15 @@ struct DwarfUnit<'d, 'a> {
     language: Language,
     line_program: Option<DwarfLineProgram<'d>>,
     prefer_dwarf_names: bool,
+    /// Ours: inlinee languages and names by the DIE the inlinee refers to (its abstract
+    /// origin), which thousands of inlinees share; see `inlinee_language` and `inlinee_name`.
+    inlinee_languages: RefCell<FxHashMap<usize, Option<Language>>>,
+    inlinee_names: RefCell<FxHashMap<(usize, Language), InlineeName<'d>>>,
 }
+
+/// Ours: an inlinee's name, and the DIE (in the referred DIE's unit) whose inlinees get
+/// another answer: an inlinee there, to which the referred DIE refers back.
+type InlineeName<'d> = (Option<Name<'d>>, Option<UnitOffset>);
 
 impl<'d, 'a> DwarfUnit<'d, 'a> {
     /// Creates a DWARF unit from the gimli `Unit` type.
@@ -430,6 +440,8 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
             language,
             line_program,
             prefer_dwarf_names,
+            inlinee_languages: Default::default(),
+            inlinee_names: Default::default(),
         }))
     }
 
@@ -855,16 +867,13 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
         }
 
         let entry = self.inner.unit.entry(dw_die_offset)?;
-        let language = self.resolve_function_language(&entry, language);
+        let language = self.inlinee_language(&entry, language);
 
         // Use the language resolved for the enclosing top-level subprogram rather than
         // self.language: the inlinee's DW_AT_abstract_origin may resolve to a partial unit
         // which carries the wrong language (e.g. a C++ LTO partial unit for C code).
         let name = self
-            .inner
-            .resolve_function_name(&entry, language, self.bcsymbolmap, None)
-            .ok()
-            .flatten()
+            .inlinee_name(&entry, language)
             .unwrap_or_else(|| Name::new("", NameMangling::Unmangled, language));
 
         let call_file = call_location
@@ -922,6 +931,125 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// Where a reference points in `.debug_info` (`None` for other sections).
+    fn reference_offset(&self, value: &AttributeValue<Slice<'d>>) -> Option<usize> {
+        match value {
+            AttributeValue::UnitRef(offset) => match self.inner.offset() {
+                UnitSectionOffset::DebugInfoOffset(unit) => Some(unit.0 + offset.0),
+                UnitSectionOffset::DebugTypesOffset(_) => None,
+            },
+            AttributeValue::DebugInfoRef(offset) => Some(offset.0),
+            _ => None,
+        }
+    }
+
+    /// Ours: `resolve_function_language(entry, fallback)` for an inlinee, remembered by the
+    /// DIE its abstract origin points to. The answer depends only on that DIE and on this
+    /// unit (whether the DIE is in another one).
+    fn inlinee_language(&self, entry: &Die<'d, '_>, fallback: Language) -> Language {
+        let target = match entry.attr(constants::DW_AT_abstract_origin) {
+            Ok(Some(attr)) => self.reference_offset(&attr.value()),
+            // No abstract origin: no language of its own.
+            _ => return fallback,
+        };
+        let Some(target) = target else {
+            return self.resolve_function_language(entry, fallback);
+        };
+        if let Some(&found) = self.inlinee_languages.borrow().get(&target) {
+            return found.unwrap_or(fallback);
+        }
+        let found = self
+            .inner
+            .resolve_entry_language(entry, UnitRef::MAX_ABSTRACT_ORIGIN_DEPTH)
+            .ok()
+            .flatten();
+        self.inlinee_languages.borrow_mut().insert(target, found);
+        found.unwrap_or(fallback)
+    }
+
+    /// Ours: `inner.resolve_function_name(entry, language, .., None)` for an inlinee (errors
+    /// as `None`, as `parse_inlinee` takes them), remembered by the DIE the inlinee refers
+    /// to. That answer depends on the inlinee itself only when the DIE refers back to it (a
+    /// guard against loops); such answers are worked out afresh.
+    fn inlinee_name(&self, entry: &Die<'d, '_>, language: Language) -> Option<Name<'d>> {
+        let fresh = || {
+            self.inner
+                .resolve_function_name(entry, language, self.bcsymbolmap, None)
+                .ok()
+                .flatten()
+        };
+        let mut attrs = entry.attrs();
+        let mut own_name = false;
+        let mut reference = None;
+        loop {
+            let attr = match attrs.next() {
+                Ok(Some(attr)) => attr,
+                Ok(None) => break,
+                Err(_) => return fresh(),
+            };
+            match attr.name() {
+                constants::DW_AT_linkage_name
+                | constants::DW_AT_MIPS_linkage_name
+                | constants::DW_AT_name => own_name = true,
+                constants::DW_AT_abstract_origin | constants::DW_AT_specification => {
+                    reference = Some(attr)
+                }
+                _ => {}
+            }
+        }
+        let here = self.reference_offset(&AttributeValue::UnitRef(entry.offset()));
+        let target = reference.and_then(|attr| self.reference_offset(&attr.value()));
+        let (Some(attr), Some(target), false) = (reference, target, own_name) else {
+            return fresh();
+        };
+        if here == Some(target) {
+            return fresh();
+        }
+        if let Some((name, back)) = self.inlinee_names.borrow().get(&(target, language)) {
+            if *back != Some(entry.offset()) {
+                return name.clone();
+            }
+        }
+        // Where the referred DIE refers on to, within its own unit, when it has no name.
+        let back = self
+            .inner
+            .resolve_reference(attr, |unit, referred| {
+                let mut attrs = referred.attrs();
+                let mut onward = None;
+                while let Some(attr) = attrs.next()? {
+                    match attr.name() {
+                        constants::DW_AT_linkage_name
+                        | constants::DW_AT_MIPS_linkage_name
+                        | constants::DW_AT_name => return Ok(Some(None)),
+                        constants::DW_AT_abstract_origin | constants::DW_AT_specification => {
+                            onward = Some(attr)
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(Some(match onward.map(|attr| attr.value()) {
+                    Some(AttributeValue::UnitRef(offset)) => Some(offset),
+                    Some(AttributeValue::DebugInfoRef(offset)) => {
+                        let (onward_unit, offset) = unit.info.find_unit_offset(offset)?;
+                        (onward_unit.offset() == unit.offset()).then_some(offset)
+                    }
+                    _ => None,
+                }))
+            })
+            .ok()
+            .flatten();
+        let name = fresh();
+        // An answer is kept only when it is one every other inlinee referring there gets.
+        if let Some(back) = back
+            && back != Some(entry.offset())
+        {
+            self.inlinee_names
+                .borrow_mut()
+                .insert((target, language), (name.clone(), back));
+        }
+        name
     }
 
     /// Collects all functions within this compilation unit.

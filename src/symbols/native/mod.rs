@@ -620,8 +620,9 @@ fn build_from_dwarf<'d>(
 }
 
 /// For the fuzz target: every ELF or Mach-O object of `bytes` gives the same SymCache, or
-/// the same error, read in one share and in `shares`, and scanning its units' function
-/// ranges gives the ranges reading them adds. Panics when not.
+/// the same error, read in one share and in `shares`, the same SymCache as `symbolic`'s own
+/// converter, and scanning its units' function ranges gives the ranges reading them adds.
+/// Panics when not.
 pub(crate) fn check_shares(bytes: &[u8], shares: usize) {
     let Ok(archive) = Archive::parse(bytes) else {
         return;
@@ -643,6 +644,20 @@ pub(crate) fn check_shares(bytes: &[u8], shares: usize) {
         let one = build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress);
         let many = build_from_dwarf(&object, &info, shares, &Serial, &mut NoProgress);
         assert!(one == many, "one share and {shares} differ");
+        let mut converter = SymCacheConverter::new();
+        converter.add_transformer(Demangler::default());
+        let reference = converter
+            .process_object(&object)
+            .ok()
+            .and_then(|()| serialize(converter).ok());
+        assert_eq!(
+            one.is_ok(),
+            reference.is_some(),
+            "symbolic's converter and ours disagree on whether the file converts"
+        );
+        if let (Ok(ours), Some(theirs)) = (&one, &reference) {
+            assert!(ours == theirs, "our SymCache differs from symbolic's");
+        }
         let n = info.unit_count();
         let (mut read, mut scanned) = (BTreeSet::new(), BTreeSet::new());
         if info.functions_of(0..n, &mut read, &mut |_| true).is_ok() {
