@@ -286,8 +286,8 @@ fn read_items<'s>(
 struct CacheWriter(writer::CacheWriter);
 
 impl CacheWriter {
-    fn new(arch: Arch, debug_id: DebugId) -> Self {
-        Self(writer::CacheWriter::new(arch, debug_id, clean_name))
+    fn new(arch: Arch, debug_id: DebugId, file: &[u8]) -> Self {
+        Self(writer::CacheWriter::new(arch, debug_id, clean_name, file))
     }
 
     fn take(&mut self, item: &Item<'_>) {
@@ -377,7 +377,7 @@ fn build_symcache(
         },
         &mut || {
             if let (Some(rx), Some(done)) = (rx.take(), done_tx.take()) {
-                let mut writer = CacheWriter::new(arch, debug_id);
+                let mut writer = CacheWriter::new(arch, debug_id, object.data());
                 for item in rx {
                     // After a failed or cancelled read, what is queued is only freed.
                     if !read_failed.load(Ordering::Relaxed) {
@@ -394,7 +394,7 @@ fn build_symcache(
         },
     );
     if !beside {
-        let mut writer = CacheWriter::new(arch, debug_id);
+        let mut writer = CacheWriter::new(arch, debug_id, object.data());
         read_items(&session, object, progress, &mut |item| {
             writer.take(&item);
             true
@@ -495,7 +495,7 @@ fn build_from_dwarf<'d>(
     progress: &mut dyn Progress,
 ) -> Result<Vec<u8>, NativeError> {
     let (arch, debug_id) = (object.arch(), object.debug_id());
-    let new_writer = || writer::CacheWriter::new(arch, debug_id, clean_name);
+    let new_writer = || writer::CacheWriter::new(arch, debug_id, clean_name, object.data());
     let cuts = cut_units(info, shares, LEAD);
     let read_count = AtomicU64::new(0);
     let stop = AtomicBool::new(false);

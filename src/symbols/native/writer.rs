@@ -69,6 +69,10 @@ pub(super) struct CacheWriter {
     clean_name: CleanName,
     /// A function or symbol name as read → the string offset of its clean form.
     names: hashbrown::HashMap<Box<str>, u32>,
+    /// Where the file's bytes are: a name read from them (most are) is known by its place.
+    file: std::ops::Range<usize>,
+    /// The place (address and length) of a name in the file's bytes → as in `names`.
+    names_by_place: rustc_hash::FxHashMap<(usize, usize), u32>,
     arch: Arch,
     debug_id: DebugId,
     string_table: StringTable,
@@ -87,10 +91,16 @@ pub(super) struct CacheWriter {
 
 impl CacheWriter {
     /// A writer for an object of `arch` with `debug_id`.
-    pub(super) fn new(arch: Arch, debug_id: DebugId, clean_name: CleanName) -> Self {
+    ///
+    /// `file` is the file's bytes, which outlive the writer: names read from them are looked
+    /// up by their place, without hashing their text.
+    pub(super) fn new(arch: Arch, debug_id: DebugId, clean_name: CleanName, file: &[u8]) -> Self {
+        let file = file.as_ptr_range();
         Self {
             clean_name,
             names: Default::default(),
+            file: file.start as usize..file.end as usize,
+            names_by_place: Default::default(),
             arch,
             debug_id,
             string_table: StringTable::new(),
@@ -105,6 +115,23 @@ impl CacheWriter {
 
     /// The string offset of `raw`'s clean form.
     fn name_offset(&mut self, raw: &str) -> u32 {
+        let at = raw.as_ptr() as usize;
+        let place =
+            (self.file.contains(&at) && at + raw.len() <= self.file.end).then_some((at, raw.len()));
+        if let Some(place) = place
+            && let Some(&offset) = self.names_by_place.get(&place)
+        {
+            return offset;
+        }
+        let offset = self.name_offset_by_text(raw);
+        if let Some(place) = place {
+            self.names_by_place.insert(place, offset);
+        }
+        offset
+    }
+
+    /// The string offset of `raw`'s clean form, looked up by its text.
+    fn name_offset_by_text(&mut self, raw: &str) -> u32 {
         if let Some(&offset) = self.names.get(raw) {
             return offset;
         }
