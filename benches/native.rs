@@ -12,6 +12,10 @@
 //! - `llvm-symbolizer --inlining --output-style=JSON --obj BIN`, all addresses on stdin, one
 //!   process (its start, DWARF parsing and look-ups, as a person runs it).
 //!
+//! Cold, warm (median of 5) and llvm-symbolizer run in alternating rounds (7; medians), so
+//! that a slow stretch of the machine hits all alike; the ratios are also given round by
+//! round.
+//!
 //! Also prints how many answers agree with llvm-symbolizer (innermost file name and line), and
 //! checks that our SymCache is byte for byte the one `symbolic`'s own converter writes.
 //! Targets (issue #5): warm ≥ 50× faster than llvm-symbolizer, cold no slower.
@@ -25,6 +29,9 @@ use symscope::jobs::ParallelIndex;
 use symscope::symbols::native::NativeSymbols;
 
 const N: usize = 10_000;
+
+/// Rounds of (ours cold, llvm-symbolizer); each figure is the median.
+const ROUNDS: usize = 7;
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -156,10 +163,14 @@ fn main() {
     let addrs = sample(&bytes);
 
     // Ours, cold: convert (the DWARF units read in two shares side by side, as the app and
-    // the CLI do), then look up.
+    // the CLI do), then look up; and llvm-symbolizer, one run of each per round, so that a
+    // slow stretch of this shared machine hits both alike.
     let mut cache = Vec::new();
     let mut ours: Vec<Option<(String, u64)>> = Vec::new();
-    let cold = median(3, || {
+    let mut answers = Vec::new();
+    let (mut colds, mut llvms, mut warms) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let t = Instant::now();
         let native = NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap();
         ours = addrs
             .iter()
@@ -169,8 +180,41 @@ fn main() {
                 Some((base(first.file.as_deref()?), u64::from(first.line?)))
             })
             .collect();
+        colds.push(t.elapsed());
         cache = native.to_cache_bytes();
-    });
+        drop(native);
+        // Ours, warm, in the same round: our cache file's bytes (read into memory as the app
+        // and the CLI read them), opened in place, then look up.
+        let bytes = std::sync::Arc::new(cache.clone());
+        warms.push(median(5, || {
+            let native = NativeSymbols::from_cache(bytes.clone()).unwrap();
+            let mut found = 0usize;
+            for &a in &addrs {
+                found += native.lookup(a).len();
+            }
+            std::hint::black_box(found);
+        }));
+        let (a, took) = llvm(&bin, &addrs);
+        answers = a;
+        llvms.push(took);
+    }
+    // Round by round, how much faster ours was (below 1: slower).
+    let mut round_ratios: Vec<f64> = colds
+        .iter()
+        .zip(&llvms)
+        .map(|(c, l)| l.as_secs_f64() / c.as_secs_f64())
+        .collect();
+    round_ratios.sort_by(f64::total_cmp);
+    let mut warm_ratios: Vec<f64> = warms
+        .iter()
+        .zip(&llvms)
+        .map(|(w, l)| l.as_secs_f64() / w.as_secs_f64())
+        .collect();
+    warm_ratios.sort_by(f64::total_cmp);
+    colds.sort();
+    llvms.sort();
+    warms.sort();
+    let (cold, llvm_time, warm) = (colds[ROUNDS / 2], llvms[ROUNDS / 2], warms[ROUNDS / 2]);
     // The same on one thread.
     let cold_serial = median(3, || {
         let native = NativeSymbols::convert(&bytes, None).unwrap();
@@ -211,22 +255,12 @@ fn main() {
         })
         .collect();
     let cancel_latency = cancels.iter().max().copied().unwrap_or_default();
-    // Ours, warm: the cache file's bytes (read into memory as the app and the CLI read them),
-    // opened in place, then look up.
     // The reference: symbolic's own converter, names cleaned as ours are.
     let same_as_symbolic = {
         let native = NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap();
         native.objects()[0].symcache_bytes() == reference_symcache(&bytes).as_slice()
     };
     let cache = std::sync::Arc::new(cache);
-    let warm = median(15, || {
-        let native = NativeSymbols::from_cache(cache.clone()).unwrap();
-        let mut found = 0usize;
-        for &a in &addrs {
-            found += native.lookup(a).len();
-        }
-        std::hint::black_box(found);
-    });
     // The two parts of warm, apart.
     let open = median(15, || {
         std::hint::black_box(NativeSymbols::from_cache(cache.clone()).unwrap());
@@ -238,12 +272,6 @@ fn main() {
             found += opened.lookup(a).len();
         }
         std::hint::black_box(found);
-    });
-    let mut answers = Vec::new();
-    let llvm_time = median(3, || {
-        let (a, t) = llvm(&bin, &addrs);
-        answers = a;
-        std::hint::black_box(t);
     });
     let both = ours
         .iter()
@@ -279,10 +307,18 @@ fn main() {
         ("  of which: cache opened", ms(open)),
         ("  of which: look-ups", ms(lookups)),
     ] {
+        let ratio = l / t;
         if name.starts_with(' ') {
             println!("| {name} | {t:.1} | |");
+        } else if name.starts_with("llvm") {
+            println!("| {name} | {t:.1} | 1.0× |");
+        } else if ratio >= 1.0 {
+            println!("| {name} | {t:.1} | {ratio:.1}× faster |");
         } else {
-            println!("| {name} | {t:.1} | {:.1}× faster |", l / t);
+            println!(
+                "| {name} | {t:.1} | {ratio:.2}× ({:.2}× slower) |",
+                1.0 / ratio
+            );
         }
     }
     println!();
@@ -307,6 +343,22 @@ fn main() {
         if same_as_symbolic { "yes" } else { "NO" }
     );
     assert!(same_as_symbolic, "our SymCache differs from symbolic's");
+    println!(
+        "cold, {ROUNDS} rounds of ours then llvm-symbolizer: ours {:.0}–{:.0} ms, llvm-symbolizer {:.0}–{:.0} ms; llvm-symbolizer / ours per round {:.2}–{:.2}× (median {:.2}×)",
+        ms(colds[0]),
+        ms(colds[ROUNDS - 1]),
+        ms(llvms[0]),
+        ms(llvms[ROUNDS - 1]),
+        round_ratios[0],
+        round_ratios[ROUNDS - 1],
+        round_ratios[ROUNDS / 2]
+    );
+    println!(
+        "warm, in the same rounds: llvm-symbolizer / ours per round {:.0}–{:.0}× (median {:.0}×)",
+        warm_ratios[0],
+        warm_ratios[ROUNDS - 1],
+        warm_ratios[ROUNDS / 2]
+    );
     println!(
         "targets: warm ≥ 50× ({:.0}×), cold no slower ({:.2}×)",
         l / ms(warm),
