@@ -28,6 +28,9 @@ use symbolic::debuginfo::Archive;
 use symscope::jobs::ParallelIndex;
 use symscope::symbols::native::NativeSymbols;
 
+#[path = "../tests/common/reference.rs"]
+mod reference;
+
 const N: usize = 10_000;
 
 /// Rounds of (ours cold, llvm-symbolizer); each figure is the median.
@@ -126,35 +129,6 @@ fn llvm(bin: &Path, addrs: &[u64]) -> (Vec<Option<(String, u64)>>, Duration) {
 
 fn base(path: &str) -> String {
     path.rsplit('/').next().unwrap_or(path).to_owned()
-}
-
-/// The SymCache `symbolic`'s `SymCacheConverter::process_object` writes, every function name
-/// demangled and without clone suffixes, as ours are.
-fn reference_symcache(bytes: &[u8]) -> Vec<u8> {
-    use std::collections::HashMap;
-    use symbolic::common::{Language, Name, NameMangling};
-    use symbolic::demangle::{Demangle, DemangleOptions};
-    use symbolic::symcache::transform::{Function, Transformer};
-    struct Clean(HashMap<String, String>);
-    impl Transformer for Clean {
-        fn transform_function<'f>(&'f mut self, mut f: Function<'f>) -> Function<'f> {
-            let clean = self.0.entry(f.name.to_string()).or_insert_with_key(|raw| {
-                let name = Name::new(raw.as_str(), NameMangling::Unknown, Language::Unknown);
-                let demangled = name.try_demangle(DemangleOptions::complete());
-                symscope::symbols::native::without_clone_suffix(&demangled).to_owned()
-            });
-            f.name = std::borrow::Cow::Owned(clean.clone());
-            f
-        }
-    }
-    let archive = Archive::parse(bytes).unwrap();
-    let object = archive.object_by_index(0).unwrap().unwrap();
-    let mut converter = symbolic::symcache::SymCacheConverter::new();
-    converter.add_transformer(Clean(HashMap::new()));
-    converter.process_object(&object).unwrap();
-    let mut out = Vec::new();
-    converter.serialize(&mut out).unwrap();
-    out
 }
 
 fn main() {
@@ -258,7 +232,7 @@ fn main() {
     // The reference: symbolic's own converter, names cleaned as ours are.
     let same_as_symbolic = {
         let native = NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap();
-        native.objects()[0].symcache_bytes() == reference_symcache(&bytes).as_slice()
+        native.objects()[0].symcache_bytes() == reference::reference_symcaches(&bytes)[0].as_slice()
     };
     let cache = std::sync::Arc::new(cache);
     // The two parts of warm, apart.

@@ -3,6 +3,9 @@
 //! one — against llvm-symbolizer's answers, with the binary, its split `.debug` file and its
 //! Breakpad `.sym`; and a plain address list read as offsets into the one file given.
 
+#[path = "common/reference.rs"]
+mod reference;
+
 use serde_json::Value;
 use symscope::formats::parse_log;
 use symscope::model::{FrameStatus, LogFormat, ResolvedLocation, SymbolicatedTrace};
@@ -419,44 +422,12 @@ fn gdb_backtrace_equals_gdbs_own_frames() {
     assert!(checked >= 12, "{checked}");
 }
 
-/// symbolic's own conversion of every object of `bytes` (`process_object`), names demangled
-/// and clone suffixes dropped by a transformer, as a reference.
-fn reference_symcaches(bytes: &[u8]) -> Vec<Vec<u8>> {
-    use std::collections::HashMap;
-    use symbolic::common::{Language, Name, NameMangling};
-    use symbolic::demangle::{Demangle, DemangleOptions};
-    use symbolic::symcache::transform::{Function, Transformer};
-    struct Clean(HashMap<String, String>);
-    impl Transformer for Clean {
-        fn transform_function<'f>(&'f mut self, mut f: Function<'f>) -> Function<'f> {
-            let clean = self.0.entry(f.name.to_string()).or_insert_with_key(|raw| {
-                let name = Name::new(raw.as_str(), NameMangling::Unknown, Language::Unknown);
-                let demangled = name.try_demangle(DemangleOptions::complete());
-                symscope::symbols::native::without_clone_suffix(&demangled).to_owned()
-            });
-            f.name = std::borrow::Cow::Owned(clean.clone());
-            f
-        }
-    }
-    let archive = symbolic::debuginfo::Archive::parse(bytes).unwrap();
-    archive
-        .objects()
-        .map(|object| {
-            let mut converter = symbolic::symcache::SymCacheConverter::new();
-            converter.add_transformer(Clean(HashMap::new()));
-            converter.process_object(&object.unwrap()).unwrap();
-            let mut out = Vec::new();
-            converter.serialize(&mut out).unwrap();
-            out
-        })
-        .collect()
-}
-
 /// Our SymCache, built on one thread (the debug information read and its functions written in
 /// turn) and on two (read on one while the other writes), is byte for byte symbolic's own
 /// `process_object`'s, for every kind of native file.
 #[test]
 fn symcache_equals_symbolics_on_one_thread_and_on_two() {
+    use reference::reference_symcaches;
     use symscope::jobs::ParallelIndex;
     use symscope::symbols::native::NativeSymbols;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");

@@ -336,19 +336,8 @@ fn build_symcache(
             .map_err(|e| NativeError::Cache(e.to_string()))?;
         return serialize(converter);
     }
-    let sections = match object {
-        Object::Elf(elf) => Some(DwarfSections::from_dwarf(elf)),
-        Object::MachO(macho) => Some(DwarfSections::from_dwarf(macho)),
-        _ => None,
-    };
-    if let Some(sections) = &sections {
-        let info = DwarfInfo::parse(
-            sections,
-            object.symbol_map(),
-            object.load_address() as i64,
-            object.kind(),
-        )
-        .map_err(cache_error)?;
+    if let Some(sections) = dwarf_sections(object) {
+        let info = parse_dwarf(object, &sections).map_err(cache_error)?;
         return build_from_dwarf(object, &info, SHARES, runner, progress);
     }
     let session = object.debug_session().map_err(cache_error)?;
@@ -407,6 +396,29 @@ fn build_symcache(
 
 /// How many shares of its units an ELF or Mach-O file's DWARF is read in, side by side.
 const SHARES: usize = 2;
+
+/// The DWARF sections of an ELF or Mach-O object, which our reader reads (`None` for other
+/// formats).
+fn dwarf_sections<'d>(object: &Object<'d>) -> Option<DwarfSections<'d>> {
+    match object {
+        Object::Elf(elf) => Some(DwarfSections::from_dwarf(elf)),
+        Object::MachO(macho) => Some(DwarfSections::from_dwarf(macho)),
+        _ => None,
+    }
+}
+
+/// `object`'s DWARF from its `sections`, ready to be read unit by unit.
+fn parse_dwarf<'d, 'o: 'd>(
+    object: &Object<'o>,
+    sections: &'d DwarfSections<'d>,
+) -> Result<DwarfInfo<'d>, symbolic::debuginfo::dwarf::DwarfError> {
+    DwarfInfo::parse(
+        sections,
+        object.symbol_map(),
+        object.load_address() as i64,
+        object.kind(),
+    )
+}
 
 /// How much more of the units the first share reads than the second: the second also scans
 /// the first's function ranges (about a tenth of reading them) before it reads its own.
@@ -628,17 +640,10 @@ pub(crate) fn check_shares(bytes: &[u8], shares: usize) {
         return;
     };
     for object in archive.objects().flatten() {
-        let sections = match &object {
-            Object::Elf(elf) => DwarfSections::from_dwarf(elf),
-            Object::MachO(macho) => DwarfSections::from_dwarf(macho),
-            _ => continue,
+        let Some(sections) = dwarf_sections(&object) else {
+            continue;
         };
-        let Ok(info) = DwarfInfo::parse(
-            &sections,
-            object.symbol_map(),
-            object.load_address() as i64,
-            object.kind(),
-        ) else {
+        let Ok(info) = parse_dwarf(&object, &sections) else {
             continue;
         };
         let one = build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress);
@@ -939,18 +944,8 @@ mod tests {
                 converter.add_transformer(Demangler::default());
                 converter.process_object(&object).unwrap();
                 let reference = serialize(converter).unwrap();
-                let sections = match &object {
-                    Object::Elf(elf) => DwarfSections::from_dwarf(elf),
-                    Object::MachO(macho) => DwarfSections::from_dwarf(macho),
-                    _ => panic!("{file}: not ELF or Mach-O"),
-                };
-                let info = DwarfInfo::parse(
-                    &sections,
-                    object.symbol_map(),
-                    object.load_address() as i64,
-                    object.kind(),
-                )
-                .unwrap();
+                let sections = dwarf_sections(&object).expect("ELF or Mach-O");
+                let info = parse_dwarf(&object, &sections).unwrap();
                 let units = info.unit_count();
                 for shares in [1, 2, 3, units] {
                     let cuts = cut_units(&info, shares, LEAD);
@@ -969,75 +964,73 @@ mod tests {
         assert!(merged > 20, "only {merged} merges were tried");
     }
 
+    /// Calls `f` with the DWARF of `linux/crash.debug`, a C++ file with 20 units, some of
+    /// them describing the same inline functions.
+    fn with_cpp_units(f: impl for<'d> FnOnce(&'d DwarfInfo<'d>)) {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let bytes = std::fs::read(root.join("sentry-symbolic/fixtures/linux/crash.debug")).unwrap();
+        let archive = Archive::parse(&bytes).unwrap();
+        let object = archive.object_by_index(0).unwrap().unwrap();
+        let sections = dwarf_sections(&object).expect("ELF");
+        let info = parse_dwarf(&object, &sections).unwrap();
+        f(&info);
+    }
+
     /// A later share must skip the function ranges the units before it had, as `symbolic`
     /// skips them reading all units in order. Scanning the earlier units' ranges gives exactly
     /// the ranges reading them adds, and with them a share's functions are the serial run's.
     /// Without them, duplicate functions across units would be read twice.
     #[test]
     fn the_range_scan_lets_a_share_skip_what_symbolic_skips() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
-        let bytes = std::fs::read(root.join("sentry-symbolic/fixtures/linux/crash.debug")).unwrap();
-        let archive = Archive::parse(&bytes).unwrap();
-        let object = archive.object_by_index(0).unwrap().unwrap();
-        let Object::Elf(elf) = &object else {
-            panic!("not ELF")
-        };
-        let sections = DwarfSections::from_dwarf(elf);
-        let info = DwarfInfo::parse(&sections, object.symbol_map(), 0, object.kind()).unwrap();
-        let n = info.unit_count();
-        let read = |units: Range<usize>, seen: &mut BTreeSet<(u64, u64)>| {
-            let mut functions = Vec::new();
-            info.functions_of(units, seen, &mut |f| {
-                functions.push((f.address, f.size, f.name.to_string()));
-                true
-            })
-            .unwrap();
-            functions
-        };
-        let mut read_ranges = BTreeSet::new();
-        let all = read(0..n, &mut read_ranges);
-        let mut scanned = BTreeSet::new();
-        info.function_ranges_of(0..n, &mut scanned, &mut || true)
-            .unwrap();
-        assert_eq!(scanned, read_ranges);
-        let mut duplicates_skipped = 0;
-        for cut in 1..n {
-            let mut seen = BTreeSet::new();
-            info.function_ranges_of(0..cut, &mut seen, &mut || true)
+        with_cpp_units(|info| {
+            let n = info.unit_count();
+            let read = |units: Range<usize>, seen: &mut BTreeSet<(u64, u64)>| {
+                let mut functions = Vec::new();
+                info.functions_of(units, seen, &mut |f| {
+                    functions.push((f.address, f.size, f.name.to_string()));
+                    true
+                })
                 .unwrap();
-            let mut head = read(0..cut, &mut BTreeSet::new());
-            let tail = read(cut..n, &mut seen);
-            let unskipped = read(cut..n, &mut BTreeSet::new());
-            duplicates_skipped += unskipped.len() - tail.len();
-            head.extend(tail);
-            assert_eq!(head, all, "cut at unit {cut}");
-        }
-        assert!(duplicates_skipped > 0);
+                functions
+            };
+            let mut read_ranges = BTreeSet::new();
+            let all = read(0..n, &mut read_ranges);
+            let mut scanned = BTreeSet::new();
+            info.function_ranges_of(0..n, &mut scanned, &mut || true)
+                .unwrap();
+            assert_eq!(scanned, read_ranges);
+            let mut duplicates_skipped = 0;
+            for cut in 1..n {
+                let mut seen = BTreeSet::new();
+                info.function_ranges_of(0..cut, &mut seen, &mut || true)
+                    .unwrap();
+                let mut head = read(0..cut, &mut BTreeSet::new());
+                let tail = read(cut..n, &mut seen);
+                let unskipped = read(cut..n, &mut BTreeSet::new());
+                duplicates_skipped += unskipped.len() - tail.len();
+                head.extend(tail);
+                assert_eq!(head, all, "cut at unit {cut}");
+            }
+            assert!(duplicates_skipped > 0);
+        });
     }
 
     /// Units are cut into runs that cover them all, in order, none empty.
     #[test]
     fn units_are_cut_into_runs_covering_all() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
-        let bytes = std::fs::read(root.join("sentry-symbolic/fixtures/linux/crash.debug")).unwrap();
-        let archive = Archive::parse(&bytes).unwrap();
-        let object = archive.object_by_index(0).unwrap().unwrap();
-        let Object::Elf(elf) = &object else {
-            panic!("not ELF")
-        };
-        let sections = DwarfSections::from_dwarf(elf);
-        let info = DwarfInfo::parse(&sections, object.symbol_map(), 0, object.kind()).unwrap();
-        let n = info.unit_count();
-        assert!(n > 10);
-        for shares in 1..=n + 2 {
-            let cuts = cut_units(&info, shares, LEAD);
-            assert!(cuts.len() <= shares);
-            assert_eq!(cuts.first().unwrap().start, 0);
-            assert_eq!(cuts.last().unwrap().end, n);
-            assert!(cuts.iter().all(|r| !r.is_empty()));
-            assert!(cuts.windows(2).all(|w| w[0].end == w[1].start));
-        }
-        assert_eq!(cut_units(&info, 2, 1.1).len(), 2);
+        with_cpp_units(|info| {
+            let n = info.unit_count();
+            assert!(n > 10);
+            for shares in 1..=n + 2 {
+                let cuts = cut_units(info, shares, LEAD);
+                assert!(cuts.len() <= shares);
+                assert_eq!(cuts.first().unwrap().start, 0);
+                assert_eq!(cuts.last().unwrap().end, n);
+                assert!(cuts.iter().all(|r| !r.is_empty()));
+                assert!(cuts.windows(2).all(|w| w[0].end == w[1].start));
+            }
+            assert_eq!(cut_units(info, 2, 1.1).len(), 2);
+        });
     }
 
     /// Progress sees every function read, and a stop ends the conversion as cancelled.
