@@ -317,8 +317,9 @@ fn serialize(converter: SymCacheConverter<'_>) -> Result<Vec<u8>, NativeError> {
 const PIPE_DEPTH: usize = 64;
 
 /// Builds `object`'s SymCache: what `SymCacheConverter::process_object` does, with names
-/// cleaned by the reader, and with reading and writing side by side when `runner` has a
-/// second thread (each half is about half of the work).
+/// cleaned. PE and PDB files go through `process_object` itself; ELF and Mach-O files through
+/// our DWARF reader, in shares ([`build_from_dwarf`]); others (Breakpad) are read by
+/// `symbolic` while our writer writes them beside, when `runner` has a second thread.
 fn build_symcache(
     object: &Object<'_>,
     runner: &dyn ChunkRunner,
