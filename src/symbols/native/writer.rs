@@ -53,6 +53,17 @@ struct SourceLocation {
     inlined_into_idx: u32,
 }
 
+/// What taking a function does at a range start.
+#[derive(Clone, Copy, Debug)]
+enum RangeOp {
+    /// A line record's location: replaces whatever is there.
+    Write(SourceLocation),
+    /// A function's entry: only where nothing is, or "no location".
+    Entry(SourceLocation),
+    /// A function's end: "no location", only where nothing is.
+    End,
+}
+
 /// Marks an address that belongs to no function (after a function's end).
 const NO_SOURCE_LOCATION: SourceLocation = SourceLocation {
     file_idx: u32::MAX,
@@ -79,9 +90,12 @@ pub(super) struct CacheWriter {
     files: FxIndexSet<File>,
     functions: FxIndexSet<FunctionRecord>,
     call_locations: FxIndexSet<SourceLocation>,
+    /// What taking functions did to range starts, in order: applied all at once when the
+    /// writer is sealed (sorting them costs less than keeping a map in order all along).
+    ops: Vec<(u32, RangeOp)>,
     /// Range start → its location, and whether a line record's location was written there
-    /// (which [`CacheWriter::merge`] lets win over what an earlier writer had). Once merged,
-    /// the ranges are in `sealed` and this only holds starts added after that.
+    /// (which [`CacheWriter::merge`] lets win over what an earlier writer had): the starts
+    /// added after sealing (by symbols).
     ranges: BTreeMap<u32, (SourceLocation, bool)>,
     /// Range starts in order, the same as `ranges` holds (none of its keys): where a merge
     /// puts them, written out in one sweep.
@@ -107,6 +121,7 @@ impl CacheWriter {
             files: Default::default(),
             functions: Default::default(),
             call_locations: Default::default(),
+            ops: Vec::new(),
             ranges: BTreeMap::new(),
             sealed: Vec::new(),
             last_addr: None,
@@ -242,7 +257,8 @@ impl CacheWriter {
                     .as_ref()
                     .is_none_or(|next| next.start > current_address)
                 {
-                    self.ranges.insert(current_address, (source_location, true));
+                    self.ops
+                        .push((current_address, RangeOp::Write(source_location)));
                 }
                 if let Some(inline_range) = next_inline.take_if(|next| next.start < line_range_end)
                 {
@@ -264,12 +280,13 @@ impl CacheWriter {
         }
 
         if !function.inline {
-            insert_source_location(&mut self.ranges, entry_pc, || SourceLocation {
+            let entry = SourceLocation {
                 file_idx: u32::MAX,
                 line: 0,
                 function_idx,
                 inlined_into_idx: u32::MAX,
-            });
+            };
+            self.ops.push((entry_pc, RangeOp::Entry(entry)));
         }
 
         if !callee_call_locations.is_empty() {
@@ -284,9 +301,7 @@ impl CacheWriter {
             *last_addr = function_end;
         }
         // An explicit "no location" at the function's end, unless something is there.
-        if let Entry::Vacant(vacant) = self.ranges.entry(function_end) {
-            vacant.insert((NO_SOURCE_LOCATION, false));
-        }
+        self.ops.push((function_end, RangeOp::End));
     }
 
     /// Appends what `later` took (functions only, no symbols yet) to what this writer took,
@@ -381,6 +396,34 @@ impl CacheWriter {
     /// Moves every range start into `sealed` (a share does it when it has read its functions,
     /// so that merging it only has two lists to join).
     pub(super) fn seal(&mut self) {
+        if !self.ops.is_empty() {
+            let mut ops = std::mem::take(&mut self.ops);
+            // Stable: the operations on one start stay in the order they were made.
+            ops.sort_by_key(|op| op.0);
+            let mut applied: Vec<(u32, SourceLocation, bool)> = Vec::with_capacity(ops.len());
+            for (start, op) in ops {
+                let here = match applied.last_mut() {
+                    Some(last) if last.0 == start => Some(last),
+                    _ => None,
+                };
+                match (op, here) {
+                    (RangeOp::Write(location), Some(here)) => *here = (start, location, true),
+                    (RangeOp::Write(location), None) => applied.push((start, location, true)),
+                    (RangeOp::Entry(location), Some(here)) => {
+                        if here.1 == NO_SOURCE_LOCATION {
+                            here.1 = location;
+                        }
+                    }
+                    (RangeOp::Entry(location), None) => applied.push((start, location, false)),
+                    (RangeOp::End, Some(_)) => {}
+                    (RangeOp::End, None) => applied.push((start, NO_SOURCE_LOCATION, false)),
+                }
+            }
+            let earlier = std::mem::take(&mut self.sealed);
+            let mut merged = Vec::with_capacity(earlier.len() + applied.len());
+            merged.extend(merge_ranges(earlier.into_iter(), applied.into_iter()));
+            self.sealed = merged;
+        }
         if !self.ranges.is_empty() {
             let ranges = std::mem::take(&mut self.ranges);
             let later = ranges.into_iter().map(|(k, (s, w))| (k, s, w));
@@ -414,6 +457,9 @@ impl CacheWriter {
         let Some(name) = symbol.name.as_deref() else {
             return;
         };
+        if !self.ops.is_empty() {
+            self.seal();
+        }
         let name_offset = self.name_offset(name);
         let mut functions = std::mem::take(&mut self.functions);
         // A symbol replaces a "no location" marker but not a location from a function.
@@ -446,6 +492,9 @@ impl CacheWriter {
 
     /// The SymCache's bytes (`serialize`).
     pub(super) fn finish(mut self) -> std::io::Result<Vec<u8>> {
+        if !self.ops.is_empty() {
+            self.seal();
+        }
         if let Some(last_addr) = self.last_addr
             && self.vacant(last_addr)
         {
