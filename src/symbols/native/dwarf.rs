@@ -1,13 +1,14 @@
 //! Our DWARF function reader: `symbolic`'s, with access to one compilation unit at a time,
 //! so that a file's units can be read on several cores.
 //!
-//! Adapted from `symbolic-debuginfo` 12.18's `dwarf.rs` (MIT, Sentry): the unit, function and
-//! inlinee parsing below are theirs, unchanged but for what had to go (Mach-O symbol maps,
-//! which we never load, and the debug session, replaced by [`DwarfInfo::functions_of`]). Its
-//! output is the same `Function`s their `DwarfDebugSession::functions` yields, unit by unit.
-//! Ours is [`DwarfInfo::function_ranges_of`]: the function ranges of some units, scanned
-//! without reading the functions, which a later share of the units needs to skip what
-//! `symbolic` skips.
+//! Adapted from `symbolic-debuginfo` 12.18's `dwarf.rs` (MIT, Sentry; see
+//! `LICENSE-symbolic.txt`): the unit, function and inlinee parsing below are theirs,
+//! unchanged but for what had to go (Mach-O symbol maps, which we never load, and the debug
+//! session, replaced by [`DwarfInfo::functions_of`]). Its output is the same `Function`s
+//! their `DwarfDebugSession::functions` yields, unit by unit. Ours are
+//! [`DwarfInfo::function_ranges_of`] (the function ranges of some units, scanned without
+//! reading the functions, which a later share of the units needs to skip what `symbolic`
+//! skips) and the inlinee names and languages remembered by the DIE they refer to.
 
 // Kept as upstream writes it, to compare with it: nested `if`s not collapsed.
 #![allow(clippy::collapsible_if)]

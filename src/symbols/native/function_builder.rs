@@ -1,7 +1,8 @@
 //! Contains [`FunctionBuilder`], which can be used to create a [`Function`]
 //! with inlinees and line records in the right structure.
 //!
-//! Copied from `symbolic-debuginfo` 12.18 (MIT, Sentry) for our DWARF reader ([`super::dwarf`]).
+//! Copied from `symbolic-debuginfo` 12.18 (MIT, Sentry; see `LICENSE-symbolic.txt`) for our
+//! DWARF reader ([`super::dwarf`]).
 
 use std::{cmp::Reverse, collections::BinaryHeap};
 

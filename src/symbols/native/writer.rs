@@ -1,15 +1,17 @@
 //! Our SymCache writer: byte for byte what `symbolic`'s `SymCacheConverter` writes (format
 //! version 8) for functions and symbols, with less work per line record.
 //!
-//! Adapted from `symbolic-symcache` 12.18's `writer.rs` (MIT, Sentry). The algorithm, the
-//! order in which strings, files, functions and locations are numbered, and the bytes written
-//! are theirs; what differs is cost. Their converter hashes three strings and a file record
-//! for every line record (2.4 million on our benchmark binary); ours remembers, per
-//! top-level function, which file a `FileInfo` became, and hashes small records with FxHash.
-//! Function names are cleaned (demangled) here, each distinct name once, as symbolic's
-//! converter would write them through a transformer that cleans every name.
-//! The converter's PE/PDB-only parts (undecorating names, transformers) are left out: those
-//! files still go through `symbolic`'s own `process_object`.
+//! Adapted from `symbolic-symcache` 12.18's `writer.rs` (MIT, Sentry; see
+//! `LICENSE-symbolic.txt`). The algorithm, the order in which strings, files, functions and
+//! locations are numbered, and the bytes written are theirs; what differs is cost. Their
+//! converter hashes three strings and a file record for every line record (2.4 million on our
+//! benchmark binary); ours remembers, per top-level function, which file a `FileInfo` became,
+//! and hashes small records with FxHash. Function names are cleaned (demangled) here, each
+//! distinct name once, as symbolic's converter would write them through a transformer that
+//! cleans every name. Range starts are logged per function and applied, sorted, at the end,
+//! and two writers can be merged ([`CacheWriter::merge`]). The converter's PE/PDB-only parts
+//! (undecorating names, transformers) are left out: those files still go through
+//! `symbolic`'s own `process_object`.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
