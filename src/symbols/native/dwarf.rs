@@ -8,7 +8,9 @@
 //! their `DwarfDebugSession::functions` yields, unit by unit. Ours are
 //! [`DwarfInfo::function_ranges_of`] (the function ranges of some units, scanned without
 //! reading the functions, which a later share of the units needs to skip what `symbolic`
-//! skips) and the inlinee names and languages remembered by the DIE they refer to.
+//! skips), [`DwarfInfo::functions_of_claimed`] (units handed out one at a time, so that
+//! another thread can take over the rest) and the inlinee names and languages remembered by
+//! the DIE they refer to.
 
 // Kept as upstream writes it, to compare with it: nested `if`s not collapsed.
 #![allow(clippy::collapsible_if)]
@@ -909,10 +911,10 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
         self.parse_function_children(depth, inline_depth + 1, entries, builders, output, language)
     }
 
-    /// Adds the ranges of every function of this unit to `seen_ranges`, exactly those that
+    /// Appends the ranges of every function of this unit to `seen_ranges`, exactly those that
     /// [`DwarfUnit::functions`] would add, without reading the functions (ours: a later share
     /// of the units needs the earlier shares' ranges to skip what `functions` skips).
-    fn function_ranges(&self, seen_ranges: &mut BTreeSet<(u64, u64)>) -> Result<(), DwarfError> {
+    fn function_ranges(&self, seen_ranges: &mut Vec<(u64, u64)>) -> Result<(), DwarfError> {
         let mut entries = self.inner.unit.entries_raw(None)?;
         let mut range_buf = Vec::new();
         // `functions` visits every DIE once, in this order, and adds the ranges of each
@@ -925,7 +927,7 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
                 let (ranges, _) = self.parse_ranges(&mut entries, abbrev, &mut range_buf)?;
                 for range in ranges.iter().filter(|range| range.begin <= range.end) {
                     let address = offset(range.begin, self.inner.info.address_offset);
-                    seen_ranges.insert((address, range.end - range.begin));
+                    seen_ranges.push((address, range.end - range.begin));
                 }
             } else {
                 entries.skip_attributes(abbrev.attributes())?;
@@ -1326,40 +1328,6 @@ impl fmt::Debug for DwarfInfo<'_> {
     }
 }
 
-/// An iterator over compilation units in a DWARF object.
-struct DwarfUnitIterator<'s> {
-    info: &'s DwarfInfo<'s>,
-    bcsymbolmap: Option<&'s BcSymbolMap<'s>>,
-    index: usize,
-}
-
-impl<'s> Iterator for DwarfUnitIterator<'s> {
-    type Item = Result<DwarfUnit<'s, 's>, DwarfError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        while self.index < self.info.headers.len() {
-            let result = self.info.get_unit(self.index);
-            self.index += 1;
-
-            let unit = match result {
-                Ok(Some(unit)) => unit,
-                Ok(None) => continue,
-                Err(error) => return Some(Err(error)),
-            };
-
-            match DwarfUnit::from_unit(unit, self.info, self.bcsymbolmap) {
-                Ok(Some(unit)) => return Some(Ok(unit)),
-                Ok(None) => continue,
-                Err(error) => return Some(Err(error)),
-            }
-        }
-
-        None
-    }
-}
-
-impl std::iter::FusedIterator for DwarfUnitIterator<'_> {}
-
 fn resolve_byte_name<'s>(bcsymbolmap: Option<&'s BcSymbolMap<'s>>, s: &'s [u8]) -> &'s [u8] {
     bcsymbolmap
         .and_then(|b| b.resolve_opt(s))
@@ -1390,31 +1358,33 @@ impl<'d> DwarfInfo<'d> {
         start + header.length_including_self()
     }
 
-    /// Adds the ranges of every function of the units `units` to `seen_ranges`, as
-    /// [`DwarfInfo::functions_of`] would, without reading the functions; `go_on` is asked
-    /// before each unit.
+    /// Adds the ranges of every function of the units `units` to `scan`, as
+    /// [`DwarfInfo::functions_of`] would add them to its set, without reading the functions;
+    /// `go_on` is asked before each unit.
     pub(super) fn function_ranges_of(
         &'d self,
         units: std::ops::Range<usize>,
-        seen_ranges: &mut BTreeSet<(u64, u64)>,
+        scan: &mut RangeScan,
         go_on: &mut dyn FnMut() -> bool,
     ) -> Result<(), DwarfError> {
-        let mut iter = DwarfUnitIterator {
-            info: self,
-            bcsymbolmap: None,
-            index: units.start,
-        };
-        while iter.index < units.end && go_on() {
-            let unit = match iter.next() {
-                Some(unit) => unit?,
-                None => break,
-            };
-            if iter.index > units.end {
+        for index in units {
+            if !go_on() {
                 break;
             }
-            unit.function_ranges(seen_ranges)?;
+            if let Some(unit) = self.unit_with_code(index)? {
+                scan.units.push((index, scan.ranges.len()));
+                unit.function_ranges(&mut scan.ranges)?;
+            }
         }
         Ok(())
+    }
+
+    /// Unit `index`, or `None` when it has no code (as symbolic's unit iterator skips it).
+    fn unit_with_code(&'d self, index: usize) -> Result<Option<DwarfUnit<'d, 'd>>, DwarfError> {
+        match self.get_unit(index)? {
+            Some(unit) => DwarfUnit::from_unit(unit, self, None),
+            None => Ok(None),
+        }
     }
 
     /// The functions of the units `units`, in the order `symbolic`'s function iterator yields
@@ -1423,24 +1393,26 @@ impl<'d> DwarfInfo<'d> {
     /// gives `symbolic`'s output exactly.
     pub(super) fn functions_of(
         &'d self,
-        units: std::ops::Range<usize>,
+        mut units: std::ops::Range<usize>,
         seen_ranges: &mut BTreeSet<(u64, u64)>,
         emit: &mut dyn FnMut(Function<'d>) -> bool,
     ) -> Result<(), DwarfError> {
-        let mut iter = DwarfUnitIterator {
-            info: self,
-            bcsymbolmap: None,
-            index: units.start,
-        };
-        while iter.index < units.end {
-            let unit = match iter.next() {
-                Some(unit) => unit?,
-                None => break,
+        self.functions_of_claimed(&mut || units.next(), seen_ranges, emit)
+    }
+
+    /// Like [`DwarfInfo::functions_of`], for the units that `next_unit` hands out one at a
+    /// time, in increasing order, until it answers `None` (so that another thread can take
+    /// over the units not handed out yet).
+    pub(super) fn functions_of_claimed(
+        &'d self,
+        next_unit: &mut dyn FnMut() -> Option<usize>,
+        seen_ranges: &mut BTreeSet<(u64, u64)>,
+        emit: &mut dyn FnMut(Function<'d>) -> bool,
+    ) -> Result<(), DwarfError> {
+        while let Some(index) = next_unit() {
+            let Some(unit) = self.unit_with_code(index)? else {
+                continue;
             };
-            // `next` skips units without code; one skipped past the end is not ours.
-            if iter.index > units.end {
-                break;
-            }
             for function in unit.functions(seen_ranges)? {
                 if !emit(function) {
                     return Ok(());
@@ -1448,5 +1420,26 @@ impl<'d> DwarfInfo<'d> {
             }
         }
         Ok(())
+    }
+}
+
+/// The function ranges of units scanned in order, and where each unit's begin: the set
+/// `symbolic` skips ranges from, as it stands before any of those units.
+#[derive(Debug, Default)]
+pub(super) struct RangeScan {
+    ranges: Vec<(u64, u64)>,
+    /// `(unit index, where its ranges begin in ranges)` for each unit with code.
+    units: Vec<(usize, usize)>,
+}
+
+impl RangeScan {
+    /// The ranges of the scanned units before unit `unit`.
+    pub(super) fn before(&self, unit: usize) -> BTreeSet<(u64, u64)> {
+        let end = self
+            .units
+            .iter()
+            .find(|&&(index, _)| index >= unit)
+            .map_or(self.ranges.len(), |&(_, at)| at);
+        self.ranges[..end].iter().copied().collect()
     }
 }

@@ -7,8 +7,8 @@ use crate::symbols::sourcemap::{ChunkRunner, Serial};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::ops::Range;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use symbolic::common::{Arch, DebugId, Language, Name, NameMangling};
 use symbolic::debuginfo::{
     Archive, FileFormat, Function as DebugFunction, Object, ObjectDebugSession, Symbol,
@@ -18,7 +18,7 @@ use symbolic::symcache::transform::{Function, Transformer};
 use symbolic::symcache::{SymCache, SymCacheConverter};
 
 mod dwarf;
-use dwarf::{DwarfInfo, DwarfSections};
+use dwarf::{DwarfInfo, DwarfSections, RangeScan};
 mod function_builder;
 mod writer;
 
@@ -425,8 +425,14 @@ fn parse_dwarf<'d, 'o: 'd>(
 /// the first's function ranges (about a tenth of reading them) before it reads its own.
 const LEAD: f64 = 1.1;
 
+/// The least a thread takes over from the other: 1/`STEAL_MIN` of all units' bytes.
+const STEAL_MIN: usize = 64;
+
 /// What reading one share of a file's units gave.
 struct Share {
+    /// The share's units, `start..end` (shares are merged in this order).
+    start: usize,
+    end: usize,
     writer: writer::CacheWriter,
     /// The `(address, size)` of every function range of the units before and in the share.
     seen: BTreeSet<(u64, u64)>,
@@ -435,18 +441,26 @@ struct Share {
     result: Result<(), NativeError>,
 }
 
-/// Reads the functions of `units` into a fresh writer; `seen` holds the function ranges of
+/// Reads the functions of the units `next_unit` hands out (in increasing order, from unit
+/// `start` on, with none left out) into a fresh writer; `seen` holds the function ranges of
 /// the units before them. `step` is called before each function and answers whether to go on.
 fn read_share<'d>(
     info: &'d DwarfInfo<'d>,
-    units: Range<usize>,
+    start: usize,
+    next_unit: &mut dyn FnMut() -> Option<usize>,
     mut seen: BTreeSet<(u64, u64)>,
     new_writer: &dyn Fn() -> writer::CacheWriter,
     step: &mut dyn FnMut() -> bool,
 ) -> Share {
     let mut writer = new_writer();
+    let mut end = start;
+    let mut claim = || {
+        let unit = next_unit()?;
+        end = unit + 1;
+        Some(unit)
+    };
     let result = info
-        .functions_of(units, &mut seen, &mut |function| {
+        .functions_of_claimed(&mut claim, &mut seen, &mut |function| {
             if !step() {
                 return false;
             }
@@ -456,10 +470,56 @@ fn read_share<'d>(
         .map_err(cache_error);
     writer.seal();
     Share {
+        start,
+        end,
         writer,
         seen,
         result,
     }
+}
+
+/// [`read_share`] of the units `units`.
+fn read_units<'d>(
+    info: &'d DwarfInfo<'d>,
+    units: Range<usize>,
+    seen: BTreeSet<(u64, u64)>,
+    new_writer: &dyn Fn() -> writer::CacheWriter,
+    step: &mut dyn FnMut() -> bool,
+) -> Share {
+    let start = units.start;
+    let mut units = units;
+    read_share(info, start, &mut || units.next(), seen, new_writer, step)
+}
+
+/// Takes the back half, by `.debug_info` bytes, of the units `left` still holds, when they
+/// are at least `min` bytes (all of them, if they are one unit): what the thread that is
+/// done with its own share reads while the other reads the front half.
+fn steal_back_half(
+    left: &Mutex<Range<usize>>,
+    info: &DwarfInfo<'_>,
+    min: usize,
+) -> Option<Range<usize>> {
+    let mut left = left.lock().ok()?;
+    if left.is_empty() {
+        return None;
+    }
+    let begin = match left.start {
+        0 => 0,
+        start => info.unit_end(start - 1),
+    };
+    let bytes = info.unit_end(left.end - 1).saturating_sub(begin);
+    if bytes < min {
+        return None;
+    }
+    // The first unit that starts in the back half (the last unit, if none does).
+    let half = begin + bytes / 2;
+    let mut mid = left.start;
+    while mid + 1 < left.end && (mid == 0 || info.unit_end(mid - 1) < half) {
+        mid += 1;
+    }
+    let stolen = mid..left.end;
+    left.end = mid;
+    Some(stolen)
 }
 
 /// `info`'s units cut into at most `shares` runs of about equal `.debug_info` bytes, the
@@ -491,12 +551,15 @@ fn cut_units(info: &DwarfInfo<'_>, shares: usize, lead: f64) -> Vec<Range<usize>
 /// Builds the SymCache of an ELF or Mach-O object from its DWARF, byte for byte what
 /// `process_object` builds: its units are cut into `shares` runs, each read into a writer of
 /// its own (the first two side by side when `runner` has a second thread), and the writers
-/// merged in unit order; then the symbol table is added.
+/// merged in unit order; then the symbol table is added. Side by side, the thread done
+/// first with its own run takes over the back half of the units the other has not started,
+/// each half again a share of its own, as long as that pays.
 ///
 /// `symbolic` skips a function range that an earlier unit already had (C++ inline and
 /// template functions are often described in several units), so a share starts from the
 /// ranges of the units before it: read in order, it carries them over; beside the first
-/// share, it first scans the first share's units for their function ranges alone.
+/// share, it first scans the first share's units for their function ranges alone (and a
+/// thread taking over later units scans the ones between).
 ///
 /// When a share fails, the others stop, and the error of the first share that failed is
 /// returned (reading in order might have met another error of the first share first).
@@ -523,23 +586,64 @@ fn build_from_dwarf<'d>(
     };
     let mut done: Vec<Share> = Vec::new();
     if let [first, second] = &cuts[..] {
-        let (mut mine, mut theirs) = (None, None);
+        // The units of each thread's share not handed out yet. A thread done with its own
+        // share takes the back half of the other's, again and again while that pays: units
+        // differ in cost far more than in size, so no cut made beforehand keeps both busy.
+        let (left, right) = (Mutex::new(first.clone()), Mutex::new(second.clone()));
+        let min = info.unit_end(info.unit_count() - 1) / STEAL_MIN;
+        let (mut mine, mut theirs) = (Vec::new(), Vec::new());
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
         let mut done_tx = Some(done_tx);
         let beside = runner.run_beside(
             &mut || {
+                let mut step = || step(progress, &mut cancelled);
                 let share = read_share(
                     info,
-                    first.clone(),
+                    first.start,
+                    &mut || left.lock().ok()?.next(),
                     BTreeSet::new(),
                     &new_writer,
-                    &mut || step(progress, &mut cancelled),
+                    &mut step,
                 );
-                if share.result.is_err() {
+                let mut failed = share.result.is_err();
+                // The ranges of this share's units, when it read them all: with those of
+                // the other's units before the ones it takes over, the set to skip from.
+                let seen = (share.end == first.end).then(|| share.seen.clone());
+                mine.push(share);
+                let mut scan = RangeScan::default();
+                let mut scanned = second.start;
+                while let Some(seen) = seen
+                    .as_ref()
+                    .filter(|_| !failed && !stop.load(Ordering::Relaxed))
+                {
+                    let Some(units) = steal_back_half(&right, info, min) else {
+                        break;
+                    };
+                    let go_on = &mut || !stop.load(Ordering::Relaxed);
+                    if let Err(e) = info.function_ranges_of(scanned..units.start, &mut scan, go_on)
+                    {
+                        // The other thread meets this error reading these units, and it is
+                        // reported from there.
+                        mine.push(Share {
+                            start: units.start,
+                            end: units.start,
+                            writer: new_writer(),
+                            seen: BTreeSet::new(),
+                            result: Err(cache_error(e)),
+                        });
+                        break;
+                    }
+                    scanned = scanned.max(units.start);
+                    let mut seen = seen.clone();
+                    seen.extend(scan.before(units.start));
+                    let share = read_units(info, units.clone(), seen, &new_writer, &mut step);
+                    failed = share.result.is_err();
+                    mine.push(share);
+                }
+                if failed {
                     stop.store(true, Ordering::Relaxed);
                 }
-                mine = Some(share);
-                // Progress and cancelling go on while the other share is read.
+                // Progress and cancelling go on while the other thread reads.
                 while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
                     done_rx.recv_timeout(std::time::Duration::from_millis(20))
                 {
@@ -552,39 +656,64 @@ fn build_from_dwarf<'d>(
             },
             &mut || {
                 let _done = done_tx.take();
-                // The first share's function ranges, which `symbolic` skips in this share.
-                let mut seen = BTreeSet::new();
-                let scanned = info.function_ranges_of(first.clone(), &mut seen, &mut || {
+                let mut count = || {
+                    read_count.fetch_add(1, Ordering::Relaxed);
+                    !stop.load(Ordering::Relaxed)
+                };
+                // The first share's function ranges, which `symbolic` skips in this share
+                // and in any units taken over from the first.
+                let mut scan = RangeScan::default();
+                let scanned = info.function_ranges_of(first.clone(), &mut scan, &mut || {
                     !stop.load(Ordering::Relaxed)
                 });
-                let share = match scanned {
-                    Ok(()) => read_share(info, second.clone(), seen, &new_writer, &mut || {
-                        read_count.fetch_add(1, Ordering::Relaxed);
-                        !stop.load(Ordering::Relaxed)
-                    }),
+                if let Err(e) = scanned {
                     // Reading the first share meets this error too (or an earlier one),
                     // and that is the one reported.
-                    Err(e) => Share {
+                    stop.store(true, Ordering::Relaxed);
+                    theirs.push(Share {
+                        start: second.start,
+                        end: second.start,
                         writer: new_writer(),
                         seen: BTreeSet::new(),
                         result: Err(cache_error(e)),
-                    },
-                };
-                if share.result.is_err() {
-                    stop.store(true, Ordering::Relaxed);
+                    });
+                    return;
                 }
-                theirs = Some(share);
+                let mut share = read_share(
+                    info,
+                    second.start,
+                    &mut || right.lock().ok()?.next(),
+                    scan.before(second.start),
+                    &new_writer,
+                    &mut count,
+                );
+                loop {
+                    let failed = share.result.is_err();
+                    theirs.push(share);
+                    if failed {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some(units) = steal_back_half(&left, info, min) else {
+                        break;
+                    };
+                    let seen = scan.before(units.start);
+                    share = read_units(info, units, seen, &new_writer, &mut count);
+                }
             },
         );
         if beside {
-            done.extend(mine);
-            done.extend(theirs);
+            done.append(&mut mine);
+            done.append(&mut theirs);
         }
     }
     if done.is_empty() {
         let mut seen = BTreeSet::new();
         for units in &cuts {
-            let mut share = read_share(info, units.clone(), seen, &new_writer, &mut || {
+            let mut share = read_units(info, units.clone(), seen, &new_writer, &mut || {
                 step(progress, &mut cancelled)
             });
             seen = std::mem::take(&mut share.seen);
@@ -598,13 +727,17 @@ fn build_from_dwarf<'d>(
     if cancelled {
         return Err(NativeError::Cancelled);
     }
-    if done.len() != cuts.len() {
+    done.sort_by_key(|share| share.start);
+    for share in &mut done {
+        std::mem::replace(&mut share.result, Ok(()))?;
+    }
+    let covered = done.first().is_some_and(|share| share.start == 0)
+        && done.windows(2).all(|w| w[0].end == w[1].start)
+        && done.last().map(|share| share.end) == Some(info.unit_count());
+    if !covered {
         return Err(NativeError::Cache(
             "a share of the debug information was not read".into(),
         ));
-    }
-    for share in &mut done {
-        std::mem::replace(&mut share.result, Ok(()))?;
     }
     let mut go_on = || {
         let n = read_count.load(Ordering::Relaxed);
@@ -633,9 +766,9 @@ fn build_from_dwarf<'d>(
 }
 
 /// For the fuzz target: every ELF or Mach-O object of `bytes` gives the same SymCache, or
-/// the same error, read in one share and in `shares`, the same SymCache as `symbolic`'s own
-/// converter, and scanning its units' function ranges gives the ranges reading them adds.
-/// Panics when not.
+/// the same error, read in one share, in `shares`, and in two whose second takes over units
+/// from the first; the same SymCache as `symbolic`'s own converter; and scanning its units'
+/// function ranges gives the ranges reading them adds. Panics when not.
 pub(crate) fn check_shares(bytes: &[u8], shares: usize) {
     let Ok(archive) = Archive::parse(bytes) else {
         return;
@@ -664,13 +797,44 @@ pub(crate) fn check_shares(bytes: &[u8], shares: usize) {
         if let (Ok(ours), Some(theirs)) = (&one, &reference) {
             assert!(ours == theirs, "our SymCache differs from symbolic's");
         }
+        // The other thread taking over units from the first (its work run first, so that
+        // it takes over all it can).
+        let stolen = build_from_dwarf(&object, &info, 2, &OtherFirst, &mut NoProgress);
+        assert!(one == stolen, "one share and shares taken over differ");
         let n = info.unit_count();
-        let (mut read, mut scanned) = (BTreeSet::new(), BTreeSet::new());
+        let (mut read, mut scan) = (BTreeSet::new(), RangeScan::default());
         if info.functions_of(0..n, &mut read, &mut |_| true).is_ok() {
-            let scan = info.function_ranges_of(0..n, &mut scanned, &mut || true);
-            assert!(scan.is_ok(), "the range scan failed where reading did not");
-            assert!(scanned == read, "the range scan differs from reading");
+            let scanned = info.function_ranges_of(0..n, &mut scan, &mut || true);
+            assert!(
+                scanned.is_ok(),
+                "the range scan failed where reading did not"
+            );
+            assert!(
+                scan.before(n) == read,
+                "the range scan differs from reading"
+            );
         }
+    }
+}
+
+/// A runner that runs the work meant for a second thread first, then the caller's, on the
+/// calling thread: the second thread's share then takes over every unit it can from the
+/// first (for checks; the order is the worst case of real threads).
+struct OtherFirst;
+
+impl ChunkRunner for OtherFirst {
+    fn chunks_for(&self, _len: usize) -> usize {
+        1
+    }
+
+    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+        (0..n).for_each(task);
+    }
+
+    fn run_beside(&self, read: &mut dyn FnMut(), write: &mut (dyn FnMut() + Send)) -> bool {
+        write();
+        read();
+        true
     }
 }
 
@@ -965,6 +1129,67 @@ mod tests {
         assert!(merged > 20, "only {merged} merges were tried");
     }
 
+    /// Every file of the test above, read by two threads where the one done first with its
+    /// own share takes over units from the other (here all it can: its work runs first).
+    #[test]
+    fn units_taken_over_by_the_other_thread_give_symbolics_symcache() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        for file in [
+            "crashy/crashy",
+            "crashy/crashy.debug",
+            "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+            "sentry-symbolic/fixtures/linux/crash.debug",
+            "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
+            "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
+        ] {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            let archive = Archive::parse(&bytes).unwrap();
+            for object in archive.objects() {
+                let object = object.unwrap();
+                let sections = dwarf_sections(&object).expect("ELF or Mach-O");
+                let info = parse_dwarf(&object, &sections).unwrap();
+                let one = build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress).unwrap();
+                let taken =
+                    build_from_dwarf(&object, &info, 2, &OtherFirst, &mut NoProgress).unwrap();
+                assert!(
+                    taken == one,
+                    "{file}: units taken over: not the SymCache read in order"
+                );
+            }
+        }
+    }
+
+    /// The thread done with its own share takes the back half (by bytes) of the units the
+    /// other has left, again and again until what is left is too small to pay.
+    #[test]
+    fn the_back_half_of_the_units_left_is_taken_over() {
+        with_cpp_units(|info| {
+            let n = info.unit_count();
+            let total = info.unit_end(n - 1);
+            let bytes = |r: &Range<usize>| match r.start {
+                0 => info.unit_end(r.end - 1),
+                start => info.unit_end(r.end - 1) - info.unit_end(start - 1),
+            };
+            let left = Mutex::new(0..n);
+            let mut taken = Vec::new();
+            while let Some(stolen) = steal_back_half(&left, info, total / STEAL_MIN) {
+                let before = left.lock().unwrap().start..stolen.end;
+                assert!(bytes(&stolen) <= bytes(&before) / 2 || stolen.len() == 1);
+                taken.push(stolen);
+            }
+            assert!(taken.len() >= 3, "{taken:?}");
+            let mut end = n;
+            for stolen in &taken {
+                assert_eq!(stolen.end, end, "{taken:?}");
+                assert!(!stolen.is_empty());
+                end = stolen.start;
+            }
+            let left = left.into_inner().unwrap();
+            assert_eq!(left, 0..end);
+            assert!(left.is_empty() || bytes(&left) < total / STEAL_MIN);
+        });
+    }
+
     /// Calls `f` with the DWARF of `linux/crash.debug`, a C++ file with 20 units, some of
     /// them describing the same inline functions.
     fn with_cpp_units(f: impl for<'d> FnOnce(&'d DwarfInfo<'d>)) {
@@ -996,15 +1221,17 @@ mod tests {
             };
             let mut read_ranges = BTreeSet::new();
             let all = read(0..n, &mut read_ranges);
-            let mut scanned = BTreeSet::new();
-            info.function_ranges_of(0..n, &mut scanned, &mut || true)
+            let mut scan = RangeScan::default();
+            info.function_ranges_of(0..n, &mut scan, &mut || true)
                 .unwrap();
-            assert_eq!(scanned, read_ranges);
+            assert_eq!(scan.before(n), read_ranges);
             let mut duplicates_skipped = 0;
             for cut in 1..n {
-                let mut seen = BTreeSet::new();
-                info.function_ranges_of(0..cut, &mut seen, &mut || true)
+                let mut seen = scan.before(cut);
+                let mut scanned = RangeScan::default();
+                info.function_ranges_of(0..cut, &mut scanned, &mut || true)
                     .unwrap();
+                assert_eq!(scanned.before(n), seen, "cut at unit {cut}");
                 let mut head = read(0..cut, &mut BTreeSet::new());
                 let tail = read(cut..n, &mut seen);
                 let unskipped = read(cut..n, &mut BTreeSet::new());
