@@ -1375,6 +1375,7 @@ impl<'d> DwarfInfo<'d> {
                 scan.units.push((index, scan.ranges.len()));
                 unit.function_ranges(&mut scan.ranges)?;
             }
+            scan.end = index + 1;
         }
         Ok(())
     }
@@ -1430,10 +1431,26 @@ pub(super) struct RangeScan {
     ranges: Vec<(u64, u64)>,
     /// `(unit index, where its ranges begin in ranges)` for each unit with code.
     units: Vec<(usize, usize)>,
+    /// The unit after the last one scanned.
+    end: usize,
 }
 
 impl RangeScan {
-    /// The ranges of the scanned units before unit `unit`.
+    /// A scan that starts at unit `unit` (the ranges of the units before are known otherwise).
+    pub(super) fn from(unit: usize) -> Self {
+        Self {
+            end: unit,
+            ..Self::default()
+        }
+    }
+
+    /// The unit after the last one scanned.
+    pub(super) fn end(&self) -> usize {
+        self.end
+    }
+
+    /// The ranges of the scanned units before unit `unit`: of all units before it, for a scan
+    /// from unit 0.
     pub(super) fn before(&self, unit: usize) -> BTreeSet<(u64, u64)> {
         let end = self
             .units

@@ -522,6 +522,56 @@ fn steal_back_half(
     Some(stolen)
 }
 
+/// Reads the units taken over from `units_of` (the other thread's units not started), the
+/// back half at a time while that pays, each half a share of its own. A share skips the
+/// ranges in `base` and those `scan` found in the units before it; `scan` goes on to the
+/// units before a half taken over first. Stops at the first share that fails, or when
+/// `stop` answers `true`.
+#[allow(clippy::too_many_arguments)]
+fn take_over<'d>(
+    info: &'d DwarfInfo<'d>,
+    units_of: &Mutex<Range<usize>>,
+    base: &BTreeSet<(u64, u64)>,
+    scan: &mut RangeScan,
+    min: usize,
+    new_writer: &dyn Fn() -> writer::CacheWriter,
+    stop: &dyn Fn() -> bool,
+    step: &mut dyn FnMut() -> bool,
+) -> Vec<Share> {
+    let mut taken = Vec::new();
+    while !stop() {
+        let Some(units) = steal_back_half(units_of, info, min) else {
+            break;
+        };
+        let between = scan.end()..units.start;
+        if let Err(e) = info.function_ranges_of(between, scan, &mut || !stop()) {
+            // The other thread meets this error reading these units, and it is reported
+            // from there (it comes first in unit order).
+            taken.push(Share {
+                start: units.start,
+                end: units.start,
+                writer: new_writer(),
+                seen: BTreeSet::new(),
+                result: Err(cache_error(e)),
+            });
+            break;
+        }
+        if scan.end() < units.start {
+            // Stopped while scanning: the build ends without these units.
+            break;
+        }
+        let mut seen = base.clone();
+        seen.extend(scan.before(units.start));
+        let share = read_units(info, units, seen, new_writer, step);
+        let failed = share.result.is_err();
+        taken.push(share);
+        if failed {
+            break;
+        }
+    }
+    taken
+}
+
 /// `info`'s units cut into at most `shares` runs of about equal `.debug_info` bytes, the
 /// first `lead` times as many as the others.
 fn cut_units(info: &DwarfInfo<'_>, shares: usize, lead: f64) -> Vec<Range<usize>> {
@@ -606,39 +656,25 @@ fn build_from_dwarf<'d>(
                     &mut step,
                 );
                 let mut failed = share.result.is_err();
-                // The ranges of this share's units, when it read them all: with those of
-                // the other's units before the ones it takes over, the set to skip from.
-                let seen = (share.end == first.end).then(|| share.seen.clone());
+                // When this share read all its units, the ranges they had are the set to
+                // skip from in the other's units, with those of the other's units before.
+                let seen = (share.end == first.end && !failed).then(|| share.seen.clone());
                 mine.push(share);
-                let mut scan = RangeScan::default();
-                let mut scanned = second.start;
-                while let Some(seen) = seen
-                    .as_ref()
-                    .filter(|_| !failed && !stop.load(Ordering::Relaxed))
-                {
-                    let Some(units) = steal_back_half(&right, info, min) else {
-                        break;
-                    };
-                    let go_on = &mut || !stop.load(Ordering::Relaxed);
-                    if let Err(e) = info.function_ranges_of(scanned..units.start, &mut scan, go_on)
-                    {
-                        // The other thread meets this error reading these units, and it is
-                        // reported from there.
-                        mine.push(Share {
-                            start: units.start,
-                            end: units.start,
-                            writer: new_writer(),
-                            seen: BTreeSet::new(),
-                            result: Err(cache_error(e)),
-                        });
-                        break;
-                    }
-                    scanned = scanned.max(units.start);
-                    let mut seen = seen.clone();
-                    seen.extend(scan.before(units.start));
-                    let share = read_units(info, units.clone(), seen, &new_writer, &mut step);
-                    failed = share.result.is_err();
-                    mine.push(share);
+                if let Some(seen) = seen {
+                    let stop = || stop.load(Ordering::Relaxed);
+                    let mut scan = RangeScan::from(second.start);
+                    let taken = take_over(
+                        info,
+                        &right,
+                        &seen,
+                        &mut scan,
+                        min,
+                        &new_writer,
+                        &stop,
+                        &mut step,
+                    );
+                    failed = taken.iter().any(|share| share.result.is_err());
+                    mine.extend(taken);
                 }
                 if failed {
                     stop.store(true, Ordering::Relaxed);
@@ -679,7 +715,7 @@ fn build_from_dwarf<'d>(
                     });
                     return;
                 }
-                let mut share = read_share(
+                let share = read_share(
                     info,
                     second.start,
                     &mut || right.lock().ok()?.next(),
@@ -687,21 +723,26 @@ fn build_from_dwarf<'d>(
                     &new_writer,
                     &mut count,
                 );
-                loop {
-                    let failed = share.result.is_err();
-                    theirs.push(share);
-                    if failed {
-                        stop.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let Some(units) = steal_back_half(&left, info, min) else {
-                        break;
-                    };
-                    let seen = scan.before(units.start);
-                    share = read_units(info, units, seen, &new_writer, &mut count);
+                let mut failed = share.result.is_err();
+                theirs.push(share);
+                if !failed {
+                    let stop = || stop.load(Ordering::Relaxed);
+                    let none = BTreeSet::new();
+                    let taken = take_over(
+                        info,
+                        &left,
+                        &none,
+                        &mut scan,
+                        min,
+                        &new_writer,
+                        &stop,
+                        &mut count,
+                    );
+                    failed = taken.iter().any(|share| share.result.is_err());
+                    theirs.extend(taken);
+                }
+                if failed {
+                    stop.store(true, Ordering::Relaxed);
                 }
             },
         );
@@ -743,7 +784,18 @@ fn build_from_dwarf<'d>(
         let n = read_count.load(Ordering::Relaxed);
         progress.step(BUILD_PHASE, n, 0).is_continue()
     };
-    let mut shares = done.into_iter();
+    write_shares(object, done, &new_writer, &mut go_on)
+}
+
+/// Merges `shares` (read from all the units, in unit order) into the first, adds the symbol
+/// table and writes the SymCache; `go_on` is asked between the steps.
+fn write_shares(
+    object: &Object<'_>,
+    shares: Vec<Share>,
+    new_writer: &dyn Fn() -> writer::CacheWriter,
+    go_on: &mut dyn FnMut() -> bool,
+) -> Result<Vec<u8>, NativeError> {
+    let mut shares = shares.into_iter();
     let mut writer = shares.next().map_or_else(new_writer, |share| share.writer);
     for share in shares {
         if !go_on() {
@@ -1157,6 +1209,178 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The first thread, done with its own units, takes over the back half of the units the
+    /// other has not started, again and again, scanning the ranges of the other's units before
+    /// them: each share it takes skips from the ranges of all units before it, and with the
+    /// other's share reading what is left to it, the shares merged in unit order give the
+    /// SymCache read in order.
+    #[test]
+    fn units_taken_over_by_the_first_thread_give_the_symcache_read_in_order() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let mut taken_over = 0;
+        for file in [
+            "crashy/crashy",
+            "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+            "sentry-symbolic/fixtures/linux/crash.debug",
+            "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
+        ] {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            let archive = Archive::parse(&bytes).unwrap();
+            for object in archive.objects() {
+                let object = object.unwrap();
+                let sections = dwarf_sections(&object).expect("ELF or Mach-O");
+                let info = parse_dwarf(&object, &sections).unwrap();
+                let in_order =
+                    build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress).unwrap();
+                let new_writer = || {
+                    writer::CacheWriter::new(
+                        object.arch(),
+                        object.debug_id(),
+                        clean_name,
+                        object.data(),
+                    )
+                };
+                let n = info.unit_count();
+                let mut all = RangeScan::default();
+                info.function_ranges_of(0..n, &mut all, &mut || true)
+                    .unwrap();
+                for k in 1..n.min(6) {
+                    // The first thread read units 0..k; the other one started k..m.
+                    let m = k + (n - k) / 3;
+                    let first = read_units(&info, 0..k, BTreeSet::new(), &new_writer, &mut || true);
+                    let right = Mutex::new(m..n);
+                    let taken = take_over(
+                        &info,
+                        &right,
+                        &first.seen,
+                        &mut RangeScan::from(k),
+                        0,
+                        &new_writer,
+                        &|| false,
+                        &mut || true,
+                    );
+                    taken_over += taken.len();
+                    for share in &taken {
+                        // Read from the ranges of every unit before it, it ends with theirs
+                        // and its own (duplicates read twice often write the same bytes, so
+                        // the SymCache alone would not tell).
+                        assert!(
+                            share.seen == all.before(share.end),
+                            "{file}: units {:?} taken over skip from the wrong ranges",
+                            share.start..share.end
+                        );
+                    }
+                    let left_to_other = right.into_inner().unwrap();
+                    let mut scan = RangeScan::default();
+                    info.function_ranges_of(0..k, &mut scan, &mut || true)
+                        .unwrap();
+                    let other = read_units(
+                        &info,
+                        k..left_to_other.end,
+                        scan.before(k),
+                        &new_writer,
+                        &mut || true,
+                    );
+                    let mut shares: Vec<Share> = vec![first, other];
+                    shares.extend(taken);
+                    shares.sort_by_key(|share| share.start);
+                    assert!(
+                        shares.windows(2).all(|w| w[0].end == w[1].start)
+                            && shares.last().map(|s| s.end) == Some(n),
+                        "{file}: the shares do not cover the units"
+                    );
+                    let ours = write_shares(&object, shares, &new_writer, &mut || true).unwrap();
+                    assert!(ours == in_order, "{file}: first {k} units, other from {m}");
+                }
+            }
+        }
+        assert!(taken_over > 20, "only {taken_over} shares were taken over");
+    }
+
+    /// The same the other way round: the second thread, done with its own units, takes over
+    /// the back half of the first's units not started, skipping the ranges its scan of the
+    /// first's units found before each.
+    #[test]
+    fn units_taken_over_by_the_second_thread_give_the_symcache_read_in_order() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let mut taken_over = 0;
+        for file in [
+            "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+            "sentry-symbolic/fixtures/linux/crash.debug",
+            "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
+        ] {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            let archive = Archive::parse(&bytes).unwrap();
+            for object in archive.objects() {
+                let object = object.unwrap();
+                let sections = dwarf_sections(&object).expect("ELF or Mach-O");
+                let info = parse_dwarf(&object, &sections).unwrap();
+                let in_order =
+                    build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress).unwrap();
+                let new_writer = || {
+                    writer::CacheWriter::new(
+                        object.arch(),
+                        object.debug_id(),
+                        clean_name,
+                        object.data(),
+                    )
+                };
+                let n = info.unit_count();
+                let mut all = RangeScan::default();
+                info.function_ranges_of(0..n, &mut all, &mut || true)
+                    .unwrap();
+                for k in (n / 2).max(1)..n {
+                    // The second thread scanned units 0..k and read k..n; the first one has
+                    // started 0..j.
+                    let j = k / 3;
+                    let mut scan = RangeScan::default();
+                    info.function_ranges_of(0..k, &mut scan, &mut || true)
+                        .unwrap();
+                    let other = read_units(&info, k..n, scan.before(k), &new_writer, &mut || true);
+                    let left = Mutex::new(j..k);
+                    let none = BTreeSet::new();
+                    let taken = take_over(
+                        &info,
+                        &left,
+                        &none,
+                        &mut scan,
+                        0,
+                        &new_writer,
+                        &|| false,
+                        &mut || true,
+                    );
+                    taken_over += taken.len();
+                    for share in &taken {
+                        assert!(
+                            share.seen == all.before(share.end),
+                            "{file}: units {:?} taken over skip from the wrong ranges",
+                            share.start..share.end
+                        );
+                    }
+                    let left_to_first = left.into_inner().unwrap();
+                    let first = read_units(
+                        &info,
+                        0..left_to_first.end,
+                        BTreeSet::new(),
+                        &new_writer,
+                        &mut || true,
+                    );
+                    let mut shares: Vec<Share> = vec![first, other];
+                    shares.extend(taken);
+                    shares.sort_by_key(|share| share.start);
+                    assert!(
+                        shares.windows(2).all(|w| w[0].end == w[1].start)
+                            && shares.last().map(|s| s.end) == Some(n),
+                        "{file}: the shares do not cover the units"
+                    );
+                    let ours = write_shares(&object, shares, &new_writer, &mut || true).unwrap();
+                    assert!(ours == in_order, "{file}: first up to {j}, second from {k}");
+                }
+            }
+        }
+        assert!(taken_over > 20, "only {taken_over} shares were taken over");
     }
 
     /// The thread done with its own share takes the back half (by bytes) of the units the
