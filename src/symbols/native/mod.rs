@@ -1139,8 +1139,9 @@ impl NativeObject {
 mod tests {
     use super::*;
 
-    /// Read in shares (up to one writer per unit, all merged in order), every corpus file
-    /// with DWARF still gives symbolic's own `process_object`'s SymCache, byte for byte.
+    /// Read in shares (up to one writer per unit, all merged in order, and with units taken
+    /// over by another thread), every corpus file with DWARF still gives symbolic's own
+    /// `process_object`'s SymCache, byte for byte.
     #[test]
     fn units_read_in_shares_and_merged_give_symbolics_symcache() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
@@ -1176,126 +1177,114 @@ mod tests {
                         cuts.len()
                     );
                 }
+                // Two threads, the second done first (its work runs first) and taking over
+                // all it can of the first's units.
+                let taken = build_from_dwarf(&object, &info, 2, &OtherFirst, &mut NoProgress);
+                assert!(taken.unwrap() == reference, "{file}: units taken over");
             }
         }
         assert!(merged > 20, "only {merged} merges were tried");
     }
 
-    /// Every file of the test above, read by two threads where the one done first with its
-    /// own share takes over units from the other (here all it can: its work runs first).
-    #[test]
-    fn units_taken_over_by_the_other_thread_give_symbolics_symcache() {
+    /// Corpus files with several units of DWARF.
+    const MANY_UNITS: [&str; 3] = [
+        "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
+        "sentry-symbolic/fixtures/linux/crash.debug",
+        "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
+    ];
+
+    /// Calls `f` with each file of `files`, each of its objects, and the object's DWARF.
+    fn with_dwarf_objects(
+        files: &[&str],
+        mut f: impl for<'d> FnMut(&str, &Object<'_>, &'d DwarfInfo<'d>),
+    ) {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
-        for file in [
-            "crashy/crashy",
-            "crashy/crashy.debug",
-            "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
-            "sentry-symbolic/fixtures/linux/crash.debug",
-            "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
-            "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
-        ] {
+        for file in files {
             let bytes = std::fs::read(root.join(file)).unwrap();
             let archive = Archive::parse(&bytes).unwrap();
             for object in archive.objects() {
                 let object = object.unwrap();
                 let sections = dwarf_sections(&object).expect("ELF or Mach-O");
                 let info = parse_dwarf(&object, &sections).unwrap();
-                let one = build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress).unwrap();
-                let taken =
-                    build_from_dwarf(&object, &info, 2, &OtherFirst, &mut NoProgress).unwrap();
-                assert!(
-                    taken == one,
-                    "{file}: units taken over: not the SymCache read in order"
-                );
+                f(file, &object, &info);
             }
         }
     }
 
+    /// Checks shares read by two threads, one of which took over units from the other: each
+    /// share taken over skipped exactly the ranges of the units before it (the bytes alone
+    /// would not tell: a duplicate read twice often writes the same bytes), the shares cover
+    /// the units, and merged in unit order they give the SymCache read in order.
+    fn check_taken_over<'d>(
+        file: &str,
+        object: &Object<'_>,
+        info: &'d DwarfInfo<'d>,
+        mut shares: Vec<Share>,
+        taken: Vec<Share>,
+    ) {
+        let n = info.unit_count();
+        let mut all = RangeScan::default();
+        info.function_ranges_of(0..n, &mut all, &mut || true)
+            .unwrap();
+        for share in &taken {
+            assert!(
+                share.seen == all.before(share.end),
+                "{file}: units {:?} taken over skip from the wrong ranges",
+                share.start..share.end
+            );
+        }
+        shares.extend(taken);
+        shares.sort_by_key(|share| share.start);
+        assert!(
+            shares.windows(2).all(|w| w[0].end == w[1].start)
+                && shares.last().map(|s| s.end) == Some(n),
+            "{file}: the shares do not cover the units"
+        );
+        let new_writer = || new_writer_for(object);
+        let ours = write_shares(object, shares, &new_writer, &mut || true).unwrap();
+        let in_order = build_from_dwarf(object, info, 1, &Serial, &mut NoProgress).unwrap();
+        assert!(ours == in_order, "{file}: not the SymCache read in order");
+    }
+
+    fn new_writer_for(object: &Object<'_>) -> writer::CacheWriter {
+        writer::CacheWriter::new(object.arch(), object.debug_id(), clean_name, object.data())
+    }
+
     /// The first thread, done with its own units, takes over the back half of the units the
-    /// other has not started, again and again, scanning the ranges of the other's units before
-    /// them: each share it takes skips from the ranges of all units before it, and with the
-    /// other's share reading what is left to it, the shares merged in unit order give the
-    /// SymCache read in order.
+    /// other has not started, again and again, scanning the ranges of the other's units
+    /// before them.
     #[test]
     fn units_taken_over_by_the_first_thread_give_the_symcache_read_in_order() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
         let mut taken_over = 0;
-        for file in [
-            "crashy/crashy",
-            "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
-            "sentry-symbolic/fixtures/linux/crash.debug",
-            "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
-        ] {
-            let bytes = std::fs::read(root.join(file)).unwrap();
-            let archive = Archive::parse(&bytes).unwrap();
-            for object in archive.objects() {
-                let object = object.unwrap();
-                let sections = dwarf_sections(&object).expect("ELF or Mach-O");
-                let info = parse_dwarf(&object, &sections).unwrap();
-                let in_order =
-                    build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress).unwrap();
-                let new_writer = || {
-                    writer::CacheWriter::new(
-                        object.arch(),
-                        object.debug_id(),
-                        clean_name,
-                        object.data(),
-                    )
-                };
-                let n = info.unit_count();
-                let mut all = RangeScan::default();
-                info.function_ranges_of(0..n, &mut all, &mut || true)
+        with_dwarf_objects(&MANY_UNITS, |file, object, info| {
+            let new_writer = || new_writer_for(object);
+            let n = info.unit_count();
+            for k in 1..n.min(6) {
+                // The first thread read units 0..k; the other one started k..m.
+                let m = k + (n - k) / 3;
+                let first = read_units(info, 0..k, BTreeSet::new(), &new_writer, &mut || true);
+                let right = Mutex::new(m..n);
+                let mut scan = RangeScan::from(k);
+                let (seen, stop) = (&first.seen, &|| false);
+                let taken = take_over(
+                    info,
+                    &right,
+                    seen,
+                    &mut scan,
+                    0,
+                    &new_writer,
+                    stop,
+                    &mut || true,
+                );
+                taken_over += taken.len();
+                let mut scan = RangeScan::default();
+                info.function_ranges_of(0..k, &mut scan, &mut || true)
                     .unwrap();
-                for k in 1..n.min(6) {
-                    // The first thread read units 0..k; the other one started k..m.
-                    let m = k + (n - k) / 3;
-                    let first = read_units(&info, 0..k, BTreeSet::new(), &new_writer, &mut || true);
-                    let right = Mutex::new(m..n);
-                    let taken = take_over(
-                        &info,
-                        &right,
-                        &first.seen,
-                        &mut RangeScan::from(k),
-                        0,
-                        &new_writer,
-                        &|| false,
-                        &mut || true,
-                    );
-                    taken_over += taken.len();
-                    for share in &taken {
-                        // Read from the ranges of every unit before it, it ends with theirs
-                        // and its own (duplicates read twice often write the same bytes, so
-                        // the SymCache alone would not tell).
-                        assert!(
-                            share.seen == all.before(share.end),
-                            "{file}: units {:?} taken over skip from the wrong ranges",
-                            share.start..share.end
-                        );
-                    }
-                    let left_to_other = right.into_inner().unwrap();
-                    let mut scan = RangeScan::default();
-                    info.function_ranges_of(0..k, &mut scan, &mut || true)
-                        .unwrap();
-                    let other = read_units(
-                        &info,
-                        k..left_to_other.end,
-                        scan.before(k),
-                        &new_writer,
-                        &mut || true,
-                    );
-                    let mut shares: Vec<Share> = vec![first, other];
-                    shares.extend(taken);
-                    shares.sort_by_key(|share| share.start);
-                    assert!(
-                        shares.windows(2).all(|w| w[0].end == w[1].start)
-                            && shares.last().map(|s| s.end) == Some(n),
-                        "{file}: the shares do not cover the units"
-                    );
-                    let ours = write_shares(&object, shares, &new_writer, &mut || true).unwrap();
-                    assert!(ours == in_order, "{file}: first {k} units, other from {m}");
-                }
+                let end = right.into_inner().unwrap().end;
+                let other = read_units(info, k..end, scan.before(k), &new_writer, &mut || true);
+                check_taken_over(file, object, info, vec![first, other], taken);
             }
-        }
+        });
         assert!(taken_over > 20, "only {taken_over} shares were taken over");
     }
 
@@ -1304,82 +1293,36 @@ mod tests {
     /// first's units found before each.
     #[test]
     fn units_taken_over_by_the_second_thread_give_the_symcache_read_in_order() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
         let mut taken_over = 0;
-        for file in [
-            "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
-            "sentry-symbolic/fixtures/linux/crash.debug",
-            "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
-        ] {
-            let bytes = std::fs::read(root.join(file)).unwrap();
-            let archive = Archive::parse(&bytes).unwrap();
-            for object in archive.objects() {
-                let object = object.unwrap();
-                let sections = dwarf_sections(&object).expect("ELF or Mach-O");
-                let info = parse_dwarf(&object, &sections).unwrap();
-                let in_order =
-                    build_from_dwarf(&object, &info, 1, &Serial, &mut NoProgress).unwrap();
-                let new_writer = || {
-                    writer::CacheWriter::new(
-                        object.arch(),
-                        object.debug_id(),
-                        clean_name,
-                        object.data(),
-                    )
-                };
-                let n = info.unit_count();
-                let mut all = RangeScan::default();
-                info.function_ranges_of(0..n, &mut all, &mut || true)
+        with_dwarf_objects(&MANY_UNITS, |file, object, info| {
+            let new_writer = || new_writer_for(object);
+            let n = info.unit_count();
+            for k in (n / 2).max(1)..n {
+                // The second thread scanned units 0..k and read k..n; the first one has
+                // started 0..j.
+                let j = k / 3;
+                let mut scan = RangeScan::default();
+                info.function_ranges_of(0..k, &mut scan, &mut || true)
                     .unwrap();
-                for k in (n / 2).max(1)..n {
-                    // The second thread scanned units 0..k and read k..n; the first one has
-                    // started 0..j.
-                    let j = k / 3;
-                    let mut scan = RangeScan::default();
-                    info.function_ranges_of(0..k, &mut scan, &mut || true)
-                        .unwrap();
-                    let other = read_units(&info, k..n, scan.before(k), &new_writer, &mut || true);
-                    let left = Mutex::new(j..k);
-                    let none = BTreeSet::new();
-                    let taken = take_over(
-                        &info,
-                        &left,
-                        &none,
-                        &mut scan,
-                        0,
-                        &new_writer,
-                        &|| false,
-                        &mut || true,
-                    );
-                    taken_over += taken.len();
-                    for share in &taken {
-                        assert!(
-                            share.seen == all.before(share.end),
-                            "{file}: units {:?} taken over skip from the wrong ranges",
-                            share.start..share.end
-                        );
-                    }
-                    let left_to_first = left.into_inner().unwrap();
-                    let first = read_units(
-                        &info,
-                        0..left_to_first.end,
-                        BTreeSet::new(),
-                        &new_writer,
-                        &mut || true,
-                    );
-                    let mut shares: Vec<Share> = vec![first, other];
-                    shares.extend(taken);
-                    shares.sort_by_key(|share| share.start);
-                    assert!(
-                        shares.windows(2).all(|w| w[0].end == w[1].start)
-                            && shares.last().map(|s| s.end) == Some(n),
-                        "{file}: the shares do not cover the units"
-                    );
-                    let ours = write_shares(&object, shares, &new_writer, &mut || true).unwrap();
-                    assert!(ours == in_order, "{file}: first up to {j}, second from {k}");
-                }
+                let other = read_units(info, k..n, scan.before(k), &new_writer, &mut || true);
+                let left = Mutex::new(j..k);
+                let (none, stop) = (&BTreeSet::new(), &|| false);
+                let taken = take_over(
+                    info,
+                    &left,
+                    none,
+                    &mut scan,
+                    0,
+                    &new_writer,
+                    stop,
+                    &mut || true,
+                );
+                taken_over += taken.len();
+                let end = left.into_inner().unwrap().end;
+                let first = read_units(info, 0..end, BTreeSet::new(), &new_writer, &mut || true);
+                check_taken_over(file, object, info, vec![first, other], taken);
             }
-        }
+        });
         assert!(taken_over > 20, "only {taken_over} shares were taken over");
     }
 
