@@ -527,7 +527,10 @@ fn steal_back_half(
 /// ranges in `base` and those `scan` found in the units before it; `scan` goes on to the
 /// units before a half taken over first. Stops at the first share that fails, or when
 /// `stop` answers `true`.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "what a thread brings to the units it takes over: where, what to skip, how to stop"
+)]
 fn take_over<'d>(
     info: &'d DwarfInfo<'d>,
     units_of: &Mutex<Range<usize>>,
