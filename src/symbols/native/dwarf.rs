@@ -1452,10 +1452,10 @@ impl RangeScan {
     /// The ranges of the scanned units before unit `unit`: of all units before it, for a scan
     /// from unit 0.
     pub(super) fn before(&self, unit: usize) -> BTreeSet<(u64, u64)> {
+        let first_after = self.units.partition_point(|&(index, _)| index < unit);
         let end = self
             .units
-            .iter()
-            .find(|&&(index, _)| index >= unit)
+            .get(first_after)
             .map_or(self.ranges.len(), |&(_, at)| at);
         self.ranges[..end].iter().copied().collect()
     }

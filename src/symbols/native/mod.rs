@@ -661,15 +661,13 @@ fn build_from_dwarf<'d>(
                 let mut failed = share.result.is_err();
                 // When this share read all its units, the ranges they had are the set to
                 // skip from in the other's units, with those of the other's units before.
-                let seen = (share.end == first.end && !failed).then(|| share.seen.clone());
-                mine.push(share);
-                if let Some(seen) = seen {
+                if share.end == first.end && !failed {
                     let stop = || stop.load(Ordering::Relaxed);
                     let mut scan = RangeScan::from(second.start);
                     let taken = take_over(
                         info,
                         &right,
-                        &seen,
+                        &share.seen,
                         &mut scan,
                         min,
                         &new_writer,
@@ -679,6 +677,7 @@ fn build_from_dwarf<'d>(
                     failed = taken.iter().any(|share| share.result.is_err());
                     mine.extend(taken);
                 }
+                mine.push(share);
                 if failed {
                     stop.store(true, Ordering::Relaxed);
                 }
