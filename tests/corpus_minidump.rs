@@ -207,4 +207,5 @@ fn junk_minidumps_are_named_errors() {
     for bytes in &cases {
         let _ = symscope::formats::parse_log(bytes);
     }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -439,6 +439,7 @@ fn a_cancelled_load_can_be_loaded_again() {
     assert_eq!(h.state().inputs.len(), 1, "loaded again, not added twice");
     assert!(!has_label(&h, "Load huge.js.map again"));
     assert!(matches!(h.state().inputs[0].loaded, Some(Loaded::Map(..))));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

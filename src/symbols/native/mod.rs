@@ -422,11 +422,17 @@ fn parse_dwarf<'d, 'o: 'd>(
 }
 
 /// How much more of the units the first share reads than the second: the second also scans
-/// the first's function ranges (about a tenth of reading them) before it reads its own.
-const LEAD: f64 = 1.1;
+/// the first's function ranges (about a tenth of reading them) before it reads its own, and
+/// is meant to finish first, so that it is the one taking over (which costs it little).
+const LEAD: f64 = 1.4;
 
-/// The least a thread takes over from the other: 1/`STEAL_MIN` of all units' bytes.
+/// The least the first thread takes over from the second: 1/`STEAL_MIN` of all units'
+/// bytes (it must first scan the function ranges of the second's units read so far).
 const STEAL_MIN: usize = 64;
+
+/// The least the second thread takes over from the first: 1/`TAKE_BACK_MIN` of all units'
+/// bytes (it has scanned all the first's units already, so small halves pay).
+const TAKE_BACK_MIN: usize = 1024;
 
 /// What reading one share of a file's units gave.
 struct Share {
@@ -444,6 +450,8 @@ struct Share {
 /// Reads the functions of the units `next_unit` hands out (in increasing order, from unit
 /// `start` on, with none left out) into a fresh writer; `seen` holds the function ranges of
 /// the units before them. `step` is called before each function and answers whether to go on.
+/// The writer is sealed unless `seal` is `false` (then [`write_shares`] seals it, beside the
+/// merge: the first thread's own share, whose sealing would keep the other waiting).
 fn read_share<'d>(
     info: &'d DwarfInfo<'d>,
     start: usize,
@@ -451,6 +459,7 @@ fn read_share<'d>(
     mut seen: BTreeSet<(u64, u64)>,
     new_writer: &dyn Fn() -> writer::CacheWriter,
     step: &mut dyn FnMut() -> bool,
+    seal: bool,
 ) -> Share {
     let mut writer = new_writer();
     let mut end = start;
@@ -468,7 +477,9 @@ fn read_share<'d>(
             true
         })
         .map_err(cache_error);
-    writer.seal();
+    if seal {
+        writer.seal();
+    }
     Share {
         start,
         end,
@@ -488,7 +499,15 @@ fn read_units<'d>(
 ) -> Share {
     let start = units.start;
     let mut units = units;
-    read_share(info, start, &mut || units.next(), seen, new_writer, step)
+    read_share(
+        info,
+        start,
+        &mut || units.next(),
+        seen,
+        new_writer,
+        step,
+        true,
+    )
 }
 
 /// Takes the back half, by `.debug_info` bytes, of the units `left` still holds, when they
@@ -644,6 +663,7 @@ fn build_from_dwarf<'d>(
         // differ in cost far more than in size, so no cut made beforehand keeps both busy.
         let (left, right) = (Mutex::new(first.clone()), Mutex::new(second.clone()));
         let min = info.unit_end(info.unit_count() - 1) / STEAL_MIN;
+        let back_min = info.unit_end(info.unit_count() - 1) / TAKE_BACK_MIN;
         let (mut mine, mut theirs) = (Vec::new(), Vec::new());
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
         let mut done_tx = Some(done_tx);
@@ -657,6 +677,7 @@ fn build_from_dwarf<'d>(
                     BTreeSet::new(),
                     &new_writer,
                     &mut step,
+                    false,
                 );
                 let mut failed = share.result.is_err();
                 // When this share read all its units, the ranges they had are the set to
@@ -724,6 +745,7 @@ fn build_from_dwarf<'d>(
                     scan.before(second.start),
                     &new_writer,
                     &mut count,
+                    true,
                 );
                 let mut failed = share.result.is_err();
                 theirs.push(share);
@@ -735,7 +757,7 @@ fn build_from_dwarf<'d>(
                         &left,
                         &none,
                         &mut scan,
-                        min,
+                        back_min,
                         &new_writer,
                         &stop,
                         &mut count,
@@ -786,24 +808,44 @@ fn build_from_dwarf<'d>(
         let n = read_count.load(Ordering::Relaxed);
         progress.step(BUILD_PHASE, n, 0).is_continue()
     };
-    write_shares(object, done, &new_writer, &mut go_on)
+    write_shares(object, done, &new_writer, runner, &mut go_on)
 }
 
 /// Merges `shares` (read from all the units, in unit order) into the first, adds the symbol
-/// table and writes the SymCache; `go_on` is asked between the steps.
+/// table and writes the SymCache; `go_on` is asked between the steps. The range starts the
+/// first share's writer has not applied yet are applied beside the merge when `runner` has a
+/// second thread.
 fn write_shares(
     object: &Object<'_>,
     shares: Vec<Share>,
     new_writer: &dyn Fn() -> writer::CacheWriter,
+    runner: &dyn ChunkRunner,
     go_on: &mut dyn FnMut() -> bool,
 ) -> Result<Vec<u8>, NativeError> {
     let mut shares = shares.into_iter();
     let mut writer = shares.next().map_or_else(new_writer, |share| share.writer);
-    for share in shares {
-        if !go_on() {
-            return Err(NativeError::Cancelled);
+    let mut ops = Some(writer.take_ops());
+    let mut applied = None;
+    let mut cancelled = false;
+    let mut merge = || {
+        for share in shares.by_ref() {
+            if !go_on() {
+                cancelled = true;
+                return;
+            }
+            writer.merge(share.writer);
         }
-        writer.merge(share.writer);
+    };
+    let mut apply = || applied = ops.take().map(writer::RangeOps::apply);
+    if !runner.run_beside(&mut merge, &mut apply) {
+        merge();
+        apply();
+    }
+    if cancelled {
+        return Err(NativeError::Cancelled);
+    }
+    if let Some(applied) = applied {
+        writer.put_first(applied);
     }
     if !go_on() {
         return Err(NativeError::Cancelled);
@@ -1188,6 +1230,60 @@ mod tests {
         assert!(merged > 20, "only {merged} merges were tried");
     }
 
+    /// A writer that takes functions after a merge, and one whose range starts were applied
+    /// apart and put back, write what one writer taking them all in order writes.
+    #[test]
+    fn functions_taken_after_a_merge_follow_the_merged_ones() {
+        let mut tried = 0;
+        with_dwarf_objects(&MANY_UNITS, |file, object, info| {
+            let new_writer = || new_writer_for(object);
+            let n = info.unit_count();
+            let (a, b) = (n / 3, 2 * n / 3);
+            if a == 0 || b == a {
+                return;
+            }
+            let first = read_units(info, 0..a, BTreeSet::new(), &new_writer, &mut || true);
+            let second = read_units(info, a..b, first.seen.clone(), &new_writer, &mut || true);
+            let mut writer = first.writer;
+            writer.merge(second.writer);
+            let (mut seen, mut units) = (second.seen, b..n);
+            info.functions_of_claimed(&mut || units.next(), &mut seen, &mut |function| {
+                writer.take_function(&function);
+                true
+            })
+            .unwrap();
+            for symbol in object.symbols() {
+                writer.take_symbol(&symbol);
+            }
+            let ours = writer.finish().unwrap();
+            let in_order = build_from_dwarf(object, info, 1, &Serial, &mut NoProgress).unwrap();
+            assert!(ours == in_order, "{file}: functions taken after a merge");
+
+            // The first share's range starts applied apart, while the others merge.
+            let mut writer = new_writer();
+            let mut units = 0..a;
+            let mut seen = BTreeSet::new();
+            info.functions_of_claimed(&mut || units.next(), &mut seen, &mut |function| {
+                writer.take_function(&function);
+                true
+            })
+            .unwrap();
+            let ops = writer.take_ops();
+            let rest = read_units(info, a..n, seen, &new_writer, &mut || true);
+            writer.merge(rest.writer);
+            writer.put_first(ops.apply());
+            for symbol in object.symbols() {
+                writer.take_symbol(&symbol);
+            }
+            assert!(
+                writer.finish().unwrap() == in_order,
+                "{file}: applied apart"
+            );
+            tried += 1;
+        });
+        assert!(tried >= 2, "only {tried} files tried");
+    }
+
     /// Corpus files with several units of DWARF.
     const MANY_UNITS: [&str; 3] = [
         "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
@@ -1243,7 +1339,7 @@ mod tests {
             "{file}: the shares do not cover the units"
         );
         let new_writer = || new_writer_for(object);
-        let ours = write_shares(object, shares, &new_writer, &mut || true).unwrap();
+        let ours = write_shares(object, shares, &new_writer, &Serial, &mut || true).unwrap();
         let in_order = build_from_dwarf(object, info, 1, &Serial, &mut NoProgress).unwrap();
         assert!(ours == in_order, "{file}: not the SymCache read in order");
     }

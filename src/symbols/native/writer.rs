@@ -14,7 +14,6 @@
 //! `symbolic`'s own `process_object`.
 
 use std::collections::BTreeMap;
-use std::collections::btree_map::Entry;
 use std::hash::BuildHasherDefault;
 
 use indexmap::IndexSet;
@@ -25,6 +24,9 @@ use symbolic::symcache::SymCacheConverter;
 use watto::StringTable;
 
 type FxIndexSet<T> = IndexSet<T, BuildHasherDefault<FxHasher>>;
+
+/// Names as read → the string offsets of their clean forms.
+type Names = hashbrown::HashMap<Box<str>, u32>;
 
 /// Cleans a function name: `None` when it stays as it is.
 pub(super) type CleanName = fn(&str) -> Option<String>;
@@ -81,7 +83,10 @@ const HEADER_LEN: usize = 80;
 pub(super) struct CacheWriter {
     clean_name: CleanName,
     /// A function or symbol name as read → the string offset of its clean form.
-    names: hashbrown::HashMap<Box<str>, u32>,
+    names: Names,
+    /// The `names` of writers merged into this one, with their string offsets → ours: looked
+    /// up only when `names` misses (re-hashing them all at the merge cost more).
+    merged_names: Vec<(Names, rustc_hash::FxHashMap<u32, u32>)>,
     /// Where the file's bytes are: a name read from them (most are) is known by its place.
     file: std::ops::Range<usize>,
     /// The place (address and length) of a name in the file's bytes → as in `names`.
@@ -97,11 +102,15 @@ pub(super) struct CacheWriter {
     ops: Vec<(u32, RangeOp)>,
     /// Range start → its location, and whether a line record's location was written there
     /// (which [`CacheWriter::merge`] lets win over what an earlier writer had): the starts
-    /// added after sealing (by symbols).
+    /// added after sealing (by symbols), joined after all the others, so that a symbol's
+    /// location put where the others have only "no location" replaces it.
     ranges: BTreeMap<u32, (SourceLocation, bool)>,
-    /// Range starts in order, the same as `ranges` holds (none of its keys): where a merge
-    /// puts them, written out in one sweep.
+    /// Range starts in order, as sealing applies `ops`.
     sealed: Vec<(u32, SourceLocation, bool)>,
+    /// The range starts of the writers merged into this one, in their own numbering, in
+    /// the order merged: joined with `sealed` (and then `ranges`) only as they are written
+    /// out, in one sweep.
+    merged: Vec<MergedRanges>,
     last_addr: Option<u32>,
 }
 
@@ -115,6 +124,7 @@ impl CacheWriter {
         Self {
             clean_name,
             names: Default::default(),
+            merged_names: Vec::new(),
             file: file.start as usize..file.end as usize,
             names_by_place: Default::default(),
             arch,
@@ -126,6 +136,7 @@ impl CacheWriter {
             ops: Vec::new(),
             ranges: BTreeMap::new(),
             sealed: Vec::new(),
+            merged: Vec::new(),
             last_addr: None,
         }
     }
@@ -152,6 +163,11 @@ impl CacheWriter {
         if let Some(&offset) = self.names.get(raw) {
             return offset;
         }
+        let mut merged = self.merged_names.iter();
+        if let Some(offset) = merged.find_map(|(names, strings)| Some(strings[names.get(raw)?])) {
+            self.names.insert(raw.into(), offset);
+            return offset;
+        }
         let offset = match (self.clean_name)(raw) {
             Some(clean) => self.string_table.insert(&clean),
             None => self.string_table.insert(raw),
@@ -163,7 +179,11 @@ impl CacheWriter {
     /// Takes one function and its inlinees (`process_symbolic_function`).
     pub(super) fn take_function(&mut self, function: &Function<'_>) {
         let mut memo = FileMemo::default();
+        let from = self.ops.len();
         self.function_recursive(function, &[(0x0, u32::MAX)], &mut memo);
+        // Sorted now, while in cache: the functions mostly come in address order, so the
+        // sort when sealing mostly finds them in order.
+        self.ops[from..].sort_by_key(|op| op.0);
     }
 
     /// The file index of `file` seen from a function compiled in `comp_dir`.
@@ -339,8 +359,13 @@ impl CacheWriter {
             u32::MAX => u32::MAX,
             idx => map[idx as usize],
         };
-        for (raw, offset) in later.names {
-            self.names.entry(raw).or_insert_with(|| string(offset));
+        // A writer merged into `later` (never the case for a share) has its names moved here.
+        for (names, theirs) in later.merged_names {
+            for (raw, offset) in names {
+                self.names
+                    .entry(raw)
+                    .or_insert_with(|| string(theirs[&offset]));
+            }
         }
         self.files.reserve(later.files.len());
         self.functions.reserve(later.functions.len());
@@ -369,88 +394,142 @@ impl CacheWriter {
             })
             .collect();
         let mut calls: Vec<u32> = Vec::with_capacity(later.call_locations.len());
-        let location = |s: &SourceLocation, calls: &[u32]| SourceLocation {
-            file_idx: index(&files, s.file_idx),
-            line: s.line,
-            function_idx: index(&functions, s.function_idx),
-            // A call location only refers to call locations made before it.
-            inlined_into_idx: index(calls, s.inlined_into_idx),
-        };
         for s in &later.call_locations {
-            let renumbered = location(s, &calls);
+            let renumbered = SourceLocation {
+                file_idx: index(&files, s.file_idx),
+                line: s.line,
+                function_idx: index(&functions, s.function_idx),
+                // A call location only refers to call locations made before it.
+                inlined_into_idx: index(&calls, s.inlined_into_idx),
+            };
             calls.push(self.call_locations.insert_full(renumbered).0 as u32);
         }
+        self.merged_names.push((later.names, strings));
+        // Range starts this writer takes later go after `later`'s.
         self.seal();
-        let theirs = later
-            .sealed
-            .into_iter()
-            .map(|(start, s, written)| (start, location(&s, &calls), written));
-        let earlier = std::mem::take(&mut self.sealed);
-        let mut merged = Vec::with_capacity(earlier.len() + theirs.len());
-        merged.extend(merge_ranges(earlier.into_iter(), theirs));
-        self.sealed = merged;
+        let compose = |inner: &[u32], outer: &[u32]| -> Vec<u32> {
+            inner.iter().map(|&idx| index(outer, idx)).collect()
+        };
+        let theirs = later.merged.into_iter().map(|m| MergedRanges {
+            sealed: m.sealed,
+            files: compose(&m.files, &files),
+            functions: compose(&m.functions, &functions),
+            calls: compose(&m.calls, &calls),
+        });
+        let theirs: Vec<MergedRanges> = theirs.collect();
+        let own = MergedRanges {
+            sealed: later.sealed,
+            files,
+            functions,
+            calls,
+        };
+        self.merged.extend(std::iter::once(own).chain(theirs));
         self.last_addr = match (self.last_addr, later.last_addr) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         };
     }
 
-    /// Moves every range start into `sealed` (a share does it when it has read its functions,
-    /// so that merging it only has two lists to join).
+    /// Applies the range starts taken so far: into `sealed` (a share does it when it has
+    /// read its functions, so that merging it has nothing to apply), or, after a merge, as
+    /// one more list of them after the merged ones.
     pub(super) fn seal(&mut self) {
-        if !self.ops.is_empty() {
-            let mut ops = std::mem::take(&mut self.ops);
-            // Stable: the operations on one start stay in the order they were made.
-            ops.sort_by_key(|op| op.0);
-            let mut applied: Vec<(u32, SourceLocation, bool)> = Vec::with_capacity(ops.len());
-            for (start, op) in ops {
-                let here = match applied.last_mut() {
-                    Some(last) if last.0 == start => Some(last),
-                    _ => None,
-                };
-                match (op, here) {
-                    (RangeOp::Write(location), Some(here)) => *here = (start, location, true),
-                    (RangeOp::Write(location), None) => applied.push((start, location, true)),
-                    (RangeOp::Entry(location), Some(here)) => {
-                        if here.1 == NO_SOURCE_LOCATION {
-                            here.1 = location;
-                        }
-                    }
-                    (RangeOp::Entry(location), None) => applied.push((start, location, false)),
-                    (RangeOp::End, Some(_)) => {}
-                    (RangeOp::End, None) => applied.push((start, NO_SOURCE_LOCATION, false)),
+        for later in [self.applied_ops(), self.take_ranges()]
+            .into_iter()
+            .flatten()
+        {
+            if self.merged.is_empty() {
+                if self.sealed.is_empty() {
+                    self.sealed = later;
+                } else {
+                    let earlier = std::mem::take(&mut self.sealed);
+                    let mut merged = Vec::with_capacity(earlier.len() + later.len());
+                    merged.extend(merge_ranges(earlier.into_iter(), later.into_iter()));
+                    self.sealed = merged;
                 }
+            } else {
+                // Numbered as this writer numbers: renumbered to itself.
+                let same = |len: usize| (0..len as u32).collect();
+                self.merged.push(MergedRanges {
+                    sealed: later,
+                    files: same(self.files.len()),
+                    functions: same(self.functions.len()),
+                    calls: same(self.call_locations.len()),
+                });
             }
-            let earlier = std::mem::take(&mut self.sealed);
-            let mut merged = Vec::with_capacity(earlier.len() + applied.len());
-            merged.extend(merge_ranges(earlier.into_iter(), applied.into_iter()));
-            self.sealed = merged;
         }
-        if !self.ranges.is_empty() {
-            let ranges = std::mem::take(&mut self.ranges);
-            let later = ranges.into_iter().map(|(k, (s, w))| (k, s, w));
-            let earlier = std::mem::take(&mut self.sealed);
-            let mut merged = Vec::with_capacity(earlier.len() + later.len());
-            merged.extend(merge_ranges(earlier.into_iter(), later));
-            self.sealed = merged;
+    }
+
+    /// `ops` applied in order: the range starts they leave, in order (`None`: no ops).
+    fn applied_ops(&mut self) -> Option<Vec<(u32, SourceLocation, bool)>> {
+        if self.ops.is_empty() {
+            return None;
         }
+        Some(self.take_ops().apply().0)
+    }
+
+    /// Takes the range starts not applied yet, to be applied elsewhere and put back with
+    /// [`CacheWriter::put_first`] before anything else is sealed.
+    pub(super) fn take_ops(&mut self) -> RangeOps {
+        RangeOps(std::mem::take(&mut self.ops))
+    }
+
+    /// Puts back what [`CacheWriter::take_ops`] took, applied: after what was sealed before
+    /// they were taken, before the writers merged since.
+    pub(super) fn put_first(&mut self, applied: AppliedRanges) {
+        let earlier = std::mem::take(&mut self.sealed);
+        self.sealed = if earlier.is_empty() {
+            applied.0
+        } else {
+            merge_ranges(earlier.into_iter(), applied.0.into_iter()).collect()
+        };
+    }
+
+    /// The range starts added after sealing, in order (`None`: none).
+    fn take_ranges(&mut self) -> Option<Vec<(u32, SourceLocation, bool)>> {
+        if self.ranges.is_empty() {
+            return None;
+        }
+        let ranges = std::mem::take(&mut self.ranges);
+        Some(ranges.into_iter().map(|(k, (s, w))| (k, s, w)).collect())
+    }
+
+    /// Whether range start `key` has a location other than "no location" (`None`: nothing
+    /// is there), in `sealed`, the merged lists and `ranges` taken in turn.
+    fn location_at(&self, key: u32) -> Option<bool> {
+        let at = |list: &[(u32, SourceLocation, bool)]| {
+            let k = list.binary_search_by_key(&key, |r| r.0).ok()?;
+            Some((list[k].1 != NO_SOURCE_LOCATION, list[k].2))
+        };
+        let lists =
+            std::iter::once(&self.sealed[..]).chain(self.merged.iter().map(|m| &m.sealed[..]));
+        let added = self
+            .ranges
+            .get(&key)
+            .map(|&(s, w)| (s != NO_SOURCE_LOCATION, w));
+        let mut here: Option<(bool, bool)> = None;
+        for there in lists.map(at).chain(std::iter::once(added)).flatten() {
+            // As `merge_ranges` joins them: the later one where a line record wrote it or
+            // where the earlier has "no location".
+            here = Some(match here {
+                Some(here) if !there.1 && here.0 => (here.0, here.1 || there.1),
+                Some(here) => (there.0, here.1 || there.1),
+                None => there,
+            });
+        }
+        here.map(|(real, _)| real)
     }
 
     /// Whether nothing is at range start `key`.
     fn vacant(&self, key: u32) -> bool {
-        self.sealed.binary_search_by_key(&key, |r| r.0).is_err() && !self.ranges.contains_key(&key)
+        self.location_at(key).is_none()
     }
 
-    /// Inserts `val` at `key` unless a location other than "no location" is there, in
-    /// `sealed` or in `ranges`.
+    /// Puts `val` at `key` unless a location other than "no location" is there.
     fn insert_source_location(&mut self, key: u32, val: impl FnOnce() -> SourceLocation) {
-        match self.sealed.binary_search_by_key(&key, |r| r.0) {
-            Ok(at) => {
-                if self.sealed[at].1 == NO_SOURCE_LOCATION {
-                    self.sealed[at].1 = val();
-                }
-            }
-            Err(_) => insert_source_location(&mut self.ranges, key, val),
+        if self.location_at(key) != Some(true) {
+            // Joined last, it wins over "no location" (or is all there is).
+            self.ranges.insert(key, (val(), false));
         }
     }
 
@@ -502,10 +581,13 @@ impl CacheWriter {
         {
             self.ranges.insert(last_addr, (NO_SOURCE_LOCATION, false));
         }
-        // Range starts added after the merge (by symbols) join the merged ones as written.
+        // The merged writers' range starts and those added after the merge (by symbols)
+        // join this writer's as they are written: `count` is how many there can be.
         let sealed = std::mem::take(&mut self.sealed);
+        let merged = std::mem::take(&mut self.merged);
         let added = std::mem::take(&mut self.ranges);
-        let count = sealed.len() + added.len();
+        let count =
+            sealed.len() + merged.iter().map(|m| m.sealed.len()).sum::<usize>() + added.len();
         // The version and header as symbolic writes them (its `DebugId` layout included),
         // from an empty converter; the counts are filled in below.
         let mut out = Vec::new();
@@ -518,17 +600,6 @@ impl CacheWriter {
         }
         out.truncate(HEADER_LEN);
         let string_bytes = self.string_table.into_bytes();
-        let counts = [
-            self.files.len(),
-            self.functions.len(),
-            self.call_locations.len() + count,
-            count,
-            string_bytes.len(),
-        ];
-        for (k, count) in counts.into_iter().enumerate() {
-            let at = 44 + 4 * k;
-            out[at..at + 4].copy_from_slice(&(count as u32).to_ne_bytes());
-        }
         let total = HEADER_LEN
             + 12 * self.files.len()
             + 16 * self.functions.len()
@@ -557,12 +628,15 @@ impl CacheWriter {
             );
         }
         align(&mut out);
-        let ranges = merge_ranges(
-            sealed.into_iter(),
-            added
-                .into_iter()
-                .map(|(start, (s, written))| (start, s, written)),
-        );
+        let mut ranges: Box<dyn Iterator<Item = (u32, SourceLocation, bool)>> =
+            Box::new(sealed.into_iter());
+        for later in merged {
+            ranges = Box::new(merge_ranges(ranges, later.into_renumbered()));
+        }
+        let added = added
+            .into_iter()
+            .map(|(start, (s, written))| (start, s, written));
+        let ranges = merge_ranges(ranges, added);
         let mut starts = Vec::with_capacity(count);
         let locations = ranges.map(|(start, location, _)| {
             starts.push(start);
@@ -575,12 +649,97 @@ impl CacheWriter {
             );
         }
         align(&mut out);
+        let count = starts.len();
         for start in starts {
             put(&mut out, &[start]);
         }
         align(&mut out);
         out.extend_from_slice(&string_bytes);
+        let counts = [
+            self.files.len(),
+            self.functions.len(),
+            self.call_locations.len() + count,
+            count,
+            string_bytes.len(),
+        ];
+        for (k, count) in counts.into_iter().enumerate() {
+            let at = 44 + 4 * k;
+            out[at..at + 4].copy_from_slice(&(count as u32).to_ne_bytes());
+        }
         Ok(out)
+    }
+}
+
+/// Range starts taken from a writer, not applied yet.
+pub(super) struct RangeOps(Vec<(u32, RangeOp)>);
+
+/// Range starts applied: each start once, in order.
+pub(super) struct AppliedRanges(Vec<(u32, SourceLocation, bool)>);
+
+impl RangeOps {
+    /// The range starts these operations leave, made in order.
+    pub(super) fn apply(self) -> AppliedRanges {
+        let mut ops = self.0;
+        // Stable: the operations on one start stay in the order they were made.
+        ops.sort_by_key(|op| op.0);
+        let mut applied: Vec<(u32, SourceLocation, bool)> = Vec::with_capacity(ops.len());
+        for (start, op) in ops {
+            let here = match applied.last_mut() {
+                Some(last) if last.0 == start => Some(last),
+                _ => None,
+            };
+            match (op, here) {
+                (RangeOp::Write(location), Some(here)) => *here = (start, location, true),
+                (RangeOp::Write(location), None) => applied.push((start, location, true)),
+                (RangeOp::Entry(location), Some(here)) => {
+                    if here.1 == NO_SOURCE_LOCATION {
+                        here.1 = location;
+                    }
+                }
+                (RangeOp::Entry(location), None) => applied.push((start, location, false)),
+                (RangeOp::End, Some(_)) => {}
+                (RangeOp::End, None) => applied.push((start, NO_SOURCE_LOCATION, false)),
+            }
+        }
+        AppliedRanges(applied)
+    }
+}
+
+/// The range starts of a writer merged into another, in its own numbering, and how its
+/// files, functions and call locations are numbered in the writer it was merged into.
+struct MergedRanges {
+    sealed: Vec<(u32, SourceLocation, bool)>,
+    files: Vec<u32>,
+    functions: Vec<u32>,
+    calls: Vec<u32>,
+}
+
+impl MergedRanges {
+    /// The range starts, numbered as in the writer merged into.
+    fn into_renumbered(self) -> impl Iterator<Item = (u32, SourceLocation, bool)> {
+        let MergedRanges {
+            sealed,
+            files,
+            functions,
+            calls,
+        } = self;
+        sealed.into_iter().map(move |(start, s, written)| {
+            let location = SourceLocation {
+                file_idx: renumbered(&files, s.file_idx),
+                line: s.line,
+                function_idx: renumbered(&functions, s.function_idx),
+                inlined_into_idx: renumbered(&calls, s.inlined_into_idx),
+            };
+            (start, location, written)
+        })
+    }
+}
+
+/// `idx` as `map` numbers it; `u32::MAX` (none) stays as it is.
+fn renumbered(map: &[u32], idx: u32) -> u32 {
+    match idx {
+        u32::MAX => u32::MAX,
+        idx => map[idx as usize],
     }
 }
 
@@ -610,24 +769,6 @@ impl<'f> FileMemo<'f> {
     fn remember(&mut self, file: &'f FileInfo<'f>, comp_dir: Option<&'f str>, idx: u32) {
         self.last = self.seen.len();
         self.seen.push((file, comp_dir, idx));
-    }
-}
-
-/// Inserts `val` at `key` unless a location other than "no location" is there.
-fn insert_source_location(
-    ranges: &mut BTreeMap<u32, (SourceLocation, bool)>,
-    key: u32,
-    val: impl FnOnce() -> SourceLocation,
-) {
-    match ranges.entry(key) {
-        Entry::Vacant(vacant) => {
-            vacant.insert((val(), false));
-        }
-        Entry::Occupied(mut occupied) => {
-            if occupied.get().0 == NO_SOURCE_LOCATION {
-                occupied.get_mut().0 = val();
-            }
-        }
     }
 }
 
