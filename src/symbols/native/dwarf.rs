@@ -4,8 +4,9 @@
 //! Adapted from `symbolic-debuginfo` 12.18's `dwarf.rs` (MIT, Sentry; see
 //! `LICENSE-symbolic.txt`): the unit, function and inlinee parsing below are theirs,
 //! unchanged but for what had to go (Mach-O symbol maps, which we never load, and the debug
-//! session, replaced by [`DwarfInfo::functions_of`]). Its output is the same `Function`s
-//! their `DwarfDebugSession::functions` yields, unit by unit. Ours are
+//! session, replaced by [`DwarfInfo::functions_of`]). Its output is the same functions
+//! their `DwarfDebugSession::functions` yields, unit by unit, each flattened
+//! ([`FlatFunction`]: no node allocated per inlinee). Ours are
 //! [`DwarfInfo::function_ranges_of`] (the function ranges of some units, scanned without
 //! reading the functions, which a later share of the units needs to skip what `symbolic`
 //! skips), [`DwarfInfo::functions_of_claimed`] (units handed out one at a time, so that
@@ -30,9 +31,9 @@ use std::cell::RefCell;
 
 use symbolic::common::{Language, Name, NameMangling};
 use symbolic::debuginfo::dwarf::{Dwarf, DwarfError, DwarfErrorKind, Endian};
-use symbolic::debuginfo::{FileInfo, Function, ObjectKind, SymbolMap};
+use symbolic::debuginfo::{FileInfo, ObjectKind, SymbolMap};
 
-use super::function_builder::FunctionBuilder;
+use super::function_builder::{FlatFunction, FunctionBuilder};
 
 /// Mach-O symbol maps are never loaded here: names stay as they are.
 #[derive(Debug)]
@@ -1059,7 +1060,7 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
     fn functions(
         &self,
         seen_ranges: &mut BTreeSet<(u64, u64)>,
-    ) -> Result<Vec<Function<'d>>, DwarfError> {
+    ) -> Result<Vec<FlatFunction<'d>>, DwarfError> {
         let mut entries = self.inner.unit.entries_raw(None)?;
         let mut output = FunctionsOutput::with_seen_ranges(seen_ranges);
         self.parse_functions(-1, &mut entries, &mut output)?;
@@ -1071,7 +1072,7 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
 struct FunctionsOutput<'a, 'd> {
     /// The list of fully-parsed outer functions. Items are appended whenever we are done
     /// parsing an entire function.
-    pub functions: Vec<Function<'d>>,
+    pub functions: Vec<FlatFunction<'d>>,
     /// A scratch buffer which avoids frequent allocations.
     pub range_buf: Vec<Range>,
     /// The set of `(address, size)` ranges of the functions we've already parsed.
@@ -1396,7 +1397,7 @@ impl<'d> DwarfInfo<'d> {
         &'d self,
         mut units: std::ops::Range<usize>,
         seen_ranges: &mut BTreeSet<(u64, u64)>,
-        emit: &mut dyn FnMut(Function<'d>) -> bool,
+        emit: &mut dyn FnMut(FlatFunction<'d>) -> bool,
     ) -> Result<(), DwarfError> {
         self.functions_of_claimed(&mut || units.next(), seen_ranges, emit)
     }
@@ -1408,7 +1409,7 @@ impl<'d> DwarfInfo<'d> {
         &'d self,
         next_unit: &mut dyn FnMut() -> Option<usize>,
         seen_ranges: &mut BTreeSet<(u64, u64)>,
-        emit: &mut dyn FnMut(Function<'d>) -> bool,
+        emit: &mut dyn FnMut(FlatFunction<'d>) -> bool,
     ) -> Result<(), DwarfError> {
         while let Some(index) = next_unit() {
             let Some(unit) = self.unit_with_code(index)? else {

@@ -96,8 +96,9 @@ impl<'s> FunctionBuilder<'s> {
         });
     }
 
-    /// Create the `Function`, consuming the builder.
-    pub fn finish(self) -> Function<'s> {
+    /// Create the function, consuming the builder: its inline tree flattened (see
+    /// [`FlatFunction`]), the same tree `symbolic`'s builder makes.
+    pub fn finish(self) -> FlatFunction<'s> {
         // Convert our data into the right shape.
         // There are two big differences between what we have and what we want:
         //  - We have all inlinees in a flat list, but we want to create nested functions for them,
@@ -119,17 +120,17 @@ impl<'s> FunctionBuilder<'s> {
         // Sort the lines by address.
         lines.sort_by_key(|line| line.address);
 
-        let outer_function = Function {
-            address,
-            size,
+        let outer_function = FlatNode {
             name,
             compilation_dir,
-            lines: Vec::new(),
-            inlinees: Vec::new(),
+            address,
+            size,
             inline: false,
+            lines: 0..0,
+            end: 1,
         };
         let outer_function_end = address + size;
-        let mut stack = FunctionBuilderStack::new(outer_function);
+        let mut stack = FlatStack::new(outer_function, lines.len());
 
         let mut inlinee_iter = inlinees.into_iter();
         let mut line_iter = lines.into_iter();
@@ -154,20 +155,20 @@ impl<'s> FunctionBuilder<'s> {
                     break;
                 }
 
-                stack.last_mut().lines.push(LineInfo {
+                stack.push_line(LineInfo {
                     address: inlinee.address,
                     size: Some(inlinee.size),
                     file: inlinee.call_file,
                     line: inlinee.call_line,
                 });
-                stack.push(Function {
-                    address: inlinee.address,
-                    size: inlinee.size,
+                stack.push(FlatNode {
                     name: inlinee.name,
                     compilation_dir,
-                    lines: Vec::new(),
-                    inlinees: Vec::new(),
+                    address: inlinee.address,
+                    size: inlinee.size,
                     inline: true,
+                    lines: 0..0,
+                    end: 0,
                 });
                 next_inlinee = inlinee_iter.next();
                 continue;
@@ -189,7 +190,7 @@ impl<'s> FunctionBuilder<'s> {
                 // current inlinee, or if it overlaps with the start of the next inlinee.
                 if let Some(size) = line.size {
                     let line_end = line.address.saturating_add(size);
-                    let current_innermost_fun_end = stack.last_mut().end_address();
+                    let current_innermost_fun_end = stack.last_end();
                     let split_address = if let Some(next_inlinee) = next_inlinee.as_ref() {
                         next_inlinee.address.min(current_innermost_fun_end)
                     } else {
@@ -201,7 +202,7 @@ impl<'s> FunctionBuilder<'s> {
                         split_line.address = split_address;
                         split_line.size = Some(line_end - split_address);
                         line.size = Some(split_address - line.address);
-                        stack.last_mut().lines.push(line);
+                        stack.push_line(line);
 
                         next_line = Some(split_line);
                         continue;
@@ -209,7 +210,7 @@ impl<'s> FunctionBuilder<'s> {
                 }
 
                 // Handle the case where no overlap was detected.
-                stack.last_mut().lines.push(line);
+                stack.push_line(line);
                 next_line = line_iter.next();
                 continue;
             }
@@ -219,6 +220,191 @@ impl<'s> FunctionBuilder<'s> {
         }
 
         stack.finish()
+    }
+}
+
+/// A function and its inlinees, flattened: what [`FunctionBuilder`] builds (`symbolic`'s
+/// `Function` tree, without a node and two vectors allocated per inlinee).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlatFunction<'s> {
+    /// The function (`nodes[0]`) and its inlinees at every depth, in depth-first order: a
+    /// node's inlinees follow it, each one's own inlinees before the next.
+    pub nodes: Vec<FlatNode<'s>>,
+    /// The nodes' line records, each node's in a run of its own (`FlatNode::lines`).
+    pub lines: Vec<LineInfo<'s>>,
+}
+
+/// A function or inlinee of a [`FlatFunction`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlatNode<'s> {
+    /// The function's name.
+    pub name: Name<'s>,
+    /// The compilation directory of the function.
+    pub compilation_dir: &'s [u8],
+    /// Where it starts.
+    pub address: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Whether it is an inlinee.
+    pub inline: bool,
+    /// Its line records in [`FlatFunction::lines`], by address.
+    pub lines: std::ops::Range<usize>,
+    /// The node after its inlinees (its subtree is `index..end`).
+    pub end: usize,
+}
+
+impl<'s> FlatFunction<'s> {
+    /// The inlinees of node `node`, in order.
+    pub fn inlinees_of(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
+        let end = self.nodes[node].end;
+        let mut next = node + 1;
+        std::iter::from_fn(move || {
+            let at = next;
+            (at < end).then(|| {
+                next = self.nodes[at].end;
+                at
+            })
+        })
+    }
+
+    /// The line records of node `node`.
+    pub fn lines_of(&self, node: usize) -> &[LineInfo<'s>] {
+        &self.lines[self.nodes[node].lines.clone()]
+    }
+
+    /// `function` flattened.
+    pub fn from_function(function: &Function<'s>) -> Self {
+        fn add<'s>(function: &Function<'s>, flat: &mut FlatFunction<'s>) {
+            let at = flat.nodes.len();
+            let lines = flat.lines.len()..flat.lines.len() + function.lines.len();
+            flat.lines.extend(function.lines.iter().cloned());
+            flat.nodes.push(FlatNode {
+                name: function.name.clone(),
+                compilation_dir: function.compilation_dir,
+                address: function.address,
+                size: function.size,
+                inline: function.inline,
+                lines,
+                end: 0,
+            });
+            for inlinee in &function.inlinees {
+                add(inlinee, flat);
+            }
+            flat.nodes[at].end = flat.nodes.len();
+        }
+        let mut flat = FlatFunction {
+            nodes: Vec::new(),
+            lines: Vec::new(),
+        };
+        add(function, &mut flat);
+        flat
+    }
+
+    /// The tree again, as `symbolic`'s `Function`.
+    #[cfg(test)]
+    pub fn to_function(&self) -> Function<'s> {
+        self.tree_of(0)
+    }
+
+    /// The tree under node `node`.
+    #[cfg(test)]
+    fn tree_of(&self, node: usize) -> Function<'s> {
+        let n = &self.nodes[node];
+        Function {
+            address: n.address,
+            size: n.size,
+            name: n.name.clone(),
+            compilation_dir: n.compilation_dir,
+            lines: self.lines_of(node).to_vec(),
+            inlinees: self.inlinees_of(node).map(|i| self.tree_of(i)).collect(),
+            inline: n.inline,
+        }
+    }
+}
+
+/// The inline stack while a [`FlatFunction`] is built in depth-first order.
+struct FlatStack<'s> {
+    nodes: Vec<FlatNode<'s>>,
+    /// Each line record with the node it belongs to, in the order added.
+    lines: Vec<(usize, LineInfo<'s>)>,
+    /// `(end address, node)` of the current inline stack; `stack[0]` is the outer function.
+    stack: Vec<(u64, usize)>,
+}
+
+impl<'s> FlatStack<'s> {
+    /// A stack holding the outer function, with room for about `lines` line records.
+    fn new(outer_function: FlatNode<'s>, lines: usize) -> Self {
+        let end_address = outer_function.address.saturating_add(outer_function.size);
+        Self {
+            nodes: vec![outer_function],
+            lines: Vec::with_capacity(lines),
+            stack: vec![(end_address, 0)],
+        }
+    }
+
+    /// The end address of the deepest function.
+    fn last_end(&self) -> u64 {
+        let node = &self.nodes[self.stack.last().unwrap().1];
+        node.address.saturating_add(node.size)
+    }
+
+    /// Adds a line record to the deepest function.
+    fn push_line(&mut self, line: LineInfo<'s>) {
+        self.lines.push((self.stack.last().unwrap().1, line));
+    }
+
+    /// Pops the deepest function: its subtree ends here.
+    fn pop(&mut self) {
+        assert!(self.stack.len() > 1);
+        let (_, node) = self.stack.pop().unwrap();
+        self.nodes[node].end = self.nodes.len();
+    }
+
+    /// Finish and pop all functions that end at or before this address.
+    fn flush_address(&mut self, address: u64) {
+        while self.stack.len() > 1 && self.stack.last().unwrap().0 <= address {
+            self.pop();
+        }
+    }
+
+    /// Finish and pop all functions that are at the given depth / "nesting level" or deeper.
+    fn flush_depth(&mut self, depth: u32) {
+        while self.stack.len() > depth as usize + 1 {
+            self.pop();
+        }
+    }
+
+    /// Push an inlinee to the stack.
+    fn push(&mut self, inlinee: FlatNode<'s>) {
+        let end_address = inlinee.address.saturating_add(inlinee.size);
+        self.stack.push((end_address, self.nodes.len()));
+        self.nodes.push(inlinee);
+    }
+
+    /// Finish the entire stack: each node's line records gathered, in the order added.
+    fn finish(mut self) -> FlatFunction<'s> {
+        while self.stack.len() > 1 {
+            self.pop();
+        }
+        let mut nodes = self.nodes;
+        nodes[0].end = nodes.len();
+        let mut lines = self.lines;
+        if nodes.len() > 1 {
+            // Stable: each node's records stay in the order added.
+            lines.sort_by_key(|(node, _)| *node);
+        }
+        let mut at = 0;
+        for (k, node) in nodes.iter_mut().enumerate() {
+            let start = at;
+            while lines.get(at).is_some_and(|(n, _)| *n == k) {
+                at += 1;
+            }
+            node.lines = start..at;
+        }
+        FlatFunction {
+            nodes,
+            lines: lines.into_iter().map(|(_, line)| line).collect(),
+        }
     }
 }
 
@@ -250,66 +436,6 @@ impl PartialOrd for FunctionBuilderInlinee<'_> {
 impl Ord for FunctionBuilderInlinee<'_> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         (self.address, self.depth).cmp(&(other.address, other.depth))
-    }
-}
-
-/// Keeps track of the current inline stack, when iterating inlinees in DFS order.
-struct FunctionBuilderStack<'s> {
-    /// The current inline stack, elements are (end_address, function).
-    ///
-    /// Always contains at least one element: `stack[0].1` is the outer function.
-    stack: Vec<(u64, Function<'s>)>,
-}
-
-impl<'s> FunctionBuilderStack<'s> {
-    /// Creates a new stack, initialized with the outer function.
-    pub fn new(outer_function: Function<'s>) -> Self {
-        let end_address = outer_function.address.saturating_add(outer_function.size);
-        let stack = vec![(end_address, outer_function)];
-        Self { stack }
-    }
-
-    /// Returns an exclusive reference to the function at the top of the stack, i.e. the "deepest"
-    /// function.
-    pub fn last_mut(&mut self) -> &mut Function<'s> {
-        &mut self.stack.last_mut().unwrap().1
-    }
-
-    /// Pops the deepest function from the stack and adds it to the inlinees of its caller.
-    fn pop(&mut self) {
-        assert!(self.stack.len() > 1);
-
-        // Pop the function and add it to its parent function's list of inlinees.
-        let fun = self.stack.pop().unwrap().1;
-        self.stack.last_mut().unwrap().1.inlinees.push(fun);
-    }
-
-    /// Finish and pop all functions that end at or before this address.
-    pub fn flush_address(&mut self, address: u64) {
-        while self.stack.len() > 1 && self.stack.last().unwrap().0 <= address {
-            self.pop();
-        }
-    }
-
-    /// Finish and pop all functions that are at the given depth / "nesting level" or deeper.
-    pub fn flush_depth(&mut self, depth: u32) {
-        while self.stack.len() > depth as usize + 1 {
-            self.pop();
-        }
-    }
-
-    /// Push an inlinee to the stack.
-    pub fn push(&mut self, inlinee: Function<'s>) {
-        let end_address = inlinee.address.saturating_add(inlinee.size);
-        self.stack.push((end_address, inlinee));
-    }
-
-    /// Finish the entire stack and return the outer function.
-    pub fn finish(mut self) -> Function<'s> {
-        while self.stack.len() > 1 {
-            self.pop();
-        }
-        self.stack.pop().unwrap().1
     }
 }
 
@@ -462,7 +588,7 @@ mod tests {
         // 0x10 - 0x40: foo in foo.c on line 1
         let mut builder = FunctionBuilder::new(Name::from("foo"), &[], 0x10, 0x30);
         builder.add_leaf_line(0x10, Some(0x30), FileInfo::from_filename(b"foo.c"), 1);
-        let func = builder.finish();
+        let func = builder.finish().to_function();
 
         assert_eq!(func.name.as_str(), "foo");
         assert_eq!(&func.lines, &[line_info(0x10, 0x30, b"foo.c", 1)]);
@@ -484,7 +610,7 @@ mod tests {
         );
         builder.add_leaf_line(0x10, Some(0x10), FileInfo::from_filename(b"foo.c"), 1);
         builder.add_leaf_line(0x20, Some(0x20), FileInfo::from_filename(b"bar.c"), 1);
-        let func = builder.finish();
+        let func = builder.finish().to_function();
 
         // the outer function has two line records, one for itself, the other for the inlined call
         assert_eq!(func.name.as_str(), "foo");
@@ -560,7 +686,7 @@ mod tests {
         builder.add_leaf_line(0x10, Some(0x10), FileInfo::from_filename(b"parent.c"), 1);
         builder.add_leaf_line(0x20, Some(0x20), FileInfo::from_filename(b"child2.c"), 1);
         builder.add_leaf_line(0x40, Some(0x10), FileInfo::from_filename(b"parent.c"), 1);
-        let func = builder.finish();
+        let func = builder.finish().to_function();
 
         assert_eq!(func.name.as_str(), "parent");
         assert_eq!(

@@ -473,7 +473,7 @@ fn read_share<'d>(
             if !step() {
                 return false;
             }
-            writer.take_function(&function);
+            writer.take_flat(&function);
             true
         })
         .map_err(cache_error);
@@ -1182,6 +1182,7 @@ impl NativeObject {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use function_builder::FlatFunction;
 
     /// Read in shares (up to one writer per unit, all merged in order, and with units taken
     /// over by another thread), every corpus file with DWARF still gives symbolic's own
@@ -1248,7 +1249,7 @@ mod tests {
             writer.merge(second.writer);
             let (mut seen, mut units) = (second.seen, b..n);
             info.functions_of_claimed(&mut || units.next(), &mut seen, &mut |function| {
-                writer.take_function(&function);
+                writer.take_flat(&function);
                 true
             })
             .unwrap();
@@ -1264,7 +1265,7 @@ mod tests {
             let mut units = 0..a;
             let mut seen = BTreeSet::new();
             info.functions_of_claimed(&mut || units.next(), &mut seen, &mut |function| {
-                writer.take_function(&function);
+                writer.take_flat(&function);
                 true
             })
             .unwrap();
@@ -1282,6 +1283,25 @@ mod tests {
             tried += 1;
         });
         assert!(tried >= 2, "only {tried} files tried");
+    }
+
+    /// A function read flat, made a tree and flattened again is the same (the tree is how
+    /// `symbolic` and the Breakpad reader hand functions over).
+    #[test]
+    fn flat_functions_and_their_trees_are_the_same() {
+        let mut inlinees = 0;
+        with_dwarf_objects(&MANY_UNITS, |file, _, info| {
+            let mut seen = BTreeSet::new();
+            info.functions_of(0..info.unit_count(), &mut seen, &mut |flat| {
+                inlinees += flat.nodes.len() - 1;
+                let tree = flat.to_function();
+                assert_eq!(tree.inlinees.len(), flat.inlinees_of(0).count(), "{file}");
+                assert!(FlatFunction::from_function(&tree) == flat, "{file}");
+                true
+            })
+            .unwrap();
+        });
+        assert!(inlinees > 100, "only {inlinees} inlinees");
     }
 
     /// Corpus files with several units of DWARF.
@@ -1478,7 +1498,11 @@ mod tests {
             let read = |units: Range<usize>, seen: &mut BTreeSet<(u64, u64)>| {
                 let mut functions = Vec::new();
                 info.functions_of(units, seen, &mut |f| {
-                    functions.push((f.address, f.size, f.name.to_string()));
+                    functions.push((
+                        f.nodes[0].address,
+                        f.nodes[0].size,
+                        f.nodes[0].name.to_string(),
+                    ));
                     true
                 })
                 .unwrap();

@@ -20,6 +20,8 @@ use indexmap::IndexSet;
 use rustc_hash::FxHasher;
 use symbolic::common::{Arch, DebugId};
 use symbolic::debuginfo::{FileInfo, Function, Symbol};
+
+use super::function_builder::FlatFunction;
 use symbolic::symcache::SymCacheConverter;
 use watto::StringTable;
 
@@ -178,9 +180,14 @@ impl CacheWriter {
 
     /// Takes one function and its inlinees (`process_symbolic_function`).
     pub(super) fn take_function(&mut self, function: &Function<'_>) {
+        self.take_flat(&FlatFunction::from_function(function));
+    }
+
+    /// Takes one function and its inlinees, flattened (`process_symbolic_function`).
+    pub(super) fn take_flat(&mut self, function: &FlatFunction<'_>) {
         let mut memo = FileMemo::default();
         let from = self.ops.len();
-        self.function_recursive(function, &[(0x0, u32::MAX)], &mut memo);
+        self.function_recursive(function, 0, &[(0x0, u32::MAX)], &mut memo);
         // Sorted now, while in cache: the functions mostly come in address order, so the
         // sort when sealing mostly finds them in order.
         self.ops[from..].sort_by_key(|op| op.0);
@@ -210,15 +217,18 @@ impl CacheWriter {
         idx
     }
 
-    /// `process_symbolic_function_recursive`: inserts this function's own ranges (those not
-    /// covered by an inlinee), then recurses into its inlinees with their call locations.
-    /// `call_locations` is a non-empty sorted list of `(address, call location index)`.
+    /// `process_symbolic_function_recursive` for node `node` of `flat`: inserts this
+    /// function's own ranges (those not covered by an inlinee), then recurses into its
+    /// inlinees with their call locations. `call_locations` is a non-empty sorted list of
+    /// `(address, call location index)`.
     fn function_recursive<'f>(
         &mut self,
-        function: &'f Function<'f>,
+        flat: &'f FlatFunction<'f>,
+        node: usize,
         call_locations: &[(u32, u32)],
         memo: &mut FileMemo<'f>,
     ) {
+        let function = &flat.nodes[node];
         // Empty functions, and those whose address does not fit in a u32, are skipped.
         if function.size == 0 || function.address > u32::MAX as u64 {
             return;
@@ -241,15 +251,15 @@ impl CacheWriter {
         };
 
         let mut inlinee_ranges = Vec::new();
-        for inlinee in &function.inlinees {
-            for line in &inlinee.lines {
+        for inlinee in flat.inlinees_of(node) {
+            for line in flat.lines_of(inlinee) {
                 let (start, end) = line_boundaries(line.address, line.size);
                 inlinee_ranges.push(start..end);
             }
         }
         inlinee_ranges.sort_unstable_by_key(|range| range.start);
 
-        let mut line_iter = function.lines.iter();
+        let mut line_iter = flat.lines_of(node).iter();
         let mut call_location_iter = call_locations.iter();
         let mut inline_iter = inlinee_ranges.into_iter();
         let mut current_call_location = call_location_iter.next().expect("non-empty");
@@ -312,12 +322,12 @@ impl CacheWriter {
         }
 
         if !callee_call_locations.is_empty() {
-            for inlinee in &function.inlinees {
-                self.function_recursive(inlinee, &callee_call_locations, memo);
+            for inlinee in flat.inlinees_of(node) {
+                self.function_recursive(flat, inlinee, &callee_call_locations, memo);
             }
         }
 
-        let function_end = function.end_address() as u32;
+        let function_end = function.address.saturating_add(function.size) as u32;
         let last_addr = self.last_addr.get_or_insert(0);
         if function_end > *last_addr {
             *last_addr = function_end;
