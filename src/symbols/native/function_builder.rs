@@ -28,7 +28,11 @@ pub struct FunctionBuilder<'s> {
     /// address, from low to high. (A [`BinaryHeap`] by itself is a max-heap, so we use [`Reverse`]
     /// to make this a min-heap). We use a heap instead of a sorted `Vec` because we may need to
     /// insert new elements during iteration, for inlinee splitting in `ensure_proper_nesting`.
-    inlinees: BinaryHeap<Reverse<FunctionBuilderInlinee<'s>>>,
+    /// The heap holds small keys (compared as the records would be, so that it pops them in
+    /// the same order); the records are in `records`.
+    inlinees: BinaryHeap<Reverse<HeapKey>>,
+    /// The inlinee records the keys in `inlinees` point to.
+    records: Vec<Option<FunctionBuilderInlinee<'s>>>,
     /// The lines, in any order. They will be sorted in `finish()`. These record specify locations
     /// at the innermost level of the inline stack at the line record's address.
     lines: Vec<LineInfo<'s>>,
@@ -43,6 +47,7 @@ impl<'s> FunctionBuilder<'s> {
             address,
             size,
             inlinees: BinaryHeap::new(),
+            records: Vec::new(),
             lines: Vec::new(),
         }
     }
@@ -64,13 +69,19 @@ impl<'s> FunctionBuilder<'s> {
             return;
         }
 
-        self.inlinees.push(Reverse(FunctionBuilderInlinee {
+        let idx = self.records.len();
+        self.records.push(Some(FunctionBuilderInlinee {
             depth,
             address,
             size,
             name,
             call_file,
             call_line,
+        }));
+        self.inlinees.push(Reverse(HeapKey {
+            address,
+            depth,
+            idx,
         }));
     }
 
@@ -112,10 +123,12 @@ impl<'s> FunctionBuilder<'s> {
             address,
             size,
             inlinees,
+            mut records,
             mut lines,
         } = self;
 
-        let inlinees = ensure_proper_nesting(inlinees);
+        let order = ensure_proper_nesting(inlinees, &mut records);
+        let inlinees = order.into_iter().filter_map(move |idx| records[idx].take());
 
         // Sort the lines by address.
         lines.sort_by_key(|line| line.address);
@@ -132,7 +145,7 @@ impl<'s> FunctionBuilder<'s> {
         let outer_function_end = address + size;
         let mut stack = FlatStack::new(outer_function, lines.len());
 
-        let mut inlinee_iter = inlinees.into_iter();
+        let mut inlinee_iter = inlinees;
         let mut line_iter = lines.into_iter();
 
         let mut next_inlinee = inlinee_iter.next();
@@ -425,15 +438,33 @@ struct FunctionBuilderInlinee<'s> {
     pub call_line: u64,
 }
 
+/// An inlinee record's place in the heap: its address and depth, and where it is.
+#[derive(Clone, Copy, Debug)]
+struct HeapKey {
+    address: u64,
+    depth: u32,
+    idx: usize,
+}
+
+/// Keys are equal when their address and depth are (as the records were compared).
+impl PartialEq for HeapKey {
+    fn eq(&self, other: &Self) -> bool {
+        (self.address, self.depth) == (other.address, other.depth)
+    }
+}
+
+impl Eq for HeapKey {}
+
 /// Implement ordering in DFS order, i.e. first by address and then by depth.
-impl PartialOrd for FunctionBuilderInlinee<'_> {
+impl PartialOrd for HeapKey {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-/// Implement ordering in DFS order, i.e. first by address and then by depth.
-impl Ord for FunctionBuilderInlinee<'_> {
+/// Implement ordering in DFS order, i.e. first by address and then by depth (not by where the
+/// record is: the heap pops equal keys in the order `symbolic`'s heap of records does).
+impl Ord for HeapKey {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         (self.address, self.depth).cmp(&(other.address, other.depth))
     }
@@ -491,9 +522,13 @@ impl Ord for FunctionBuilderInlinee<'_> {
 ///  - If a node extends beyond its parent, it is split into two nodes.
 ///  - Free-floating nodes are removed, i.e. a node at depth N+1 at an address at which there is no
 ///    node at depth N.
+///
+/// Here the heap holds keys of the records in `records`, and the answer is where the records
+/// are, in order.
 fn ensure_proper_nesting(
-    mut inlinees: BinaryHeap<Reverse<FunctionBuilderInlinee>>,
-) -> Vec<FunctionBuilderInlinee> {
+    mut inlinees: BinaryHeap<Reverse<HeapKey>>,
+    records: &mut Vec<Option<FunctionBuilderInlinee<'_>>>,
+) -> Vec<usize> {
     let mut result = Vec::with_capacity(inlinees.len());
 
     // This stack contains, at index i, the end address of the most recent inlinee at depth i.
@@ -503,7 +538,10 @@ fn ensure_proper_nesting(
 
     // Iterate the inlinees, ordered by (address, depth), in order of increasing address.
     // We take each inlinee out of `inlinees`, check it, and then append it to `result`.
-    while let Some(Reverse(mut inlinee)) = inlinees.pop() {
+    while let Some(Reverse(mut key)) = inlinees.pop() {
+        let Some(inlinee) = records.get_mut(key.idx).and_then(Option::as_mut) else {
+            continue;
+        };
         let depth = inlinee.depth as usize;
         let start_address = inlinee.address;
         let mut end_address = match start_address.checked_add(inlinee.size) {
@@ -529,7 +567,8 @@ fn ensure_proper_nesting(
                 inlinee.address = new_start_address;
                 inlinee.size = end_address - new_start_address;
                 // Put it back into the heap so that it is processed in the correct order.
-                inlinees.push(Reverse(inlinee));
+                key.address = new_start_address;
+                inlinees.push(Reverse(key));
                 continue;
             }
         }
@@ -552,18 +591,24 @@ fn ensure_proper_nesting(
                 let mut split_inlinee = inlinee.clone();
                 split_inlinee.address = split_address;
                 split_inlinee.size = end_address - split_address;
-                inlinees.push(Reverse(split_inlinee));
 
                 // Shorten the current inlinee.
                 inlinee.size = split_address - start_address;
                 end_address = split_address;
+
+                records.push(Some(split_inlinee));
+                inlinees.push(Reverse(HeapKey {
+                    address: split_address,
+                    depth: key.depth,
+                    idx: records.len() - 1,
+                }));
             }
         } else {
             // This is an inlinee at depth 0, i.e. this inlinee is directly called by the outer
             // function. Those inlinees can be as long as they want; we don't try to
             // force them to stay within the outer function's address range here.
         }
-        result.push(inlinee);
+        result.push(key.idx);
         end_address_stack.push(end_address); // this goes into end_address_stack[depth]
     }
     result
@@ -580,6 +625,47 @@ mod tests {
             size: Some(size),
             file: FileInfo::from_filename(file),
             line,
+        }
+    }
+
+    /// Many inlinees, with equal starts and depths, overlapping siblings and children
+    /// reaching past their callers: the tree is the one `symbolic`'s builder makes (whose heap
+    /// holds the records themselves, ours only keys).
+    #[test]
+    fn inlinee_trees_equal_symbolics() {
+        use symbolic::debuginfo::function_builder::FunctionBuilder as Theirs;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let files: [&[u8]; 3] = [b"a.c", b"b.c", b"c.c"];
+        let names = ["f", "g", "h", "k"];
+        for case in 0..400 {
+            let size = 16 + next(48);
+            let mut ours = FunctionBuilder::new(Name::from("outer"), b"/src", 0x100, size);
+            let mut theirs = Theirs::new(Name::from("outer"), b"/src", 0x100, size);
+            for _ in 0..next(24) {
+                let depth = next(4) as u32;
+                let (address, len) = (0xf8 + next(size + 8), 1 + next(12));
+                let name = Name::from(names[next(4) as usize]);
+                let file = FileInfo::from_filename(files[next(3) as usize]);
+                let line = next(9);
+                ours.add_inlinee(depth, name.clone(), address, len, file.clone(), line);
+                theirs.add_inlinee(depth, name, address, len, file, line);
+            }
+            for _ in 0..next(20) {
+                let (address, len) = (0x100 + next(size), next(10));
+                let len = (len > 0).then_some(len);
+                let file = FileInfo::from_filename(files[next(3) as usize]);
+                let line = next(30);
+                ours.add_leaf_line(address, len, file.clone(), line);
+                theirs.add_leaf_line(address, len, file, line);
+            }
+            let theirs = FlatFunction::from_function(&theirs.finish());
+            assert_eq!(ours.finish(), theirs, "case {case}");
         }
     }
 

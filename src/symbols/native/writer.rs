@@ -93,6 +93,9 @@ pub(super) struct CacheWriter {
     file: std::ops::Range<usize>,
     /// The place (address and length) of a name in the file's bytes → as in `names`.
     names_by_place: rustc_hash::FxHashMap<(usize, usize), u32>,
+    /// The place of an inlinee's name in the file's bytes, and its language → the index of
+    /// its function record.
+    inlinees_by_place: rustc_hash::FxHashMap<(usize, usize, u32), u32>,
     arch: Arch,
     debug_id: DebugId,
     string_table: StringTable,
@@ -129,6 +132,7 @@ impl CacheWriter {
             merged_names: Vec::new(),
             file: file.start as usize..file.end as usize,
             names_by_place: Default::default(),
+            inlinees_by_place: Default::default(),
             arch,
             debug_id,
             string_table: StringTable::new(),
@@ -145,9 +149,9 @@ impl CacheWriter {
 
     /// The string offset of `raw`'s clean form.
     fn name_offset(&mut self, raw: &str) -> u32 {
-        let at = raw.as_ptr() as usize;
-        let place =
-            (self.file.contains(&at) && at + raw.len() <= self.file.end).then_some((at, raw.len()));
+        let place = self
+            .in_file(raw)
+            .then_some((raw.as_ptr() as usize, raw.len()));
         if let Some(place) = place
             && let Some(&offset) = self.names_by_place.get(&place)
         {
@@ -158,6 +162,12 @@ impl CacheWriter {
             self.names_by_place.insert(place, offset);
         }
         offset
+    }
+
+    /// Whether `text` lies in the file's bytes (and outlives the writer).
+    fn in_file(&self, text: &str) -> bool {
+        let at = text.as_ptr() as usize;
+        self.file.contains(&at) && at + text.len() <= self.file.end
     }
 
     /// The string offset of `raw`'s clean form, looked up by its text.
@@ -239,16 +249,29 @@ impl CacheWriter {
         } else {
             function.address as u32
         };
-        let function_idx = {
-            let name_offset = self.name_offset(function.name.as_str());
+        let lang = function.name.language() as u32;
+        let name = function.name.as_str();
+        // An inlinee's record is its name and language alone: one look-up by the name's
+        // place finds it, once its first one is numbered.
+        let place = (function.inline && self.in_file(name)).then_some((
+            name.as_ptr() as usize,
+            name.len(),
+            lang,
+        ));
+        let known = place.and_then(|place| self.inlinees_by_place.get(&place).copied());
+        let function_idx = known.unwrap_or_else(|| {
+            let name_offset = self.name_offset(name);
             let (idx, _) = self.functions.insert_full(FunctionRecord {
                 name_offset,
                 comp_dir_offset: u32::MAX,
                 entry_pc,
-                lang: function.name.language() as u32,
+                lang,
             });
+            if let Some(place) = place {
+                self.inlinees_by_place.insert(place, idx as u32);
+            }
             idx as u32
-        };
+        });
 
         let mut inlinee_ranges = Vec::new();
         for inlinee in flat.inlinees_of(node) {
