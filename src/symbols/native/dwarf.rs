@@ -394,10 +394,14 @@ type InlineeName<'d> = (Option<Name<'d>>, Option<UnitOffset>);
 
 impl<'d, 'a> DwarfUnit<'d, 'a> {
     /// Creates a DWARF unit from the gimli `Unit` type.
+    ///
+    /// Ours: `with_lines` `false` leaves the line program out (a scan of function ranges
+    /// has no use for it, and running it is a good part of reading a unit).
     fn from_unit(
         unit: &'a Unit<'d>,
         info: &'a DwarfInfo<'d>,
         bcsymbolmap: Option<&'d BcSymbolMap<'d>>,
+        with_lines: bool,
     ) -> Result<Option<Self>, DwarfError> {
         let inner = UnitRef { info, unit };
         let mut entries = unit.entries();
@@ -425,6 +429,7 @@ impl<'d, 'a> DwarfUnit<'d, 'a> {
         let line_program = unit
             .line_program
             .as_ref()
+            .filter(|_| with_lines)
             .map(|program| DwarfLineProgram::prepare(program.clone()));
 
         // The value of DW_AT_producer may be an in-place string or a
@@ -1372,7 +1377,7 @@ impl<'d> DwarfInfo<'d> {
             if !go_on() {
                 break;
             }
-            if let Some(unit) = self.unit_with_code(index)? {
+            if let Some(unit) = self.unit_with_code(index, false)? {
                 scan.units.push((index, scan.ranges.len()));
                 unit.function_ranges(&mut scan.ranges)?;
             }
@@ -1381,10 +1386,15 @@ impl<'d> DwarfInfo<'d> {
         Ok(())
     }
 
-    /// Unit `index`, or `None` when it has no code (as symbolic's unit iterator skips it).
-    fn unit_with_code(&'d self, index: usize) -> Result<Option<DwarfUnit<'d, 'd>>, DwarfError> {
+    /// Unit `index`, or `None` when it has no code (as symbolic's unit iterator skips it);
+    /// with its line program when `with_lines`.
+    fn unit_with_code(
+        &'d self,
+        index: usize,
+        with_lines: bool,
+    ) -> Result<Option<DwarfUnit<'d, 'd>>, DwarfError> {
         match self.get_unit(index)? {
-            Some(unit) => DwarfUnit::from_unit(unit, self, None),
+            Some(unit) => DwarfUnit::from_unit(unit, self, None, with_lines),
             None => Ok(None),
         }
     }
@@ -1412,7 +1422,7 @@ impl<'d> DwarfInfo<'d> {
         emit: &mut dyn FnMut(FlatFunction<'d>) -> bool,
     ) -> Result<(), DwarfError> {
         while let Some(index) = next_unit() {
-            let Some(unit) = self.unit_with_code(index)? else {
+            let Some(unit) = self.unit_with_code(index, true)? else {
                 continue;
             };
             for function in unit.functions(seen_ranges)? {

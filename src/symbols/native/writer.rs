@@ -27,6 +27,9 @@ use watto::StringTable;
 
 type FxIndexSet<T> = IndexSet<T, BuildHasherDefault<FxHasher>>;
 
+/// A function's inlinee ranges, and their `(start, call location index)`.
+type Scratch = (Vec<std::ops::Range<u32>>, Vec<(u32, u32)>);
+
 /// Names as read → the string offsets of their clean forms.
 type Names = hashbrown::HashMap<Box<str>, u32>;
 
@@ -117,6 +120,9 @@ pub(super) struct CacheWriter {
     /// out, in one sweep.
     merged: Vec<MergedRanges>,
     last_addr: Option<u32>,
+    /// Room for the inlinee ranges and call locations of a function being taken, one pair
+    /// per inline depth, kept from one function to the next.
+    scratch: Vec<Scratch>,
 }
 
 impl CacheWriter {
@@ -144,6 +150,7 @@ impl CacheWriter {
             sealed: Vec::new(),
             merged: Vec::new(),
             last_addr: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -273,7 +280,10 @@ impl CacheWriter {
             idx as u32
         });
 
-        let mut inlinee_ranges = Vec::new();
+        let (mut inlinee_ranges, mut callee_call_locations) =
+            self.scratch.pop().unwrap_or_default();
+        inlinee_ranges.clear();
+        callee_call_locations.clear();
         for inlinee in flat.inlinees_of(node) {
             for line in flat.lines_of(inlinee) {
                 let (start, end) = line_boundaries(line.address, line.size);
@@ -284,12 +294,11 @@ impl CacheWriter {
 
         let mut line_iter = flat.lines_of(node).iter();
         let mut call_location_iter = call_locations.iter();
-        let mut inline_iter = inlinee_ranges.into_iter();
+        let mut inline_iter = inlinee_ranges.iter().cloned();
         let mut current_call_location = call_location_iter.next().expect("non-empty");
         let mut next_call_location = call_location_iter.next();
         let mut next_line = line_iter.next();
         let mut next_inline = inline_iter.next();
-        let mut callee_call_locations = Vec::new();
 
         while let Some(line) = next_line.take() {
             let (line_range_start, line_range_end) = line_boundaries(line.address, line.size);
@@ -349,6 +358,7 @@ impl CacheWriter {
                 self.function_recursive(flat, inlinee, &callee_call_locations, memo);
             }
         }
+        self.scratch.push((inlinee_ranges, callee_call_locations));
 
         let function_end = function.address.saturating_add(function.size) as u32;
         let last_addr = self.last_addr.get_or_insert(0);
