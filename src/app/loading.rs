@@ -79,11 +79,10 @@ impl CacheKey {
 fn load_mapping(
     ctx: &mut JobContext<JobOutput>,
     path: &str,
-    bytes: Vec<u8>,
+    blob: Blob,
     cache: Option<&CacheKey>,
 ) -> Result<Loaded, String> {
     let start = Instant::now();
-    let blob = Blob::from(bytes);
     let file = cache.map(|c| c.file("proguard-index"));
     if let Some(file) = &file {
         let cached = ctx.phase("read cached index", |_| {
@@ -118,7 +117,7 @@ fn load_mapping(
 fn load_native(
     ctx: &mut JobContext<JobOutput>,
     path: &str,
-    bytes: Vec<u8>,
+    bytes: Blob,
     cache: Option<&CacheKey>,
 ) -> Result<Loaded, String> {
     let start = Instant::now();
@@ -136,7 +135,7 @@ fn load_native(
     }
     let native = ctx
         .phase(BUILD_PHASE, |ctx| {
-            NativeSymbols::convert_reporting(&bytes, None, &ParallelIndex, ctx)
+            NativeSymbols::convert_reporting(bytes.as_slice(), None, &ParallelIndex, ctx)
         })
         .map_err(|e| format!("{path}: {e}"))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
@@ -153,10 +152,11 @@ pub fn load(
     ctx: &mut JobContext<JobOutput>,
     input: InputId,
     path: &str,
-    bytes: Vec<u8>,
+    blob: Blob,
     cache: Option<&CacheKey>,
 ) -> Result<JobOutput, String> {
-    let kind = ctx.phase("detect", |_| peek(&bytes));
+    let bytes = blob.as_slice();
+    let kind = ctx.phase("detect", |_| peek(bytes));
     let loaded = match kind {
         FileKind::SourceMap => {
             let start = Instant::now();
@@ -165,13 +165,13 @@ pub fn load(
             let on_task = |done, total| reporter.report(done, total);
             let runner = ReportingIndex { on_task: &on_task };
             let map = ctx.phase("parse + index", |_| {
-                SourceMap::parse_with(Blob::from(bytes), &runner)
+                SourceMap::parse_with(blob.clone(), &runner)
             });
             let map = map.map_err(|e| format!("{path}: {e}"))?;
             Loaded::Map(Arc::new(map), start.elapsed().as_secs_f64() * 1e3)
         }
         FileKind::JavaScript => {
-            let bundle = ctx.phase("scan", |_| scan_bundle(path, &bytes));
+            let bundle = ctx.phase("scan", |_| scan_bundle(path, bytes));
             if bundle
                 .source_mapping_url
                 .as_deref()
@@ -179,7 +179,7 @@ pub fn load(
             {
                 // An inline map: load it as a map named after the bundle.
                 let mut set = SymbolSet::new();
-                set.add_with(path, Blob::from(bytes), &ParallelIndex)
+                set.add_with(path, blob.clone(), &ParallelIndex)
                     .map_err(|e| e.to_string())?;
                 match set.maps.pop() {
                     Some(m) => Loaded::Map(m.map, m.parse_ms),
@@ -187,22 +187,22 @@ pub fn load(
                 }
             } else {
                 let text = ctx.phase("line starts", |_| {
-                    SourceText::new(String::from_utf8_lossy(&bytes).into_owned())
+                    SourceText::new(String::from_utf8_lossy(bytes).into_owned())
                 });
                 Loaded::Bundle(bundle, Arc::new(text))
             }
         }
-        FileKind::ProguardMapping => load_mapping(ctx, path, bytes, cache)?,
-        FileKind::NativeSymbols => load_native(ctx, path, bytes, cache)?,
-        FileKind::Log if formats::minidump::is_minidump(&bytes) => {
-            let report = minidump_report(ctx, path, &bytes, &Default::default())?;
+        FileKind::ProguardMapping => load_mapping(ctx, path, blob.clone(), cache)?,
+        FileKind::NativeSymbols => load_native(ctx, path, blob.clone(), cache)?,
+        FileKind::Log if formats::minidump::is_minidump(bytes) => {
+            let report = minidump_report(ctx, path, bytes, &Default::default())?;
             log_table(ctx, report.as_bytes())
         }
-        FileKind::Log => log_table(ctx, &bytes),
+        FileKind::Log => log_table(ctx, bytes),
         FileKind::HermesBytecode | FileKind::Unknown => {
             if memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() && !bytes.is_empty() {
                 // Text that looks like nothing else: treat it as a log (every line kept).
-                log_table(ctx, &bytes)
+                log_table(ctx, bytes)
             } else {
                 Loaded::Other
             }

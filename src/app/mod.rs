@@ -13,7 +13,7 @@ pub use loading::{InputId, JobOutput, Loaded};
 pub use view::{FrameDetail, Row, SourceContext, StackRows, frame_detail};
 
 use crate::jobs::{JobEvent, JobId, JobState, Jobs, Span, Waker};
-use crate::model::{FileKind, FrameTable};
+use crate::model::{Blob, FileKind, FrameTable};
 use crate::symbolicate::SymbolSet;
 use crate::workspace::{self, Autosave, InputStatus, Workspace};
 use std::collections::HashMap;
@@ -452,16 +452,19 @@ impl AppState {
     }
 
     /// Starts loading a file whose bytes are in hand (dropped, pasted or read by the caller).
-    pub fn add_file(&mut self, path: PathBuf, bytes: Vec<u8>) {
+    pub fn add_file(&mut self, path: PathBuf, bytes: impl Into<Blob>) {
+        let bytes: Blob = bytes.into();
         let dir = self.workspace_dir();
-        let kind = crate::formats::peek(&bytes);
+        let kind = crate::formats::peek(bytes.as_slice());
         let before = self.workspace.inputs.len();
-        let index = self.workspace.add_input(&dir, &path, kind, &bytes);
+        let index = self
+            .workspace
+            .add_input(&dir, &path, kind, bytes.as_slice());
         if index < before {
             // Already in the workspace: reload it (its contents may have changed).
             if let Some(doc) = self.workspace.inputs.get_mut(index) {
                 doc.size = bytes.len() as u64;
-                doc.hash = workspace::fingerprint(&bytes);
+                doc.hash = workspace::fingerprint(bytes.as_slice());
             }
             if let Some(entry) = self.inputs.get(index) {
                 let id = entry.id;
@@ -497,16 +500,16 @@ impl AppState {
         self.errors.extend(errors);
         let mut added = 0;
         for file in files {
-            let bytes = match std::fs::read(&file) {
+            let bytes = match input_bytes(&file) {
                 Ok(b) => b,
                 Err(e) => {
                     self.errors.push(format!("{}: {e}", file.display()));
                     continue;
                 }
             };
-            let wanted = match crate::formats::peek(&bytes) {
+            let wanted = match crate::formats::peek(bytes.as_slice()) {
                 FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => true,
-                FileKind::Log => crate::formats::parse_log(&bytes)
+                FileKind::Log => crate::formats::parse_log(bytes.as_slice())
                     .stacks
                     .iter()
                     .flat_map(|s| &s.frames)
@@ -526,7 +529,7 @@ impl AppState {
         }
     }
 
-    fn start_load(&mut self, id: InputId, bytes: Vec<u8>) {
+    fn start_load(&mut self, id: InputId, bytes: Blob) {
         let Some(entry) = self.inputs.iter_mut().find(|e| e.id == id) else {
             return;
         };
@@ -645,7 +648,7 @@ impl AppState {
                 loaded: None,
             });
             if state == InputState::Loading {
-                match std::fs::read(&abs) {
+                match input_bytes(&abs) {
                     Ok(bytes) => {
                         if let InputStatus::Changed { size, hash } = status
                             && let Some(d) = self
@@ -784,7 +787,7 @@ impl AppState {
                         self.add_folder(&path);
                         continue;
                     }
-                    match std::fs::read(&path) {
+                    match input_bytes(&path) {
                         Ok(bytes) => self.add_file(path, bytes),
                         Err(e) => self.errors.push(format!("{}: {e}", path.display())),
                     }
@@ -900,5 +903,55 @@ impl AppState {
             }
             Command::DismissErrors => self.errors.clear(),
         }
+    }
+}
+
+/// The bytes of an input's file, off the UI thread's hands fast: a large file stays
+/// memory-mapped when it is only read while it loads (a native debug file: its SymCache is
+/// built from it and the bytes let go), and is copied into memory when its bytes are kept
+/// (a map, a mapping, a bundle or a log is read for as long as it is open, and its file may
+/// be rewritten meanwhile, by a rebuild).
+fn input_bytes(path: &Path) -> std::io::Result<Blob> {
+    let blob = crate::jobs::read_or_map(path)?;
+    let mapped = blob.len() as u64 >= crate::jobs::MAP_MIN;
+    Ok(match crate::formats::peek(blob.as_slice()) {
+        FileKind::Log | FileKind::SourceMap | FileKind::JavaScript | FileKind::ProguardMapping
+            if mapped =>
+        {
+            Blob::from(blob.as_slice().to_vec())
+        }
+        _ => blob,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large debug file (mapped) and a large source map (copied) both come whole; a small
+    /// file is read.
+    #[test]
+    fn input_bytes_are_the_files_bytes() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = std::env::temp_dir().join(format!("symscope-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // An ELF debug file padded past the size where files are mapped.
+        let mut elf = std::fs::read(root.join("native/crashy/crashy.debug")).unwrap();
+        elf.resize(crate::jobs::MAP_MIN as usize + 1, 0);
+        let big_elf = dir.join("crashy.debug");
+        std::fs::write(&big_elf, &elf).unwrap();
+        for (path, kind) in [
+            (big_elf.clone(), FileKind::NativeSymbols),
+            (
+                root.join("js/pdfjs-dist-worker/pdf.worker.mjs.map"),
+                FileKind::SourceMap,
+            ),
+            (root.join("native/crashy/crash-aslr-1.txt"), FileKind::Log),
+        ] {
+            let blob = input_bytes(&path).unwrap();
+            assert_eq!(crate::formats::peek(blob.as_slice()), kind, "{path:?}");
+            assert!(blob.as_slice() == std::fs::read(&path).unwrap(), "{path:?}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -12,8 +12,8 @@ use std::path::Path;
 
 use crate::model::Blob;
 
-/// Files this large or larger are mapped rather than read.
-const MAP_MIN: u64 = 4 << 20;
+/// Files this large or larger are mapped rather than read by [`read_or_map`].
+pub const MAP_MIN: u64 = 4 << 20;
 
 /// The bytes of the file at `path`: read when small, memory-mapped when large.
 ///

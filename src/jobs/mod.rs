@@ -9,5 +9,5 @@ mod memory;
 mod pool;
 
 pub use index::{ParallelIndex, ReportingIndex};
-pub use memory::{read_or_map, release_freed_memory};
+pub use memory::{MAP_MIN, read_or_map, release_freed_memory};
 pub use pool::{JobContext, JobEvent, JobId, JobProgress, JobState, Jobs, Reporter, Span, Waker};
