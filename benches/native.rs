@@ -161,6 +161,20 @@ fn ours_cli(bin: &Path, list: &Path) -> (Duration, usize) {
     (took, resolved)
 }
 
+/// Sorted times of ours (with `note`) and llvm-symbolizer's, and the sorted ratios per round:
+/// their ranges and the median ratio.
+fn rounds(ours: &[Duration], note: &str, llvm: &[Duration], ratios: &[f64]) -> String {
+    let span = |t: &[Duration]| format!("{:.0}–{:.0} ms", ms(t[0]), ms(t[t.len() - 1]));
+    format!(
+        "{}{note}, llvm-symbolizer {}; llvm-symbolizer / ours per round {:.2}–{:.2}× (median {:.2}×)",
+        span(ours),
+        span(llvm),
+        ratios[0],
+        ratios[ratios.len() - 1],
+        ratios[ratios.len() / 2]
+    )
+}
+
 fn base(path: &str) -> String {
     path.rsplit('/').next().unwrap_or(path).to_owned()
 }
@@ -370,14 +384,8 @@ fn main() {
     );
     assert!(same_as_symbolic, "our SymCache differs from symbolic's");
     println!(
-        "cold, {ROUNDS} rounds of ours then llvm-symbolizer: ours {:.0}–{:.0} ms, llvm-symbolizer {:.0}–{:.0} ms; llvm-symbolizer / ours per round {:.2}–{:.2}× (median {:.2}×)",
-        ms(colds[0]),
-        ms(colds[ROUNDS - 1]),
-        ms(llvms[0]),
-        ms(llvms[ROUNDS - 1]),
-        round_ratios[0],
-        round_ratios[ROUNDS - 1],
-        round_ratios[ROUNDS / 2]
+        "cold, {ROUNDS} rounds of ours then llvm-symbolizer: ours {}",
+        rounds(&colds, "", &llvms, &round_ratios)
     );
     println!(
         "warm, in the same rounds: llvm-symbolizer / ours per round {:.0}–{:.0}× (median {:.0}×)",
@@ -386,14 +394,13 @@ fn main() {
         warm_ratios[ROUNDS / 2]
     );
     println!(
-        "one-off processes, {CLI_ROUNDS} rounds: symscope symbolicate {:.0}–{:.0} ms ({cli_resolved} of {N} frames resolved), llvm-symbolizer {:.0}–{:.0} ms; llvm-symbolizer / ours per round {:.2}–{:.2}× (median {:.2}×)",
-        ms(cli[0]),
-        ms(cli[CLI_ROUNDS - 1]),
-        ms(cli_llvm[0]),
-        ms(cli_llvm[CLI_ROUNDS - 1]),
-        cli_ratios[0],
-        cli_ratios[CLI_ROUNDS - 1],
-        cli_ratios[CLI_ROUNDS / 2]
+        "one-off processes, {CLI_ROUNDS} rounds: symscope symbolicate {}",
+        rounds(
+            &cli,
+            &format!(" ({cli_resolved} of {N} frames resolved)"),
+            &cli_llvm,
+            &cli_ratios
+        )
     );
     println!(
         "targets: warm ≥ 50× ({:.0}×), cold no slower ({:.2}×; one-off processes {:.2}×)",
