@@ -20,10 +20,10 @@ use indexmap::IndexSet;
 use rustc_hash::FxHasher;
 use symbolic::common::{Arch, DebugId};
 use symbolic::debuginfo::{FileInfo, Function, Symbol};
-
-use super::function_builder::FlatFunction;
 use symbolic::symcache::SymCacheConverter;
 use watto::StringTable;
+
+use super::function_builder::FlatFunction;
 
 type FxIndexSet<T> = IndexSet<T, BuildHasherDefault<FxHasher>>;
 
