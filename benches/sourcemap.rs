@@ -4,7 +4,8 @@
 //! Cold = map bytes already in memory → parsed → first look-up answered (the drop of the
 //! parsed map is not timed, for any library). Warm = the trace's frames looked up again on a
 //! map that is already parsed. Each figure is the median of many runs. Prints a markdown table
-//! (the one in the README) with the ratios against our single-threaded reader.
+//! (the one in the README) with the ratios against our single-threaded reader, then how long
+//! a sleeping rayon worker takes to join a parallel index pass (what bounds the 2-core rows).
 
 use serde_json::Value;
 use std::hint::black_box;
@@ -316,4 +317,40 @@ fn main() {
             w_sm9 / w_ours
         );
     }
+    pool_wake_up();
+}
+
+/// How long a rayon worker that went to sleep takes to join a parallel index pass: the
+/// 2-core rows can be no faster than the calling thread alone until it does. Each try lets
+/// the pool sleep 20 ms, then runs 64 tasks of 20 µs through `ParallelIndex` (1.3 ms of
+/// work, about a cold three.min.js) and notes when another thread ran its first task.
+fn pool_wake_up() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use symscope::symbols::sourcemap::ChunkRunner;
+    const TRIES: usize = 50;
+    let main_thread = std::thread::current().id();
+    let mut joined: Vec<Option<u64>> = (0..TRIES)
+        .map(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            let start = Instant::now();
+            let first = AtomicU64::new(u64::MAX);
+            ParallelIndex.for_each(64, &|_| {
+                if std::thread::current().id() != main_thread {
+                    first.fetch_min(start.elapsed().as_micros() as u64, Ordering::Relaxed);
+                }
+                let spin = Instant::now();
+                while spin.elapsed() < Duration::from_micros(20) {}
+            });
+            Some(first.load(Ordering::Relaxed)).filter(|&us| us != u64::MAX)
+        })
+        .collect();
+    joined.sort_by_key(|j| j.unwrap_or(u64::MAX));
+    let never = joined.iter().filter(|j| j.is_none()).count();
+    let us = |j: Option<u64>| j.map_or("never".to_owned(), |us| format!("{us} µs"));
+    println!(
+        "\npool wake-up ({TRIES} tries, the pool asleep 20 ms before each): a second thread joined the index pass after {} (fastest), {} (median), {} (90th percentile); it never joined the 1.3 ms of work in {never} of {TRIES}",
+        us(joined[0]),
+        us(joined[TRIES / 2]),
+        us(joined[TRIES * 9 / 10]),
+    );
 }
