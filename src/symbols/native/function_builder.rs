@@ -357,8 +357,7 @@ impl<'s> FlatStack<'s> {
 
     /// The end address of the deepest function.
     fn last_end(&self) -> u64 {
-        let node = &self.nodes[self.stack.last().unwrap().1];
-        node.address.saturating_add(node.size)
+        self.stack.last().unwrap().0
     }
 
     /// Adds a line record to the deepest function.

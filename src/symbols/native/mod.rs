@@ -1260,26 +1260,22 @@ mod tests {
             let in_order = build_from_dwarf(object, info, 1, &Serial, &mut NoProgress).unwrap();
             assert!(ours == in_order, "{file}: functions taken after a merge");
 
-            // The first share's range starts applied apart, while the others merge.
-            let mut writer = new_writer();
+            // The first share's range starts left unapplied, as the first thread leaves
+            // them, and applied while the others merge.
             let mut units = 0..a;
-            let mut seen = BTreeSet::new();
-            info.functions_of_claimed(&mut || units.next(), &mut seen, &mut |function| {
-                writer.take_flat(&function);
-                true
-            })
-            .unwrap();
-            let ops = writer.take_ops();
-            let rest = read_units(info, a..n, seen, &new_writer, &mut || true);
-            writer.merge(rest.writer);
-            writer.put_first(ops.apply());
-            for symbol in object.symbols() {
-                writer.take_symbol(&symbol);
-            }
-            assert!(
-                writer.finish().unwrap() == in_order,
-                "{file}: applied apart"
+            let first = read_share(
+                info,
+                0,
+                &mut || units.next(),
+                BTreeSet::new(),
+                &new_writer,
+                &mut || true,
+                false,
             );
+            let rest = read_units(info, a..n, first.seen.clone(), &new_writer, &mut || true);
+            let shares = vec![first, rest];
+            let ours = write_shares(object, shares, &new_writer, &Serial, &mut || true).unwrap();
+            assert!(ours == in_order, "{file}: applied apart");
             tried += 1;
         });
         assert!(tried >= 2, "only {tried} files tried");
