@@ -6,8 +6,8 @@ use crate::formats;
 use crate::model::{Blob, NoProgress};
 use crate::symbolicate::{self, Options, SymbolSet};
 use crate::symbols::sourcemap::{
-    LineIndex, RawSegment, SourceMap, index_chunk, index_chunk_unchecked, split_chunks,
-    split_chunks_with_head,
+    LineIndex, RawSegment, SourceMap, index_chunk, index_chunk_by, index_chunk_unchecked,
+    split_chunks, split_chunks_with_head,
 };
 
 /// Parses any bytes as a source map, serially and in chunks (which must agree); when that
@@ -75,9 +75,19 @@ impl crate::symbols::sourcemap::ChunkRunner for ReverseChunks {
 }
 
 /// Indexes any bytes as a `mappings` string, serially and in chunks, and checks that the
-/// chunked index decodes every line exactly as the serial one.
+/// chunked index decodes every line exactly as the serial one, and that the lean pass finds
+/// what the general pass finds.
 pub fn mappings(data: &[u8]) {
     let (sources, names) = (64, 256);
+    let cuts = std::iter::once(0).chain(split_chunks(data, 3).into_iter().map(|r| r.end));
+    for (k, start) in cuts.enumerate() {
+        let range = start.min(data.len())..data.len();
+        let counts = [Some((sources, names)), None][k % 2];
+        assert_eq!(
+            index_chunk_by(data, range.clone(), counts, true),
+            index_chunk_by(data, range, counts, false)
+        );
+    }
     let serial = LineIndex::build(data, sources, names);
     // Equal chunks with the counts known, and a head chunk plus the rest indexed before the
     // counts are known (as while the JSON is still being read).

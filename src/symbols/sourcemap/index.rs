@@ -69,7 +69,7 @@ impl State {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct LineEntry {
     /// Byte offset in `mappings` where the line starts.
     start: u32,
@@ -79,7 +79,7 @@ struct LineEntry {
     state: State,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Checkpoint {
     /// Byte offset of the segment the block starts with.
     offset: u32,
@@ -124,7 +124,7 @@ pub struct LineIndex {
 }
 
 /// The index of one chunk of `mappings`, with accumulators relative to the chunk start.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkIndex {
     end: u32,
     lines: Vec<LineEntry>,
@@ -234,10 +234,22 @@ fn index_chunk_with(
     range: Range<usize>,
     counts: Option<(usize, usize)>,
 ) -> ChunkIndex {
+    index_chunk_by(mappings, range, counts, true)
+}
+
+/// Indexes one chunk as [`index_chunk`] does (`counts` `None`: as [`index_chunk_unchecked`]
+/// does), by the general pass alone when `lean` is false: tests and fuzzing check that the
+/// lean pass finds the same.
+pub(crate) fn index_chunk_by(
+    mappings: &[u8],
+    range: Range<usize>,
+    counts: Option<(usize, usize)>,
+    lean: bool,
+) -> ChunkIndex {
     let start = range.start;
     let end = range.end.min(mappings.len());
     let bytes = &mappings[start.min(end)..end];
-    let mut ix = ChunkIndex {
+    let fresh = || ChunkIndex {
         end: end as u32,
         // Real maps average 30+ bytes of `mappings` per generated line; a map with shorter
         // lines only makes the vector grow a few times.
@@ -258,13 +270,28 @@ fn index_chunk_with(
         last_line_has_segment: false,
         has_semi: false,
     };
-    let result = match counts {
-        Some((sources, names)) if start == 0 => {
-            index_chunk_into::<true, false>(bytes, start, (sources as u64, names as u64), &mut ix)
+    let mut ix = fresh();
+    // A chunk at byte 0 knows its values even before the counts are known: it checks
+    // everything else at once and learns the largest source and name indices.
+    let (absolute, limits, learn) = match counts {
+        Some((sources, names)) => (start == 0, (sources as u64, names as u64), false),
+        None => (start == 0, (0, 0), true),
+    };
+    if lean {
+        let done = match (absolute, learn) {
+            (true, false) => index_lean::<true, false>(bytes, start, limits, &mut ix),
+            (true, true) => index_lean::<true, true>(bytes, start, limits, &mut ix),
+            _ => index_lean::<false, false>(bytes, start, (0, 0), &mut ix),
+        };
+        if done.is_ok() {
+            return ix;
         }
-        // A chunk at byte 0 knows its values even before the counts are known: it checks
-        // everything else at once and learns the largest source and name indices.
-        None if start == 0 => index_chunk_into::<true, true>(bytes, start, (0, 0), &mut ix),
+        // The lean pass only says that something is wrong; the general pass says what.
+        ix = fresh();
+    }
+    let result = match (absolute, learn) {
+        (true, false) => index_chunk_into::<true, false>(bytes, start, limits, &mut ix),
+        (true, true) => index_chunk_into::<true, true>(bytes, start, limits, &mut ix),
         _ => index_chunk_into::<false, false>(bytes, start, (0, 0), &mut ix),
     };
     if let Err(err) = result {
@@ -617,6 +644,272 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
     }
     ix.segments = segments;
     Ok(())
+}
+
+/// A segment of four or five one-digit terms at `pos`, followed by a separator (most segments
+/// of real maps): its values `(d0, d1, d2, d3, d4, fields)`, `d4` 0 for four. `None` for any
+/// other segment, and within six bytes of the end.
+#[inline(always)]
+fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8)> {
+    let w: &[u8; 6] = bytes.get(pos..pos + 6)?.try_into().ok()?;
+    if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize] | CLASS[w[3] as usize])
+        >= 32
+    {
+        return None;
+    }
+    let v = |b: u8| i64::from(ONE_DIGIT[b as usize]);
+    if w[4] == b',' || w[4] == b';' {
+        Some((v(w[0]), v(w[1]), v(w[2]), v(w[3]), 0, 4))
+    } else if CLASS[w[4] as usize] < 32 && (w[5] == b',' || w[5] == b';') {
+        Some((v(w[0]), v(w[1]), v(w[2]), v(w[3]), v(w[4]), 5))
+    } else {
+        None
+    }
+}
+
+/// The accumulators as a [`State`] (values that passed the checks fit in `i32`).
+#[inline(always)]
+fn state_of(acc: [i64; 4]) -> State {
+    State {
+        source: acc[0] as i32,
+        src_line: acc[1] as i32,
+        src_col: acc[2] as i32,
+        name: acc[3] as i32,
+    }
+}
+
+/// What [`index_chunk_into`] does, with few values live in the loop so that they stay in
+/// registers: 20–25% faster on the benchmark's maps.
+///
+/// It keeps no previous column (a negative column delta is what makes a line unsorted; the
+/// first segment of a line is never behind another) and no pending checkpoint state (the
+/// state entering a segment is the accumulators before it), and it handles whatever is rare
+/// (a column delta that is not positive, a checkpoint, the first segment of a continued line)
+/// behind one branch. It returns `Err(())` on any error: the caller then runs the general
+/// pass, which names the error exactly.
+fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
+    bytes: &[u8],
+    base: usize,
+    mut limits: Limits,
+    ix: &mut ChunkIndex,
+) -> std::result::Result<(), ()> {
+    /// `pending` for the first segment of a continued line (a checkpoint offset is never it).
+    const FIRST_OF_PARTIAL: u32 = u32::MAX;
+    let n = bytes.len();
+    let mut pos = 0usize;
+    let mut gen_col = 0i64;
+    let (mut a0, mut a1, mut a2, mut a3) = (0i64, 0i64, 0i64, 0i64);
+    // Ranges of the relative values (chunks that do not start at byte 0).
+    let (mut min, mut max) = ([0i64; 4], [-1i64; 4]);
+    let mut seen = [false; 2];
+    let mut in_block = 0u32;
+    let mut segments = 0u64;
+    let mut line_start_segments = 0u64;
+    let mut line = 0u32;
+    let mut unsorted = false;
+    // Offset of a checkpoint waiting for its segment (0: none; a checkpoint follows a comma).
+    let mut pending = 0u32;
+    let mut partial = !ABSOLUTE && ix.mid_line;
+    let (mut partial_min, mut partial_first) = (i64::MAX, None);
+    if partial {
+        pending = FIRST_OF_PARTIAL;
+    } else {
+        ix.lines.push(LineEntry {
+            start: base as u32,
+            first_cp: 0,
+            state: State::default(),
+        });
+    }
+    let close = |ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool| {
+        if unsorted {
+            // Checkpoints assume sorted columns; an unsorted line is decoded whole.
+            let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
+            ix.checkpoints.truncate(first);
+            if partial {
+                ix.partial_unsorted = true;
+            } else {
+                ix.unsorted.push(line);
+            }
+        }
+        if partial {
+            ix.partial_cps = ix.checkpoints.len() as u32;
+        }
+    };
+    while pos < n {
+        let (d0, d1, d2, d3, d4, fields) = match fast_segment(bytes, pos) {
+            Some((d0, d1, d2, d3, d4, f)) => {
+                pos += usize::from(f);
+                (d0, d1, d2, d3, d4, f)
+            }
+            None => {
+                let b = bytes[pos];
+                if b == b';' {
+                    if partial {
+                        (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
+                    }
+                    close(ix, unsorted, line, partial);
+                    partial = false;
+                    ix.has_semi = true;
+                    pos += 1;
+                    line += 1;
+                    gen_col = 0;
+                    in_block = 0;
+                    unsorted = false;
+                    pending = 0;
+                    line_start_segments = segments;
+                    ix.lines.push(LineEntry {
+                        start: (base + pos) as u32,
+                        first_cp: ix.checkpoints.len() as u32,
+                        state: state_of([a0, a1, a2, a3]),
+                    });
+                    continue;
+                }
+                if b == b',' {
+                    pos += 1;
+                    continue;
+                }
+                let mut d = [0i64; 5];
+                let vlq = |pos: &mut usize| -> std::result::Result<i64, ()> {
+                    let (v, p) = vlq_at(bytes, *pos).map_err(|_| ())?;
+                    *pos = p;
+                    Ok(v)
+                };
+                d[0] = vlq(&mut pos)?;
+                let fields = if is_separator(bytes.get(pos)) {
+                    1
+                } else {
+                    d[1] = vlq(&mut pos)?;
+                    d[2] = vlq(&mut pos)?;
+                    d[3] = vlq(&mut pos)?;
+                    if is_separator(bytes.get(pos)) {
+                        4
+                    } else {
+                        d[4] = vlq(&mut pos)?;
+                        if !is_separator(bytes.get(pos)) {
+                            return Err(());
+                        }
+                        5
+                    }
+                };
+                (d[0], d[1], d[2], d[3], d[4], fields)
+            }
+        };
+        let before = gen_col;
+        gen_col += d0;
+        if d0 <= 0 || pending != 0 {
+            if partial {
+                // Relative to a column this chunk does not know: `stitch` checks these.
+                partial_min = partial_min.min(gen_col);
+                partial_first.get_or_insert(gen_col);
+            } else if gen_col < 0 {
+                return Err(());
+            }
+            if pending == FIRST_OF_PARTIAL {
+                pending = 0;
+            } else {
+                unsorted |= d0 < 0;
+                if pending != 0 {
+                    // A checkpoint must start its run of equal columns, so that the first of
+                    // several segments with the same column is never behind it.
+                    if d0 > 0 {
+                        ix.checkpoints.push(Checkpoint {
+                            offset: pending,
+                            prev_gen_col: before as u32,
+                            first_gen_col: gen_col as u32,
+                            state: state_of([a0, a1, a2, a3]),
+                        });
+                        in_block = 0;
+                    }
+                    pending = 0;
+                }
+            }
+        }
+        if fields >= 4 {
+            a0 += d1;
+            a1 += d2;
+            a2 += d3;
+            a3 += d4;
+            if ABSOLUTE {
+                let bad = (a0 as u64 >= limits.0)
+                    | ((a1 as u64 | a2 as u64) > i32::MAX as u64)
+                    | ((fields == 5) & (a3 as u64 >= limits.1));
+                if bad && !(LEARN && learn(&mut limits, &[a0, a1, a2, a3], fields)) {
+                    return Err(());
+                }
+            } else {
+                // As in `index_chunk_into`: one branch, taken when a value leaves its range.
+                let out = !seen[0]
+                    | ((a0 - min[0]) as u64 > (max[0] - min[0]) as u64)
+                    | ((a1 - min[1]) as u64 > (max[1] - min[1]) as u64)
+                    | ((a2 - min[2]) as u64 > (max[2] - min[2]) as u64)
+                    | ((fields == 5)
+                        & (!seen[1] | ((a3 - min[3]) as u64 > (max[3] - min[3]) as u64)));
+                if out {
+                    start_ranges(&mut min, &mut max, &mut seen, [a0, a1, a2, a3], fields);
+                    widen(&mut min, &mut max, [a0, a1, a2, a3], fields);
+                }
+            }
+        }
+        segments += 1;
+        in_block += 1;
+        if bytes.get(pos) == Some(&b',') {
+            pos += 1;
+            if in_block >= CHECKPOINT_EVERY {
+                pending = (base + pos) as u32;
+            }
+        }
+    }
+    if partial {
+        (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
+    }
+    close(ix, unsorted, line, partial);
+    ix.last_gen = gen_col;
+    ix.last_line_has_segment = segments > line_start_segments;
+    ix.total = [a0, a1, a2, a3];
+    ix.min = min;
+    ix.max = max;
+    if !seen[0] {
+        ix.min[..3].fill(i64::MAX);
+        ix.max[..3].fill(i64::MIN);
+    }
+    if !seen[1] {
+        ix.min[3] = i64::MAX;
+        ix.max[3] = i64::MIN;
+    }
+    if LEARN {
+        if limits.0 > 0 {
+            ix.min[..3].copy_from_slice(&[0; 3]);
+            ix.max[..3].copy_from_slice(&[limits.0 as i64 - 1, 0, 0]);
+        }
+        if limits.1 > 0 {
+            ix.min[3] = 0;
+            ix.max[3] = limits.1 as i64 - 1;
+        }
+    }
+    ix.segments = segments;
+    Ok(())
+}
+
+/// Starts the ranges of a chunk's relative values at the first values that carry them.
+#[cold]
+#[inline(never)]
+fn start_ranges(
+    min: &mut [i64; 4],
+    max: &mut [i64; 4],
+    seen: &mut [bool; 2],
+    values: [i64; 4],
+    fields: u8,
+) {
+    if !seen[0] {
+        min[..3].copy_from_slice(&values[..3]);
+        max[..3].copy_from_slice(&values[..3]);
+        seen[0] = true;
+    }
+    if fields == 5 && !seen[1] {
+        min[3] = values[3];
+        max[3] = values[3];
+        seen[1] = true;
+    }
 }
 
 /// Widens learned `limits` to take in a segment's source and name indices; `false` if a
@@ -1402,5 +1695,151 @@ mod tests {
         let ix = LineIndex::build(m, 1, 0).unwrap();
         let cols: Vec<u32> = decode_line(&ix, m, 0).iter().map(|s| s.gen_col).collect();
         assert_eq!(cols, vec![3, 4, 4]);
+    }
+
+    /// Mappings for [`lean_pass_equals_the_general_one`]: lines of up to 200 segments of 1, 4
+    /// or 5 fields with one- to four-digit terms, and now and then a negative column delta (an
+    /// unsorted line, or a negative column), an equal column, an empty segment or line, a
+    /// value out of range, a bad byte or a cut-off end.
+    fn generated_mappings(seed: u64) -> Vec<u8> {
+        use super::super::vlq::encode;
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let mut m = String::new();
+        // Source, original line, original column, name.
+        let mut acc = [0i64; 4];
+        for _ in 0..next(12) + 1 {
+            let segments = [1, 5, 70, 200][next(4) as usize];
+            for k in 0..next(segments) + 1 {
+                if k > 0 {
+                    m.push(',');
+                }
+                let col = match next(100) {
+                    0 => -(next(30) as i64) - 1,
+                    1 => 0,
+                    _ => next(15) as i64 + 1,
+                };
+                encode(&mut m, col);
+                let fields = [1, 4, 4, 4, 5, 5][next(6) as usize];
+                if fields == 1 && next(3) == 0 {
+                    // An empty segment instead.
+                    m.pop();
+                    continue;
+                }
+                let targets = [
+                    if next(20) == 0 {
+                        next(6) as i64
+                    } else {
+                        acc[0]
+                    },
+                    (acc[1] + next(7) as i64 - 2).max(0),
+                    if next(30) == 0 {
+                        next(40_000) as i64
+                    } else {
+                        (acc[2] + next(9) as i64 - 4).max(0)
+                    },
+                    next(4) as i64,
+                ];
+                for (f, target) in targets.into_iter().enumerate().take(fields - 1) {
+                    // Now and then past the counts or negative.
+                    let target = match next(4_000) {
+                        0 => -1,
+                        1 => [6, 4, 400, 40][f],
+                        _ => target,
+                    };
+                    encode(&mut m, target - acc[f]);
+                    acc[f] = target;
+                }
+                if next(2_000) == 0 {
+                    m.push(['!', '"', 'A', 'g'][next(4) as usize]);
+                }
+            }
+            m.push(';');
+            if next(8) == 0 {
+                m.push(';');
+            }
+        }
+        let mut m = m.into_bytes();
+        if next(4) == 0 {
+            m.truncate(next(m.len() as u64 + 1) as usize);
+        }
+        m
+    }
+
+    /// The lean pass finds what the general pass finds, for the whole string and for chunks
+    /// cut at `;` and inside lines, with the counts known or learned: on the corpus's largest
+    /// maps and on 3,000 generated mappings.
+    #[test]
+    fn lean_pass_equals_the_general_one() {
+        let mut inputs: Vec<Vec<u8>> = (0..3_000).map(generated_mappings).collect();
+        for path in [
+            "pdfjs-dist-worker/pdf.worker.mjs.map",
+            "three-esbuild/three.min.js.map",
+            "index-map-rxjs-lodash/vendor.min.js.map",
+        ] {
+            let path = format!("{}/tests/fixtures/js/{path}", env!("CARGO_MANIFEST_DIR"));
+            let json: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            let mut add = |v: &serde_json::Value| {
+                if let Some(m) = v["mappings"].as_str() {
+                    inputs.push(m.as_bytes().to_vec());
+                }
+            };
+            add(&json);
+            json["sections"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .for_each(|s| add(&s["map"]));
+        }
+        let (mut errors, mut unsorted, mut checkpoints) = (0, 0, 0);
+        let (mut mid_line, mut partial_unsorted) = (0, 0);
+        for m in &inputs {
+            for counts in [
+                None,
+                Some((6, 4)),
+                Some((400, 40)),
+                Some((1 << 20, 1 << 20)),
+            ] {
+                let lean = index_chunk_by(m, 0..m.len(), counts, true);
+                let general = index_chunk_by(m, 0..m.len(), counts, false);
+                assert_eq!(lean, general, "{counts:?} {:?}", String::from_utf8_lossy(m));
+                errors += usize::from(lean.error.is_some());
+                unsorted += lean.unsorted.len();
+                checkpoints += lean.checkpoints.len();
+            }
+            // Chunks cut after every few separators, `;` or `,` alike.
+            let cuts: Vec<usize> = (1..m.len())
+                .filter(|&i| matches!(m[i - 1], b',' | b';'))
+                .collect();
+            let ends: Vec<usize> = cuts
+                .iter()
+                .copied()
+                .step_by(cuts.len() / 6 + 1)
+                .chain([m.len()])
+                .collect();
+            for r in ends.windows(2).map(|w| w[0]..w[1]) {
+                let lean = index_chunk_by(m, r.clone(), None, true);
+                let general = index_chunk_by(m, r.clone(), None, false);
+                assert_eq!(lean, general, "{r:?} {:?}", String::from_utf8_lossy(m));
+                mid_line += usize::from(lean.mid_line);
+                partial_unsorted += usize::from(lean.partial_unsorted);
+            }
+        }
+        // The generated inputs reach every branch of the pass.
+        assert!(
+            errors > 1_000 && unsorted > 1_000 && checkpoints > 1_000,
+            "{errors} {unsorted} {checkpoints}"
+        );
+        assert!(errors < 10_000, "{errors} of 12,000 passes failed");
+        assert!(
+            mid_line > 500 && partial_unsorted > 50,
+            "{mid_line} {partial_unsorted}"
+        );
     }
 }

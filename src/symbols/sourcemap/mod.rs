@@ -19,6 +19,7 @@ pub mod vlq;
 
 pub use error::{Error, ErrorKind, Result};
 pub use function_map::{FacebookSources, FunctionMap};
+pub(crate) use index::index_chunk_by;
 pub use index::{
     Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, State, index_chunk,
     index_chunk_unchecked, split_chunks, split_chunks_with_head,
