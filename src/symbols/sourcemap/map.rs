@@ -157,7 +157,9 @@ struct CachedBlock {
 // Each thread keeps its own decoded blocks, so a warm look-up takes no lock. The cache is
 // bounded (CACHE_SLOTS blocks per thread) and entries of dropped maps are simply overwritten.
 thread_local! {
-    static BLOCKS: RefCell<Vec<Option<CachedBlock>>> = RefCell::new((0..CACHE_SLOTS).map(|_| None).collect());
+    // Const-initialised (filled on first use), so that reaching it is a plain thread-local
+    // access, not a call through the lazy initialiser.
+    static BLOCKS: RefCell<Vec<Option<CachedBlock>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A process-wide id per parsed map, the key of the per-thread block cache.
@@ -778,6 +780,9 @@ impl RegularMap {
             ^ (ordinal as usize).wrapping_mul(31);
         let slot = key % CACHE_SLOTS;
         let seg = BLOCKS.with_borrow_mut(|cache| {
+            if cache.len() < CACHE_SLOTS {
+                cache.resize_with(CACHE_SLOTS, || None);
+            }
             let entry = cache.get_mut(slot)?;
             let hit = entry
                 .as_ref()
