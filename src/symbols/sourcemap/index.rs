@@ -415,21 +415,6 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
         src_col: acc[2] as i32,
         name: acc[3] as i32,
     };
-    let close_line = |ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool| {
-        if unsorted {
-            // Checkpoints assume sorted columns; an unsorted line is decoded whole.
-            let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
-            ix.checkpoints.truncate(first);
-            if partial {
-                ix.partial_unsorted = true;
-            } else {
-                ix.unsorted.push(line);
-            }
-        }
-        if partial {
-            ix.partial_cps = ix.checkpoints.len() as u32;
-        }
-    };
     macro_rules! term {
         () => {
             match vlq_at(bytes, pos) {
@@ -590,17 +575,7 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
                 | ((fields == 5)
                     & (!seen[1] | ((acc[3] - min[3]) as u64 > (max[3] - min[3]) as u64)));
             if out {
-                if !seen[0] {
-                    // First values of the chunk: start the ranges there.
-                    min[..3].copy_from_slice(&acc[..3]);
-                    max[..3].copy_from_slice(&acc[..3]);
-                    seen[0] = true;
-                }
-                if fields == 5 && !seen[1] {
-                    min[3] = acc[3];
-                    max[3] = acc[3];
-                    seen[1] = true;
-                }
+                start_ranges(&mut min, &mut max, &mut seen, acc, fields);
                 widen(&mut min, &mut max, acc, fields);
             }
         }
@@ -620,6 +595,19 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
     ix.last_gen = gen_col;
     ix.last_line_has_segment = line_has_segment;
     ix.total = acc;
+    ix.segments = segments;
+    set_ranges::<LEARN>(ix, (min, max), seen, limits);
+    Ok(())
+}
+
+/// Sets a finished chunk's value ranges: those seen (none for a field no segment carried),
+/// or with `LEARN` those the learned limits allow.
+fn set_ranges<const LEARN: bool>(
+    ix: &mut ChunkIndex,
+    (min, max): ([i64; 4], [i64; 4]),
+    seen: [bool; 2],
+    limits: Limits,
+) {
     ix.min = min;
     ix.max = max;
     if !seen[0] {
@@ -642,8 +630,23 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
             ix.max[3] = limits.1 as i64 - 1;
         }
     }
-    ix.segments = segments;
-    Ok(())
+}
+
+/// Closes a chunk's line: an unsorted one loses its checkpoints (it is decoded whole) and is
+/// listed; the line a chunk continues (`partial`) is marked for `stitch` instead.
+fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
+    if unsorted {
+        let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
+        ix.checkpoints.truncate(first);
+        if partial {
+            ix.partial_unsorted = true;
+        } else {
+            ix.unsorted.push(line);
+        }
+    }
+    if partial {
+        ix.partial_cps = ix.checkpoints.len() as u32;
+    }
 }
 
 /// A segment of four or five one-digit terms at `pos`, followed by a separator (most segments
@@ -720,21 +723,6 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             state: State::default(),
         });
     }
-    let close = |ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool| {
-        if unsorted {
-            // Checkpoints assume sorted columns; an unsorted line is decoded whole.
-            let first = ix.lines.last().map_or(0, |l| l.first_cp) as usize;
-            ix.checkpoints.truncate(first);
-            if partial {
-                ix.partial_unsorted = true;
-            } else {
-                ix.unsorted.push(line);
-            }
-        }
-        if partial {
-            ix.partial_cps = ix.checkpoints.len() as u32;
-        }
-    };
     while pos < n {
         let (d0, d1, d2, d3, d4, fields) = match fast_segment(bytes, pos) {
             Some((d0, d1, d2, d3, d4, f)) => {
@@ -747,7 +735,7 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                     if partial {
                         (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
                     }
-                    close(ix, unsorted, line, partial);
+                    close_line(ix, unsorted, line, partial);
                     partial = false;
                     ix.has_semi = true;
                     pos += 1;
@@ -862,31 +850,12 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     if partial {
         (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
     }
-    close(ix, unsorted, line, partial);
+    close_line(ix, unsorted, line, partial);
     ix.last_gen = gen_col;
     ix.last_line_has_segment = segments > line_start_segments;
     ix.total = [a0, a1, a2, a3];
-    ix.min = min;
-    ix.max = max;
-    if !seen[0] {
-        ix.min[..3].fill(i64::MAX);
-        ix.max[..3].fill(i64::MIN);
-    }
-    if !seen[1] {
-        ix.min[3] = i64::MAX;
-        ix.max[3] = i64::MIN;
-    }
-    if LEARN {
-        if limits.0 > 0 {
-            ix.min[..3].copy_from_slice(&[0; 3]);
-            ix.max[..3].copy_from_slice(&[limits.0 as i64 - 1, 0, 0]);
-        }
-        if limits.1 > 0 {
-            ix.min[3] = 0;
-            ix.max[3] = limits.1 as i64 - 1;
-        }
-    }
     ix.segments = segments;
+    set_ranges::<LEARN>(ix, (min, max), seen, limits);
     Ok(())
 }
 
