@@ -382,6 +382,9 @@ type Limits = (u64, u64);
 /// are checked against `limits` directly; otherwise their ranges are recorded for `stitch`.
 /// With `LEARN` (absolute only) the source and name counts are not known yet: `limits` grow
 /// to the largest indices seen, which `stitch` checks against the counts.
+///
+/// This is the general pass: chunks are indexed by [`index_lean`], and this one runs where
+/// that one fails, to name the error and where it is (and in tests, as its reference).
 fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
     bytes: &[u8],
     base: usize,
