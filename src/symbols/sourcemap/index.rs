@@ -220,21 +220,13 @@ pub fn index_chunk(
     sources: usize,
     names: usize,
 ) -> ChunkIndex {
-    index_chunk_with(mappings, range, Some((sources, names)))
+    index_chunk_by(mappings, range, Some((sources, names)), true)
 }
 
 /// Indexes one chunk without knowing the map's source and name counts (they are checked by
 /// [`LineIndex::stitch`]): for indexing `mappings` while the rest of the JSON is still read.
 pub fn index_chunk_unchecked(mappings: &[u8], range: Range<usize>) -> ChunkIndex {
-    index_chunk_with(mappings, range, None)
-}
-
-fn index_chunk_with(
-    mappings: &[u8],
-    range: Range<usize>,
-    counts: Option<(usize, usize)>,
-) -> ChunkIndex {
-    index_chunk_by(mappings, range, counts, true)
+    index_chunk_by(mappings, range, None, true)
 }
 
 /// Indexes one chunk as [`index_chunk`] does (`counts` `None`: as [`index_chunk_unchecked`]
@@ -418,18 +410,6 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
         src_col: acc[2] as i32,
         name: acc[3] as i32,
     };
-    macro_rules! term {
-        () => {
-            match vlq_at(bytes, pos) {
-                Ok((v, p)) => {
-                    pos = p;
-                    v
-                }
-                Err(k) => return Err(index_error(k, base, pos, line)),
-            }
-        };
-    }
-
     if !partial {
         ix.lines.push(LineEntry {
             start: base as u32,
@@ -468,54 +448,20 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
             continue;
         }
         let seg_start = pos;
-        // Fast path: a segment of four or five one-digit terms (most segments of real maps)
-        // is decoded from one 5-byte window with a single branch on the OR of its classes.
-        let mut d = [0i64; 5];
-        let fields: u8;
-        let window: Option<&[u8; 5]> = bytes.get(pos..pos + 5).and_then(|w| w.try_into().ok());
-        let fast = match window {
-            Some(w)
-                if (CLASS[w[0] as usize]
-                    | CLASS[w[1] as usize]
-                    | CLASS[w[2] as usize]
-                    | CLASS[w[3] as usize])
-                    < 32 =>
-            {
-                let four = [w[0], w[1], w[2], w[3]].map(|b| i64::from(ONE_DIGIT[b as usize]));
-                if w[4] == b',' || w[4] == b';' {
-                    Some((4u8, four, 0i64))
-                } else if CLASS[w[4] as usize] < 32 && is_separator(bytes.get(pos + 5)) {
-                    Some((5, four, i64::from(ONE_DIGIT[w[4] as usize])))
-                } else {
-                    None
-                }
+        // Fast path: a segment of four or five one-digit terms (most segments of real maps).
+        let (d, fields) = match fast_segment(bytes, pos) {
+            Some((d0, d1, d2, d3, d4, f)) => {
+                pos += usize::from(f);
+                ([d0, d1, d2, d3, d4], f)
             }
-            _ => None,
+            None => match segment_by_terms(bytes, pos) {
+                Ok((d, f, p)) => {
+                    pos = p;
+                    (d, f)
+                }
+                Err((kind, at)) => return Err(index_error(kind, base, at, line)),
+            },
         };
-        if let Some((f, four, fifth)) = fast {
-            d[..4].copy_from_slice(&four);
-            d[4] = fifth;
-            fields = f;
-            pos += usize::from(f);
-        } else {
-            d[0] = term!();
-            if is_separator(bytes.get(pos)) {
-                fields = 1;
-            } else {
-                d[1] = term!();
-                d[2] = term!();
-                d[3] = term!();
-                if is_separator(bytes.get(pos)) {
-                    fields = 4;
-                } else {
-                    d[4] = term!();
-                    fields = 5;
-                    if !is_separator(bytes.get(pos)) {
-                        return Err(index_error(ErrorKind::BadSegmentSize, base, pos, line));
-                    }
-                }
-            }
-        }
         gen_col += d[0];
         if partial {
             // Relative to a column this chunk does not know: `stitch` checks these.
@@ -673,6 +619,36 @@ fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8
     }
 }
 
+/// A segment at `pos` decoded term by term (any the fast path does not take): its values,
+/// its field count and the position after it; or the error and the offset where it is.
+#[inline]
+fn segment_by_terms(
+    bytes: &[u8],
+    mut pos: usize,
+) -> std::result::Result<([i64; 5], u8, usize), (ErrorKind, usize)> {
+    let mut d = [0i64; 5];
+    let term = |pos: &mut usize| {
+        let (v, p) = vlq_at(bytes, *pos).map_err(|kind| (kind, *pos))?;
+        *pos = p;
+        Ok(v)
+    };
+    d[0] = term(&mut pos)?;
+    if is_separator(bytes.get(pos)) {
+        return Ok((d, 1, pos));
+    }
+    d[1] = term(&mut pos)?;
+    d[2] = term(&mut pos)?;
+    d[3] = term(&mut pos)?;
+    if is_separator(bytes.get(pos)) {
+        return Ok((d, 4, pos));
+    }
+    d[4] = term(&mut pos)?;
+    if !is_separator(bytes.get(pos)) {
+        return Err((ErrorKind::BadSegmentSize, pos));
+    }
+    Ok((d, 5, pos))
+}
+
 /// The accumulators as a [`State`] (values that passed the checks fit in `i32`).
 #[inline(always)]
 fn state_of(acc: [i64; 4]) -> State {
@@ -759,29 +735,8 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                     pos += 1;
                     continue;
                 }
-                let mut d = [0i64; 5];
-                let vlq = |pos: &mut usize| -> std::result::Result<i64, ()> {
-                    let (v, p) = vlq_at(bytes, *pos).map_err(|_| ())?;
-                    *pos = p;
-                    Ok(v)
-                };
-                d[0] = vlq(&mut pos)?;
-                let fields = if is_separator(bytes.get(pos)) {
-                    1
-                } else {
-                    d[1] = vlq(&mut pos)?;
-                    d[2] = vlq(&mut pos)?;
-                    d[3] = vlq(&mut pos)?;
-                    if is_separator(bytes.get(pos)) {
-                        4
-                    } else {
-                        d[4] = vlq(&mut pos)?;
-                        if !is_separator(bytes.get(pos)) {
-                            return Err(());
-                        }
-                        5
-                    }
-                };
+                let (d, fields, p) = segment_by_terms(bytes, pos).map_err(|_| ())?;
+                pos = p;
                 (d[0], d[1], d[2], d[3], d[4], fields)
             }
         };
