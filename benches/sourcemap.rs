@@ -326,7 +326,7 @@ fn main() {
 /// work, about a cold three.min.js) and notes when another thread ran its first task.
 fn pool_wake_up() {
     use std::sync::atomic::{AtomicU64, Ordering};
-    use symscope::symbols::sourcemap::ChunkRunner;
+    use symscope::model::ChunkRunner;
     const TRIES: usize = 50;
     let main_thread = std::thread::current().id();
     let mut joined: Vec<Option<u64>> = (0..TRIES)

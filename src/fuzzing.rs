@@ -64,7 +64,7 @@ pub fn sourcemap(data: &[u8]) {
 /// A runner that cuts work into three chunks and runs them one after the other, last first.
 struct ReverseChunks;
 
-impl crate::symbols::sourcemap::ChunkRunner for ReverseChunks {
+impl crate::model::ChunkRunner for ReverseChunks {
     fn chunks_for(&self, _len: usize) -> usize {
         3
     }

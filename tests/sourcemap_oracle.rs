@@ -160,7 +160,7 @@ fn before_the_first_segment_of_a_line_there_is_no_answer() {
 fn every_corpus_map_indexed_on_all_cores_decodes_as_on_one() {
     use symscope::jobs::ParallelIndex;
     use symscope::model::Blob;
-    use symscope::symbols::sourcemap::ChunkRunner;
+    use symscope::model::ChunkRunner;
     let mut chunked = 0;
     for path in corpus_maps() {
         let ctx = path.file_name().unwrap().to_string_lossy().into_owned();

@@ -1,6 +1,6 @@
 //! The source-map reader's parallel runner.
 
-use crate::symbols::sourcemap::ChunkRunner;
+use crate::model::ChunkRunner;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Stack of the thread that writes a SymCache beside the reading one (only touched pages

@@ -5,6 +5,7 @@ mod blob;
 mod kind;
 mod progress;
 mod resolved;
+mod runner;
 mod table;
 mod text;
 mod trace;
@@ -16,6 +17,7 @@ pub use resolved::{
     Coverage, FrameStatus, ModuleCoverage, NameSource, ResolvedLocation, SymbolicatedFrame,
     SymbolicatedStack, SymbolicatedTrace, Timing,
 };
+pub use runner::{ChunkRunner, Serial};
 pub use table::{FrameRef, FrameTable, Location, Strings};
 pub use text::{SourceText, utf16_col_to_byte};
 pub use trace::{Frame, FrameInput, Module, Stack, Trace};

@@ -1,10 +1,10 @@
 //! The set of symbol files a log is resolved against, and how a frame's file finds its map.
 
 use crate::formats::detect::peek;
-use crate::model::{Blob, FileKind};
+use crate::model::{Blob, ChunkRunner, FileKind, Serial};
 use crate::symbols::native::{NativeError, NativeSymbols};
 use crate::symbols::proguard::{Mapping, MappingError};
-use crate::symbols::sourcemap::{self, ChunkRunner, Serial, SourceMap};
+use crate::symbols::sourcemap::{self, SourceMap};
 use std::sync::Arc;
 use std::time::Instant;
 

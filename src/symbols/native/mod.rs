@@ -2,8 +2,7 @@
 //! each file is converted once into a SymCache (kept by the caller, e.g. in the workspace
 //! cache), and addresses are looked up in it, inline chains innermost first, names demangled.
 
-use crate::model::{NoProgress, Progress};
-use crate::symbols::sourcemap::{ChunkRunner, Serial};
+use crate::model::{ChunkRunner, NoProgress, Progress, Serial};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::ops::Range;

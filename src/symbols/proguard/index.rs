@@ -2,8 +2,7 @@
 //! (`original.Name -> obf.Name:`, the lines ending in `:`), and records where each class's
 //! block starts. The pass is cut into chunks a [`ChunkRunner`] may run on several cores.
 
-use crate::model::Blob;
-use crate::symbols::sourcemap::{ChunkRunner, Serial};
+use crate::model::{Blob, ChunkRunner, Serial};
 use std::sync::OnceLock;
 use xxhash_rust::xxh3::xxh3_64;
 

@@ -7,48 +7,13 @@ use super::index::{
     split_chunks_with_head,
 };
 use super::json::{Scanner, StrRef};
-use crate::model::Blob;
+use crate::model::{Blob, ChunkRunner, Serial};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Runs independent pieces of parsing work; the pure layers run them one after the other,
-/// the jobs layer on all cores (`jobs::ParallelIndex`).
-pub trait ChunkRunner: Sync {
-    /// How many chunks to cut `mappings` of `len` bytes into (1: no parallelism).
-    fn chunks_for(&self, len: usize) -> usize;
-
-    /// Calls `task(i)` once for every `i` in `0..n`, possibly on several threads at once.
-    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync));
-
-    /// Runs `read` on this thread and `write` beside it on another, returning when both are
-    /// done; `false`, having run neither, when this runner has one thread only.
-    ///
-    /// Used for two halves of one job that talk through a bounded channel (reading a native
-    /// file's debug information and writing its SymCache), which must not run one after the
-    /// other.
-    fn run_beside(&self, read: &mut dyn FnMut(), write: &mut (dyn FnMut() + Send)) -> bool {
-        let _ = (read, write);
-        false
-    }
-}
-
-/// The single-threaded [`ChunkRunner`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Serial;
-
-impl ChunkRunner for Serial {
-    fn chunks_for(&self, _len: usize) -> usize {
-        1
-    }
-
-    fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
-        (0..n).for_each(task);
-    }
-}
 
 /// Indexes `ranges` of `mappings` through `runner`; `counts` are the map's source and name
 /// counts, or `None` while they are not known yet (then [`LineIndex::stitch`] checks them).

@@ -25,7 +25,4 @@ pub use index::{
     index_chunk_unchecked, split_chunks, split_chunks_with_head,
 };
 pub use json::StrRef;
-pub use map::{
-    ChunkRunner, IndexMap, RegularMap, Section, Serial, SourceMap, Token, join_source_root,
-    normalize_path,
-};
+pub use map::{IndexMap, RegularMap, Section, SourceMap, Token, join_source_root, normalize_path};
