@@ -1174,7 +1174,7 @@ where
 }
 
 /// All DWARF sections that are needed by `DwarfDebugSession`.
-pub(super) struct DwarfSections<'data> {
+pub(in crate::symbols::native) struct DwarfSections<'data> {
     debug_abbrev: DwarfSectionData<'data, gimli::read::DebugAbbrev<Slice<'data>>>,
     debug_addr: DwarfSectionData<'data, gimli::read::DebugAddr<Slice<'data>>>,
     debug_aranges: DwarfSectionData<'data, gimli::read::DebugAranges<Slice<'data>>>,
@@ -1191,7 +1191,7 @@ pub(super) struct DwarfSections<'data> {
 
 impl<'data> DwarfSections<'data> {
     /// Loads all sections from a DWARF object.
-    pub(super) fn from_dwarf<D>(dwarf: &D) -> Self
+    pub(in crate::symbols::native) fn from_dwarf<D>(dwarf: &D) -> Self
     where
         D: Dwarf<'data>,
     {
@@ -1212,7 +1212,7 @@ impl<'data> DwarfSections<'data> {
     }
 }
 
-pub(super) struct DwarfInfo<'data> {
+pub(in crate::symbols::native) struct DwarfInfo<'data> {
     inner: DwarfInner<'data>,
     headers: Vec<UnitHeader<'data>>,
     units: Vec<OnceCell<Option<Unit<'data>>>>,
@@ -1231,7 +1231,7 @@ impl<'d> Deref for DwarfInfo<'d> {
 
 impl<'d> DwarfInfo<'d> {
     /// Parses DWARF information from its raw section data.
-    pub(super) fn parse(
+    pub(in crate::symbols::native) fn parse(
         sections: &'d DwarfSections<'d>,
         symbol_map: SymbolMap<'d>,
         address_offset: i64,
@@ -1350,12 +1350,12 @@ fn resolve_cow_name<'s>(bcsymbolmap: Option<&'s BcSymbolMap<'s>>, s: Cow<'s, str
 
 impl<'d> DwarfInfo<'d> {
     /// How many units the debug information has.
-    pub(super) fn unit_count(&self) -> usize {
+    pub(in crate::symbols::native) fn unit_count(&self) -> usize {
         self.headers.len()
     }
 
     /// Where unit `index` ends in `.debug_info` (for cutting the units into even shares).
-    pub(super) fn unit_end(&self, index: usize) -> usize {
+    pub(in crate::symbols::native) fn unit_end(&self, index: usize) -> usize {
         let header = &self.headers[index];
         let start = match header.offset() {
             UnitSectionOffset::DebugInfoOffset(offset) => offset.0,
@@ -1367,7 +1367,7 @@ impl<'d> DwarfInfo<'d> {
     /// Adds the ranges of every function of the units `units` to `scan`, as
     /// [`DwarfInfo::functions_of`] would add them to its set, without reading the functions;
     /// `go_on` is asked before each unit.
-    pub(super) fn function_ranges_of(
+    pub(in crate::symbols::native) fn function_ranges_of(
         &'d self,
         units: std::ops::Range<usize>,
         scan: &mut RangeScan,
@@ -1403,7 +1403,7 @@ impl<'d> DwarfInfo<'d> {
     /// them, given to `emit` until it answers `false`. `seen_ranges` holds the `(address,
     /// size)` of every function range already yielded: one set over all units read in order
     /// gives `symbolic`'s output exactly.
-    pub(super) fn functions_of(
+    pub(in crate::symbols::native) fn functions_of(
         &'d self,
         mut units: std::ops::Range<usize>,
         seen_ranges: &mut BTreeSet<(u64, u64)>,
@@ -1415,7 +1415,7 @@ impl<'d> DwarfInfo<'d> {
     /// Like [`DwarfInfo::functions_of`], for the units that `next_unit` hands out one at a
     /// time, in increasing order, until it answers `None` (so that another thread can take
     /// over the units not handed out yet).
-    pub(super) fn functions_of_claimed(
+    pub(in crate::symbols::native) fn functions_of_claimed(
         &'d self,
         next_unit: &mut dyn FnMut() -> Option<usize>,
         seen_ranges: &mut BTreeSet<(u64, u64)>,
@@ -1438,7 +1438,7 @@ impl<'d> DwarfInfo<'d> {
 /// The function ranges of units scanned in order, and where each unit's begin: the set
 /// `symbolic` skips ranges from, as it stands before any of those units.
 #[derive(Debug, Default)]
-pub(super) struct RangeScan {
+pub(in crate::symbols::native) struct RangeScan {
     ranges: Vec<(u64, u64)>,
     /// `(unit index, where its ranges begin in ranges)` for each unit with code.
     units: Vec<(usize, usize)>,
@@ -1448,7 +1448,7 @@ pub(super) struct RangeScan {
 
 impl RangeScan {
     /// A scan that starts at unit `unit` (the ranges of the units before are known otherwise).
-    pub(super) fn from(unit: usize) -> Self {
+    pub(in crate::symbols::native) fn from(unit: usize) -> Self {
         Self {
             end: unit,
             ..Self::default()
@@ -1456,13 +1456,13 @@ impl RangeScan {
     }
 
     /// The unit after the last one scanned.
-    pub(super) fn end(&self) -> usize {
+    pub(in crate::symbols::native) fn end(&self) -> usize {
         self.end
     }
 
     /// The ranges of the scanned units before unit `unit`: of all units before it, for a scan
     /// from unit 0.
-    pub(super) fn before(&self, unit: usize) -> BTreeSet<(u64, u64)> {
+    pub(in crate::symbols::native) fn before(&self, unit: usize) -> BTreeSet<(u64, u64)> {
         let first_after = self.units.partition_point(|&(index, _)| index < unit);
         let end = self
             .units

@@ -34,7 +34,7 @@ type Scratch = (Vec<std::ops::Range<u32>>, Vec<(u32, u32)>);
 type Names = hashbrown::HashMap<Box<str>, u32>;
 
 /// Cleans a function name: `None` when it stays as it is.
-pub(super) type CleanName = fn(&str) -> Option<String>;
+pub(in crate::symbols::native) type CleanName = fn(&str) -> Option<String>;
 
 /// A file record: string offsets of its compilation directory, directory and name.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -85,7 +85,7 @@ const NO_SOURCE_LOCATION: SourceLocation = SourceLocation {
 const HEADER_LEN: usize = 80;
 
 /// The SymCache writer: takes functions and then symbols, in `process_object`'s order.
-pub(super) struct CacheWriter {
+pub(in crate::symbols::native) struct CacheWriter {
     clean_name: CleanName,
     /// A function or symbol name as read → the string offset of its clean form.
     names: Names,
@@ -130,7 +130,12 @@ impl CacheWriter {
     ///
     /// `file` is the file's bytes, which outlive the writer: names read from them are looked
     /// up by their place, without hashing their text.
-    pub(super) fn new(arch: Arch, debug_id: DebugId, clean_name: CleanName, file: &[u8]) -> Self {
+    pub(in crate::symbols::native) fn new(
+        arch: Arch,
+        debug_id: DebugId,
+        clean_name: CleanName,
+        file: &[u8],
+    ) -> Self {
         let file = file.as_ptr_range();
         Self {
             clean_name,
@@ -196,12 +201,12 @@ impl CacheWriter {
     }
 
     /// Takes one function and its inlinees (`process_symbolic_function`).
-    pub(super) fn take_function(&mut self, function: &Function<'_>) {
+    pub(in crate::symbols::native) fn take_function(&mut self, function: &Function<'_>) {
         self.take_flat(&FlatFunction::from_function(function));
     }
 
     /// Takes one function and its inlinees, flattened (`process_symbolic_function`).
-    pub(super) fn take_flat(&mut self, function: &FlatFunction<'_>) {
+    pub(in crate::symbols::native) fn take_flat(&mut self, function: &FlatFunction<'_>) {
         let mut memo = FileMemo::default();
         let from = self.ops.len();
         self.function_recursive(function, 0, &[(0x0, u32::MAX)], &mut memo);
@@ -379,7 +384,7 @@ impl CacheWriter {
     /// function's end or entry, which never replace a real location) it stays this writer's.
     /// The caller makes sure `later` holds no function range this writer already had (that
     /// one would have been skipped by the DWARF reader).
-    pub(super) fn merge(&mut self, mut later: CacheWriter) {
+    pub(in crate::symbols::native) fn merge(&mut self, mut later: CacheWriter) {
         later.seal();
         let bytes = later.string_table.into_bytes();
         let mut strings: rustc_hash::FxHashMap<u32, u32> = Default::default();
@@ -476,7 +481,7 @@ impl CacheWriter {
     /// Applies the range starts taken so far: into `sealed` (a share does it when it has
     /// read its functions, so that merging it has nothing to apply), or, after a merge, as
     /// one more list of them after the merged ones.
-    pub(super) fn seal(&mut self) {
+    pub(in crate::symbols::native) fn seal(&mut self) {
         for later in [self.applied_ops(), self.take_ranges()]
             .into_iter()
             .flatten()
@@ -513,13 +518,13 @@ impl CacheWriter {
 
     /// Takes the range starts not applied yet, to be applied elsewhere and put back with
     /// [`CacheWriter::put_first`] before anything else is sealed.
-    pub(super) fn take_ops(&mut self) -> RangeOps {
+    pub(in crate::symbols::native) fn take_ops(&mut self) -> RangeOps {
         RangeOps(std::mem::take(&mut self.ops))
     }
 
     /// Puts back what [`CacheWriter::take_ops`] took, applied: after what was sealed before
     /// they were taken, before the writers merged since.
-    pub(super) fn put_first(&mut self, applied: AppliedRanges) {
+    pub(in crate::symbols::native) fn put_first(&mut self, applied: AppliedRanges) {
         let earlier = std::mem::take(&mut self.sealed);
         self.sealed = if earlier.is_empty() {
             applied.0
@@ -577,7 +582,7 @@ impl CacheWriter {
     }
 
     /// Takes one symbol of the symbol table (`process_symbolic_symbol`).
-    pub(super) fn take_symbol(&mut self, symbol: &Symbol<'_>) {
+    pub(in crate::symbols::native) fn take_symbol(&mut self, symbol: &Symbol<'_>) {
         let Some(name) = symbol.name.as_deref() else {
             return;
         };
@@ -615,7 +620,7 @@ impl CacheWriter {
     }
 
     /// The SymCache's bytes (`serialize`).
-    pub(super) fn finish(mut self) -> std::io::Result<Vec<u8>> {
+    pub(in crate::symbols::native) fn finish(mut self) -> std::io::Result<Vec<u8>> {
         if !self.ops.is_empty() {
             self.seal();
         }
@@ -714,14 +719,14 @@ impl CacheWriter {
 }
 
 /// Range starts taken from a writer, not applied yet.
-pub(super) struct RangeOps(Vec<(u32, RangeOp)>);
+pub(in crate::symbols::native) struct RangeOps(Vec<(u32, RangeOp)>);
 
 /// Range starts applied: each start once, in order.
-pub(super) struct AppliedRanges(Vec<(u32, SourceLocation, bool)>);
+pub(in crate::symbols::native) struct AppliedRanges(Vec<(u32, SourceLocation, bool)>);
 
 impl RangeOps {
     /// The range starts these operations leave, made in order.
-    pub(super) fn apply(self) -> AppliedRanges {
+    pub(in crate::symbols::native) fn apply(self) -> AppliedRanges {
         let mut ops = self.0;
         // Stable: the operations on one start stay in the order they were made.
         ops.sort_by_key(|op| op.0);
