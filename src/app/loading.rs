@@ -195,8 +195,8 @@ pub fn load(
         FileKind::ProguardMapping => load_mapping(ctx, path, blob.clone(), cache)?,
         FileKind::NativeSymbols => load_native(ctx, path, blob.clone(), cache)?,
         FileKind::Log if formats::minidump::is_minidump(bytes) => {
-            let report = minidump_report(ctx, path, bytes, &Default::default())?;
-            log_table(ctx, report.as_bytes())
+            let (report, trace) = minidump_report(ctx, path, bytes, &Default::default())?;
+            Loaded::Log(Arc::new(FrameTable::build(&report, &trace, None)))
         }
         FileKind::Log => log_table(ctx, bytes),
         FileKind::HermesBytecode | FileKind::Unknown => {
@@ -215,15 +215,20 @@ pub fn load(
     })
 }
 
-/// A minidump's text report (its stacks walked with `cfi`), the text its table keeps.
+/// A minidump's text report and trace (its stacks walked with `cfi`).
 fn minidump_report(
     ctx: &mut JobContext<JobOutput>,
     path: &str,
     bytes: &[u8],
     cfi: &std::collections::HashMap<String, String>,
-) -> Result<String, String> {
-    ctx.phase("walk stacks", |_| formats::minidump::report(bytes, cfi))
-        .map_err(|e| format!("{path}: {e}"))
+) -> Result<(String, crate::model::Trace), String> {
+    ctx.phase("walk stacks", |_| {
+        Ok((
+            formats::minidump::report(bytes, cfi)?,
+            formats::minidump::parse_with_cfi(bytes, cfi)?,
+        ))
+    })
+    .map_err(|e: formats::minidump::MinidumpError| format!("{path}: {e}"))
 }
 
 /// Logs at least this big give their parse's freed memory back to the system when stored.
@@ -251,18 +256,16 @@ pub fn symbolicate_log(
     column_base: Option<u32>,
     path: &std::path::Path,
 ) -> Result<JobOutput, String> {
-    let mut text = table.text();
-    // A minidump is walked again when Breakpad CFI is loaded (its table keeps only the
-    // report, so the dump is read again from its file).
-    let cfi = symbols.cfi();
-    if text.starts_with(formats::minidump::REPORT_MARK)
-        && !cfi.is_empty()
-        && let Ok(bytes) = std::fs::read(path)
-        && formats::minidump::is_minidump(&bytes)
-    {
-        text = minidump_report(ctx, &path.display().to_string(), &bytes, &cfi)?;
-    }
-    let trace = ctx.phase("parse", |_| formats::parse_text(&text));
+    // A minidump is walked again (its table keeps only the report, so the dump is read
+    // again from its file), with the Breakpad CFI loaded.
+    let (text, trace) = if table.format() == crate::model::LogFormat::Minidump {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        minidump_report(ctx, &path.display().to_string(), &bytes, &symbols.cfi())?
+    } else {
+        let text = table.text();
+        let trace = ctx.phase("parse", |_| formats::parse_text(&text));
+        (text, trace)
+    };
     let outcome = ctx.phase("look-up", |ctx| {
         symbolicate::symbolicate(&trace, symbols, Options { column_base }, ctx)
     });

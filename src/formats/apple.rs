@@ -7,7 +7,7 @@
 //! Threads become stacks, the crashed thread first; each frame's module offset is its address
 //! minus its image's load address, and its module is identified by the image UUID.
 
-use super::native::basename;
+use super::images::{basename, crashed_first, frame_input, thread_title, uuid_with_dashes};
 use crate::model::{Frame, FrameInput, LogFormat, Module, Stack, Trace};
 
 fn hex(s: &str) -> Option<u64> {
@@ -118,61 +118,6 @@ fn image_line(line: &str) -> Option<Module> {
     })
 }
 
-/// `2d903291397d3d14bfca52c7fb8c5e00` → `2D903291-397D-3D14-BFCA-52C7FB8C5E00` (already
-/// dashed UUIDs are upper-cased only).
-fn uuid_with_dashes(id: &str) -> String {
-    let id = id.trim();
-    if id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()) {
-        format!(
-            "{}-{}-{}-{}-{}",
-            &id[..8],
-            &id[8..12],
-            &id[12..16],
-            &id[16..20],
-            &id[20..]
-        )
-        .to_ascii_uppercase()
-    } else {
-        id.to_ascii_uppercase()
-    }
-}
-
-/// The image holding `addr`: by name first (a frame prints its image's name), else by range.
-fn image_of<'a>(modules: &'a [Module], name: Option<&str>, addr: u64) -> Option<&'a Module> {
-    let contains = |m: &Module| addr >= m.base && m.size.is_none_or(|s| addr - m.base < s);
-    name.and_then(|n| {
-        modules
-            .iter()
-            .find(|m| (m.name == n || m.path.as_deref().map(basename) == Some(n)) && contains(m))
-    })
-    .or_else(|| modules.iter().find(|m| m.base > 0 && contains(m)))
-}
-
-/// The frame input for an address in a report with `modules`.
-fn frame_input(
-    modules: &[Module],
-    module: Option<&str>,
-    addr: u64,
-    symbol: Option<&str>,
-    index: usize,
-) -> FrameInput {
-    let image = image_of(modules, module, addr);
-    FrameInput {
-        function: symbol.map(str::to_owned),
-        address: Some(addr),
-        module: module
-            .filter(|m| *m != "???")
-            .map(str::to_owned)
-            .or_else(|| image.map(|m| m.name.clone())),
-        module_offset: image.map(|m| addr - m.base),
-        build_id: image.and_then(|m| m.id.clone()),
-        arch: image.and_then(|m| m.arch.clone()),
-        // Frame 0 of each thread is where it stood; the others are return addresses.
-        return_address: index > 0,
-        ..FrameInput::default()
-    }
-}
-
 /// Whether `text` is an Apple crash report (text or `.ips`).
 pub fn is_apple(text: &str) -> bool {
     let first = text.lines().next().unwrap_or("").trim();
@@ -279,39 +224,11 @@ fn parse_crash(text: &str, line_offset: usize) -> Trace {
         let name = names.iter().find(|(n, _)| n == id).map(|(_, s)| *s);
         stack.title = thread_title(u64::from(*id), stack.crashed, name, &exception);
     }
-    let format = if text.starts_with(super::minidump::REPORT_MARK) {
-        LogFormat::Minidump
-    } else {
-        LogFormat::AppleCrash
-    };
     Trace {
-        format,
+        format: LogFormat::AppleCrash,
         stacks: crashed_first(threads.into_iter().map(|(_, s)| s).collect()),
         modules,
     }
-}
-
-/// `Thread 5 Crashed: com.apple.main-thread` plus the exception line for the crashed thread.
-pub(super) fn thread_title(id: u64, crashed: bool, name: Option<&str>, exception: &str) -> String {
-    let mut title = format!("Thread {id}");
-    if crashed {
-        title.push_str(" Crashed");
-    }
-    if let Some(name) = name.filter(|n| !n.is_empty()) {
-        title.push_str(": ");
-        title.push_str(name);
-    }
-    if crashed && !exception.is_empty() {
-        title.push('\n');
-        title.push_str(exception);
-    }
-    title
-}
-
-/// The stacks with the crashed ones moved to the front (otherwise in log order).
-pub(super) fn crashed_first(mut stacks: Vec<Stack>) -> Vec<Stack> {
-    stacks.sort_by_key(|s| !s.crashed);
-    stacks
 }
 
 /// The JSON form (`bug_type` 309); `body` starts on line `line_offset + 1`.

@@ -1,13 +1,14 @@
 //! Minidumps (`MDMP`), read by rust-minidump: the threads' stacks are walked by
 //! `minidump-processor` with the call-frame information (CFI) of any Breakpad `.sym` given
-//! for a module (else by frame pointers and stack scanning), then written out as a text
-//! report in the Apple `.crash` form (threads, `Binary Images:` with debug IDs) that the
-//! rest of Symscope reads, shows and symbolicates like any other log. Every frame says how it
-//! was found (`[context]`, `[cfi]`, `[frame pointer]`, `[scan]`).
+//! for a module (else by frame pointers and stack scanning), and become a trace directly: a
+//! stack per thread (the crashed one first), a frame per walked frame, whose line says how it
+//! was found (`[context]`, `[cfi]`, `[frame pointer]`, `[scan]`), and the dump's modules as the
+//! images frames are found in, with their debug IDs.
 
-use crate::model::{LogFormat, Trace};
+use super::images::{basename, crashed_first, frame_input, thread_title, uuid_with_dashes};
+use crate::model::{Frame, LogFormat, Module, Stack, Trace};
 use breakpad_symbols::{StringSymbolSupplier, Symbolizer};
-use minidump::{Minidump, MinidumpModuleList, Module};
+use minidump::{Minidump, MinidumpModuleList, Module as _};
 use minidump_processor::ProcessState;
 use minidump_unwind::FrameTrust;
 use std::collections::HashMap;
@@ -37,6 +38,11 @@ pub enum MinidumpError {
 /// (their `MODULE`, `STACK`, `FUNC` and `PUBLIC` lines suffice) by debug ID; a module whose
 /// debug ID is there is unwound with its CFI.
 pub fn report(bytes: &[u8], cfi: &HashMap<String, String>) -> Result<String, MinidumpError> {
+    Ok(write_report(&process(bytes, cfi)?))
+}
+
+/// Walks the minidump's stacks, each module with the CFI `cfi` holds for its debug ID.
+fn process(bytes: &[u8], cfi: &HashMap<String, String>) -> Result<ProcessState, MinidumpError> {
     let dump = Minidump::read(bytes).map_err(|e| MinidumpError::Read(e.to_string()))?;
     // The symbolizer finds `.sym` texts by each module's code file.
     let mut by_code_file = HashMap::new();
@@ -51,7 +57,7 @@ pub fn report(bytes: &[u8], cfi: &HashMap<String, String>) -> Result<String, Min
     let provider = Symbolizer::new(StringSymbolSupplier::new(by_code_file));
     let state = futures_executor::block_on(minidump_processor::process_minidump(&dump, &provider))
         .map_err(|e| MinidumpError::Process(e.to_string()))?;
-    Ok(write_report(&state))
+    Ok(state)
 }
 
 /// The CPU name as our other logs print architectures.
@@ -61,6 +67,115 @@ fn arch(state: &ProcessState) -> String {
         "amd64" => "x86_64".to_owned(),
         "arm64" => "arm64".to_owned(),
         _ => cpu,
+    }
+}
+
+/// The minidump's threads as stacks, its modules as the images frames are found in. Each
+/// frame's line says how it was found (`[context]`, `[cfi]`, `[frame pointer]`, `[scan]`),
+/// and its line number is its place in the text report these lines make.
+fn trace_of(state: &ProcessState) -> Trace {
+    let arch = arch(state);
+    let modules: Vec<Module> = state
+        .modules
+        .by_addr()
+        .filter_map(|m| {
+            let name = basename(&m.code_file()).trim().to_owned();
+            let id = m
+                .debug_identifier()
+                .map_or(String::new(), |d| d.breakpad().to_string());
+            let end = m.base_address().saturating_add(m.size().saturating_sub(1));
+            let path = m.code_file().trim().to_owned();
+            (!name.is_empty()).then(|| Module {
+                name,
+                path: (!path.is_empty()).then_some(path),
+                base: m.base_address(),
+                size: end
+                    .checked_sub(m.base_address())
+                    .map(|s| s.saturating_add(1)),
+                id: Some(uuid_with_dashes(&id)),
+                arch: Some(arch.clone()),
+            })
+        })
+        .collect();
+    let exception = state
+        .exception_info
+        .as_ref()
+        .map(|e| {
+            format!("{} at {:#x}", e.reason, e.address.0)
+                .trim()
+                .to_owned()
+        })
+        .unwrap_or_default();
+    // Lines of the report before the first thread: its title, the crashed thread, the
+    // exception.
+    let mut line = 1
+        + usize::from(state.requesting_thread.is_some())
+        + usize::from(state.exception_info.is_some());
+    let mut stacks = Vec::with_capacity(state.threads.len());
+    for (n, thread) in state.threads.iter().enumerate() {
+        // A blank line, the name, then the thread's header.
+        line += 1;
+        let name = thread.thread_name.as_deref().filter(|s| !s.is_empty());
+        line += usize::from(name.is_some());
+        let name = name.map(str::trim);
+        line += 1;
+        let crashed = state.requesting_thread == Some(n);
+        let mut stack = Stack {
+            title: thread_title(n as u64, crashed, name, &exception),
+            title_line: line,
+            crashed,
+            frames: Vec::with_capacity(thread.frames.len()),
+        };
+        for (i, frame) in thread.frames.iter().enumerate() {
+            line += 1;
+            // Callers print their return address, as crash reports do (looked up at − 1).
+            let addr = if i == 0 {
+                frame.instruction
+            } else {
+                frame.resume_address
+            };
+            let how = match frame.trust {
+                FrameTrust::Context => "context",
+                FrameTrust::CallFrameInfo => "cfi",
+                FrameTrust::FramePointer => "frame pointer",
+                FrameTrust::Scan | FrameTrust::CfiScan => "scan",
+                FrameTrust::PreWalked => "prewalked",
+                FrameTrust::None => "unknown",
+            };
+            let (name, raw) = match &frame.module {
+                Some(m) => {
+                    let name = basename(&m.code_file()).to_owned();
+                    let raw = format!(
+                        "{i:<3} {name:<30} {addr:#018x} {:#x} + {}  [{how}]",
+                        m.base_address(),
+                        addr.wrapping_sub(m.base_address())
+                    );
+                    (name, raw)
+                }
+                None => {
+                    let raw = format!("{i:<3} {:<30} {addr:#018x} 0x0 + 0  [{how}]", "???");
+                    ("???".to_owned(), raw)
+                }
+            };
+            let name = name.trim();
+            stack.frames.push(Frame {
+                raw,
+                line_no: line,
+                input: Some(frame_input(
+                    &modules,
+                    Some(name).filter(|n| !n.is_empty()),
+                    addr,
+                    None,
+                    i,
+                )),
+            });
+        }
+        stacks.push(stack);
+    }
+    Trace {
+        format: LogFormat::Minidump,
+        stacks: crashed_first(stacks),
+        modules,
     }
 }
 
@@ -102,10 +217,10 @@ fn write_report(state: &ProcessState) -> String {
             };
             match &frame.module {
                 Some(m) => {
-                    let name = super::native::basename(&m.code_file()).to_owned();
+                    let name = basename(&m.code_file()).to_owned();
                     let _ = writeln!(
                         out,
-                        "{i:<4}{name:<30} {addr:#018x} {:#x} + {}  [{how}]",
+                        "{i:<3} {name:<30} {addr:#018x} {:#x} + {}  [{how}]",
                         m.base_address(),
                         addr.wrapping_sub(m.base_address())
                     );
@@ -118,7 +233,7 @@ fn write_report(state: &ProcessState) -> String {
     }
     out.push_str("\nBinary Images:\n");
     for m in state.modules.by_addr() {
-        let name = super::native::basename(&m.code_file()).to_owned();
+        let name = basename(&m.code_file()).to_owned();
         let id = m
             .debug_identifier()
             .map_or(String::new(), |d| d.breakpad().to_string());
@@ -133,16 +248,55 @@ fn write_report(state: &ProcessState) -> String {
     out
 }
 
-/// Parses a minidump, its stacks walked with `cfi` (see [`report`]): the report is written,
-/// then read back.
+/// Parses a minidump, its stacks walked with `cfi` (see [`report`]).
 pub fn parse_with_cfi(bytes: &[u8], cfi: &HashMap<String, String>) -> Result<Trace, MinidumpError> {
-    let text = report(bytes, cfi)?;
-    let mut trace = super::apple::parse(&text);
-    trace.format = LogFormat::Minidump;
-    Ok(trace)
+    Ok(trace_of(&process(bytes, cfi)?))
 }
 
 /// Parses a minidump without CFI (what [`super::parse_log`] does with `MDMP` bytes).
 pub fn parse(bytes: &[u8]) -> Result<Trace, MinidumpError> {
     parse_with_cfi(bytes, &HashMap::new())
+}
+
+#[cfg(test)]
+mod tmp_equivalence {
+    use super::*;
+
+    fn dumps() -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut dirs = vec![
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus"),
+        ];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if let Ok(b) = std::fs::read(&p)
+                    && is_minidump(&b)
+                {
+                    out.push(b);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn direct_trace_equals_the_report_parsed_back() {
+        let mut n = 0;
+        for b in dumps() {
+            let Ok(state) = process(&b, &HashMap::new()) else {
+                continue;
+            };
+            let text = write_report(&state);
+            let mut old = crate::formats::apple::parse(&text);
+            old.format = LogFormat::Minidump;
+            let new = trace_of(&state);
+            assert_eq!(old, new);
+            n += 1;
+        }
+        assert!(n >= 3, "{n}");
+    }
 }

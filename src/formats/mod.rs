@@ -2,6 +2,7 @@
 
 pub mod apple;
 pub mod detect;
+mod images;
 pub mod java;
 pub mod js;
 pub mod minidump;

@@ -4,6 +4,7 @@
 //! return address − 1), and a plain list of hex addresses, one per line, read as offsets
 //! into the one native symbol file given (as `llvm-symbolizer --obj` reads them).
 
+use super::images::basename;
 use crate::model::{Frame, FrameInput, LogFormat, Module, Stack, Trace};
 
 /// One mapping of `/proc/self/maps`.
@@ -586,10 +587,6 @@ fn maps_modules(maps: &[MapLine]) -> Vec<Module> {
         }
     }
     modules
-}
-
-pub(crate) fn basename(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 fn signal_name(n: u64) -> &'static str {

@@ -3,7 +3,7 @@
 //! loaded images in `debug_meta.images` (`image_addr`, `image_size`, `uuid`/`debug_id`).
 //! Threads become stacks, the crashed thread first, frames innermost first.
 
-use super::native::basename;
+use super::images::basename;
 use crate::model::{Frame, FrameInput, LogFormat, Module, Stack, Trace};
 use serde_json::Value;
 
@@ -86,7 +86,7 @@ pub fn parse(text: &str) -> Option<Trace> {
             .and_then(Value::as_array);
         let Some(frames) = frames else { continue };
         let id = thread.get("id").and_then(Value::as_u64).unwrap_or(n as u64);
-        let title = super::apple::thread_title(id, crashed, str_of(thread, "name"), &exception);
+        let title = super::images::thread_title(id, crashed, str_of(thread, "name"), &exception);
         let mut stack = Stack {
             title,
             title_line: 0,
@@ -134,7 +134,7 @@ pub fn parse(text: &str) -> Option<Trace> {
     }
     Some(Trace {
         format: LogFormat::SentryEvent,
-        stacks: super::apple::crashed_first(stacks),
+        stacks: super::images::crashed_first(stacks),
         modules,
     })
 }
