@@ -49,18 +49,22 @@ pub enum NameSource {
     Trace,
 }
 
-/// One original location of a frame.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ResolvedLocation {
+/// One original location of a frame: owned (`ResolvedLocation`, what symbolication writes)
+/// or borrowed (`ResolvedLocation<&str>`, read from the engine's table).
+///
+/// Serialised as the CLI's JSON writes it (the source index is for the app's source view).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ResolvedLocation<S = String> {
     /// Original function name, if known.
-    pub function: Option<String>,
+    pub function: Option<S>,
     /// Where `function` came from.
     pub name_source: Option<NameSource>,
     /// The `names` entry at the looked-up position (the identifier there).
-    pub token_name: Option<String>,
+    pub token_name: Option<S>,
     /// Source path (`sourceRoot` applied).
-    pub file: Option<String>,
+    pub file: Option<S>,
     /// Index of the source in its map (for source context).
+    #[serde(skip)]
     pub source_index: Option<u32>,
     /// 1-based original line.
     pub line: Option<u32>,
@@ -70,6 +74,40 @@ pub struct ResolvedLocation {
     pub inlined: bool,
     /// The source is on the map's ignore list.
     pub ignored: bool,
+}
+
+impl ResolvedLocation {
+    /// The location, borrowed.
+    pub fn as_view(&self) -> ResolvedLocation<&str> {
+        ResolvedLocation {
+            function: self.function.as_deref(),
+            name_source: self.name_source,
+            token_name: self.token_name.as_deref(),
+            file: self.file.as_deref(),
+            source_index: self.source_index,
+            line: self.line,
+            column: self.column,
+            inlined: self.inlined,
+            ignored: self.ignored,
+        }
+    }
+}
+
+impl ResolvedLocation<&str> {
+    /// The location, owned.
+    pub fn to_owned(&self) -> ResolvedLocation {
+        ResolvedLocation {
+            function: self.function.map(str::to_owned),
+            name_source: self.name_source,
+            token_name: self.token_name.map(str::to_owned),
+            file: self.file.map(str::to_owned),
+            source_index: self.source_index,
+            line: self.line,
+            column: self.column,
+            inlined: self.inlined,
+            ignored: self.ignored,
+        }
+    }
 }
 
 /// One frame after symbolication.

@@ -56,32 +56,148 @@ pub struct Frame {
     pub input: Option<FrameInput>,
 }
 
-/// The parts of a frame line the parser understood.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FrameInput {
+/// The parts of a frame line the parser understood: owned (`FrameInput`, what parsers
+/// write) or borrowed (`FrameInput<&str>`, read from a [`Trace`] or the engine's table).
+///
+/// Serialised as the CLI's JSON writes a frame's `input` (addresses as `"0x…"` strings; the
+/// identifier, architecture and the two flags are for matching only).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct FrameInput<S = String> {
     /// Function name as printed (`De.expandByObject`, `new <anonymous>`, `Function.of [as map]`).
-    pub function: Option<String>,
+    pub function: Option<S>,
     /// File or URL as printed.
-    pub file: Option<String>,
+    pub file: Option<S>,
     /// Line as printed.
     pub line: Option<u32>,
     /// Column as printed (a bytecode offset for Hermes bytecode).
     pub column: Option<u32>,
     /// Native address (native logs).
+    #[serde(serialize_with = "hex")]
     pub address: Option<u64>,
     /// Native module or image name.
-    pub module: Option<String>,
+    pub module: Option<S>,
     /// Native: the address relative to the module's load base (what is looked up).
+    #[serde(serialize_with = "hex")]
     pub module_offset: Option<u64>,
     /// Native: the module's identifier as the log prints it (a tombstone's ELF build ID, an
     /// Apple report's image UUID, a minidump module's debug ID).
-    pub build_id: Option<String>,
+    #[serde(skip)]
+    pub build_id: Option<S>,
     /// Native: the architecture of the module, when the log says (picks the slice of a
     /// universal Mach-O file).
-    pub arch: Option<String>,
+    #[serde(skip)]
+    pub arch: Option<S>,
     /// Native: the address is a return address (a caller frame), so the call instruction
     /// is found at address − 1.
+    #[serde(skip)]
     pub return_address: bool,
     /// The frame has no position by nature (`native`, `[native code]`, `<anonymous>`, eval code).
+    #[serde(skip)]
     pub builtin: bool,
+}
+
+/// `Some(0x1500)` as `"0x1500"`.
+fn hex<Ser: serde::Serializer>(v: &Option<u64>, s: Ser) -> Result<Ser::Ok, Ser::Error> {
+    match v {
+        Some(a) => s.collect_str(&format_args!("0x{a:x}")),
+        None => s.serialize_none(),
+    }
+}
+
+impl FrameInput {
+    /// The input, borrowed.
+    pub fn as_view(&self) -> FrameInput<&str> {
+        FrameInput {
+            function: self.function.as_deref(),
+            file: self.file.as_deref(),
+            line: self.line,
+            column: self.column,
+            address: self.address,
+            module: self.module.as_deref(),
+            module_offset: self.module_offset,
+            build_id: self.build_id.as_deref(),
+            arch: self.arch.as_deref(),
+            return_address: self.return_address,
+            builtin: self.builtin,
+        }
+    }
+}
+
+impl FrameInput<&str> {
+    /// The input, owned.
+    pub fn to_owned(&self) -> FrameInput {
+        FrameInput {
+            function: self.function.map(str::to_owned),
+            file: self.file.map(str::to_owned),
+            line: self.line,
+            column: self.column,
+            address: self.address,
+            module: self.module.map(str::to_owned),
+            module_offset: self.module_offset,
+            build_id: self.build_id.map(str::to_owned),
+            arch: self.arch.map(str::to_owned),
+            return_address: self.return_address,
+            builtin: self.builtin,
+        }
+    }
+}
+
+/// One frame as the resolvers read it: its line and what the parser read, borrowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameView<'a> {
+    /// The line exactly as in the log.
+    pub raw: &'a str,
+    /// What the parser read; `None` when the line was not understood.
+    pub input: Option<FrameInput<&'a str>>,
+}
+
+/// A parsed log as the resolvers read it: a [`Trace`], or the engine's compact table, which
+/// keeps no `Trace` (a million-frame log would need hundreds of megabytes as one).
+pub trait TraceView {
+    /// The log's format.
+    fn format(&self) -> LogFormat;
+    /// Number of stacks.
+    fn stack_count(&self) -> usize;
+    /// Stack `s`'s header as in the log.
+    fn stack_title(&self, s: usize) -> &str;
+    /// Whether stack `s` is the crashing one.
+    fn stack_crashed(&self, s: usize) -> bool;
+    /// Number of frames of stack `s`.
+    fn frame_count(&self, s: usize) -> usize;
+    /// Frame `f` of stack `s`.
+    fn frame(&self, s: usize, f: usize) -> Option<FrameView<'_>>;
+    /// Total number of frames.
+    fn total_frames(&self) -> usize {
+        (0..self.stack_count()).map(|s| self.frame_count(s)).sum()
+    }
+}
+
+impl TraceView for Trace {
+    fn format(&self) -> LogFormat {
+        self.format
+    }
+
+    fn stack_count(&self) -> usize {
+        self.stacks.len()
+    }
+
+    fn stack_title(&self, s: usize) -> &str {
+        self.stacks.get(s).map_or("", |st| st.title.as_str())
+    }
+
+    fn stack_crashed(&self, s: usize) -> bool {
+        self.stacks.get(s).is_some_and(|st| st.crashed)
+    }
+
+    fn frame_count(&self, s: usize) -> usize {
+        self.stacks.get(s).map_or(0, |st| st.frames.len())
+    }
+
+    fn frame(&self, s: usize, f: usize) -> Option<FrameView<'_>> {
+        let frame = self.stacks.get(s)?.frames.get(f)?;
+        Some(FrameView {
+            raw: &frame.raw,
+            input: frame.input.as_ref().map(FrameInput::as_view),
+        })
+    }
 }

@@ -1,13 +1,12 @@
 //! Java/Android traces against ProGuard/R8 mappings: picks the mapping, cuts out the classes
 //! the trace names, and deobfuscates frames, exception headers and class names in messages.
 
-use super::{Outcome, SymbolSet, each_frame, outcome, unresolved};
+use super::{EachFrame, Resolve, ResultSink, Summary, SymbolSet, unresolved, walk};
 use crate::formats::java::{self, throwable_class_range};
 use crate::model::{
-    Frame, FrameStatus, Progress, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack,
-    SymbolicatedTrace, Timing, Trace,
+    FrameStatus, FrameView, Progress, ResolvedLocation, SymbolicatedFrame, Timing, TraceView,
 };
-use crate::symbols::proguard::{ClassOnlyReason, OriginalFrame, Remapped, StackRemapper};
+use crate::symbols::proguard::{ClassOnlyReason, OriginalFrame, Remapped, StackRemapper, Subset};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -16,27 +15,36 @@ use std::time::Instant;
 /// (`--source-file-template r8-map-id-%MAP_ID`).
 const MAP_ID_PREFIX: &str = "r8-map-id-";
 
-/// A stack's (is `Suppressed:`, depth), for [`java::enclosing_stack`].
-pub(crate) fn stack_shape(stack: &crate::model::Stack) -> (bool, usize) {
-    let depth = stack
-        .frames
-        .iter()
+/// Stack `s`'s (is `Suppressed:`, depth), for [`java::enclosing_stack`]: the depth of its
+/// first frame that parsed.
+pub fn stack_shape(trace: &dyn TraceView, s: usize) -> (bool, usize) {
+    let depth = (0..trace.frame_count(s))
+        .filter_map(|f| trace.frame(s, f))
         .find(|f| f.input.is_some())
-        .map_or(0, |f| java::frame_depth(&f.raw));
-    (stack.title.trim_start().starts_with("Suppressed:"), depth)
+        .map_or(0, |f| java::frame_depth(f.raw));
+    (
+        trace.stack_title(s).trim_start().starts_with("Suppressed:"),
+        depth,
+    )
 }
 
 /// `N` of a `... N more` frame.
-fn more_count(frame: &Frame) -> Option<usize> {
+fn more_count(frame: &FrameView<'_>) -> Option<usize> {
     if !frame.input.as_ref()?.builtin {
         return None;
     }
-    java::more_count(&frame.raw)
+    java::more_count(frame.raw)
 }
 
 /// The class and method of a Java frame's `function` (`pkg.Cls.method`).
-fn class_method(frame: &Frame) -> Option<(&str, &str)> {
-    frame.input.as_ref()?.function.as_deref()?.rsplit_once('.')
+fn class_method<'a>(frame: &FrameView<'a>) -> Option<(&'a str, &'a str)> {
+    frame.input.as_ref()?.function?.rsplit_once('.')
+}
+
+/// Every frame of `trace`, in order.
+fn frames(trace: &dyn TraceView) -> impl Iterator<Item = FrameView<'_>> {
+    (0..trace.stack_count())
+        .flat_map(move |s| (0..trace.frame_count(s)).filter_map(move |f| trace.frame(s, f)))
 }
 
 /// Dotted identifiers in a text (`com.example.a.b`), with their byte ranges: candidates
@@ -68,18 +76,13 @@ fn dotted_tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// Picks the mapping for a trace: the one whose `pg_map_id` a frame names
 /// (`r8-map-id-…` source files), else the one holding most of the trace's classes.
-fn choose_mapping(trace: &Trace, symbols: &SymbolSet, warnings: &mut Vec<String>) -> Option<usize> {
-    let ids: BTreeSet<&str> = trace
-        .stacks
-        .iter()
-        .flat_map(|s| &s.frames)
-        .filter_map(|f| {
-            f.input
-                .as_ref()?
-                .file
-                .as_deref()?
-                .strip_prefix(MAP_ID_PREFIX)
-        })
+fn choose_mapping(
+    trace: &dyn TraceView,
+    symbols: &SymbolSet,
+    warnings: &mut Vec<String>,
+) -> Option<usize> {
+    let ids: BTreeSet<&str> = frames(trace)
+        .filter_map(|f| f.input?.file?.strip_prefix(MAP_ID_PREFIX))
         .collect();
     for id in &ids {
         if let Some(i) = symbols.mappings.iter().position(|m| {
@@ -90,11 +93,8 @@ fn choose_mapping(trace: &Trace, symbols: &SymbolSet, warnings: &mut Vec<String>
             return Some(i);
         }
     }
-    let classes: BTreeSet<&str> = trace
-        .stacks
-        .iter()
-        .flat_map(|s| &s.frames)
-        .filter_map(|f| class_method(f).map(|(c, _)| c))
+    let classes: BTreeSet<&str> = frames(trace)
+        .filter_map(|f| class_method(&f).map(|(c, _)| c))
         .collect();
     let coverage: Vec<usize> = symbols
         .mappings
@@ -134,14 +134,13 @@ fn choose_mapping(trace: &Trace, symbols: &SymbolSet, warnings: &mut Vec<String>
 
 /// Symbolicates a Java/Android trace.
 pub(super) fn symbolicate(
-    trace: &Trace,
+    trace: &dyn TraceView,
     symbols: &SymbolSet,
     progress: &mut dyn Progress,
-) -> Outcome {
-    let mut warnings = Vec::new();
-    let mut timings = Vec::new();
-    let chosen = choose_mapping(trace, symbols, &mut warnings);
-    let total: u64 = trace.stacks.iter().map(|s| s.frames.len() as u64).sum();
+    sink: &mut dyn ResultSink,
+) -> Summary {
+    let mut summary = Summary::default();
+    let chosen = choose_mapping(trace, symbols, &mut summary.warnings);
     let Some(chosen) = chosen else {
         let note = if symbols.mappings.is_empty() {
             "no ProGuard/R8 mapping: add the build's mapping.txt".to_owned()
@@ -149,10 +148,17 @@ pub(super) fn symbolicate(
             "this class is in none of the mappings: the trace may come from another build"
                 .to_owned()
         };
-        return finish(trace, &note, warnings, timings, progress);
+        // Every frame unresolved with the same note.
+        let mut each = EachFrame(|frame: &FrameView<'_>| match &frame.input {
+            None => unparsed(),
+            Some(i) if i.builtin => more(),
+            Some(_) => unresolved(FrameStatus::NoSymbols, None, note.clone()),
+        });
+        summary.cancelled = walk(trace, &mut each, progress, "look-up", sink);
+        return summary;
     };
     let file = &symbols.mappings[chosen];
-    timings.push(Timing {
+    summary.timings.push(Timing {
         name: format!("scan {}", file.name),
         ms: file.parse_ms,
     });
@@ -160,25 +166,16 @@ pub(super) fn symbolicate(
 
     // The classes to cut out: frames' classes, and dotted names in headers and messages.
     if progress.step("class parse", 0, 1) == ControlFlow::Break(()) {
-        return Outcome::Cancelled(SymbolicatedTrace {
-            modules: Vec::new(),
-            format: trace.format,
-            stacks: Vec::new(),
-            warnings,
-            timings,
-        });
+        summary.cancelled = true;
+        return summary;
     }
     let start = Instant::now();
-    let mut names: BTreeSet<&str> = BTreeSet::new();
-    for stack in &trace.stacks {
+    let mut names: BTreeSet<&str> = frames(trace)
+        .filter_map(|f| class_method(&f).map(|(c, _)| c))
+        .collect();
+    for s in 0..trace.stack_count() {
         names.extend(
-            stack
-                .frames
-                .iter()
-                .filter_map(|f| class_method(f).map(|(c, _)| c)),
-        );
-        names.extend(
-            dotted_tokens(&stack.title)
+            dotted_tokens(trace.stack_title(s))
                 .map(|(_, t)| t)
                 .filter(|t| mapping.has_class(t)),
         );
@@ -189,14 +186,14 @@ pub(super) fn symbolicate(
         .filter(|n| mapping.class_lines(n) > 1)
         .collect();
     if !twice.is_empty() {
-        warnings.push(format!(
+        summary.warnings.push(format!(
             "{}: {} appear more than once (concatenated or broken mapping?); their members are merged and the last original name wins",
             file.name,
             twice.join(", ")
         ));
     }
     let subset = mapping.subset(names.iter().copied());
-    timings.push(Timing {
+    summary.timings.push(Timing {
         name: format!(
             "class parse ({} classes, {} KB)",
             subset.class_count(),
@@ -206,93 +203,85 @@ pub(super) fn symbolicate(
     });
 
     let start = Instant::now();
-    let mut done = 0u64;
-    let mut stacks = Vec::with_capacity(trace.stacks.len());
+    let total = trace.total_frames() as u64;
     let _ = progress.step("remap", 0, total);
-    let mut cancelled = false;
-    // Per stack, how many lines each frame of its full trace (the printed frames, then the
-    // enclosing trace's frames it shares) becomes once deobfuscated.
-    // `(depth, full trace)` of each stack so far; a `Caused by:` shares its tail with the
-    // last stack at its depth, a `Suppressed:` block with the last one above its depth.
-    let shape: Vec<(bool, usize)> = trace.stacks.iter().map(stack_shape).collect();
-    let mut seen: Vec<Vec<usize>> = Vec::new();
-    for (n, stack) in trace.stacks.iter().enumerate() {
-        let enclosing: &[usize] = java::enclosing_stack(&shape, n)
-            .and_then(|i| seen.get(i))
-            .map_or(&[], Vec::as_slice);
-        let mut remapper = subset.stack();
-        let title = deobfuscate_title(&stack.title, &mut remapper);
-        let mut frames = Vec::with_capacity(stack.frames.len());
-        let mut full: Vec<usize> = Vec::new();
-        for frame in &stack.frames {
-            let mut sym = resolve(frame, &mut remapper, &file.name);
-            match more_count(frame) {
-                Some(shared) => {
-                    let inherited = &enclosing[enclosing.len().saturating_sub(shared)..];
-                    let lines: usize = inherited.iter().sum();
-                    sym.note = Some(format!(
-                        "\"... {lines} more\" once deobfuscated: the same frames as the enclosing trace's last {shared} (shown above)"
-                    ));
-                    full.extend_from_slice(inherited);
-                }
-                None => full.push(match sym.status {
-                    FrameStatus::Resolved => sym.resolved.len(),
-                    FrameStatus::Skipped => 0,
-                    _ => 1,
-                }),
-            }
-            frames.push(sym);
-            done += 1;
-            if progress.step("remap", done, total) == ControlFlow::Break(()) {
-                cancelled = true;
-                break;
-            }
-        }
-        seen.push(full);
-        stacks.push(SymbolicatedStack {
-            title,
-            crashed: stack.crashed,
-            frames,
-        });
-        if cancelled {
-            break;
-        }
-    }
-    timings.push(Timing {
+    let mut remap = Remap {
+        subset: &subset,
+        mapping: &file.name,
+        shape: (0..trace.stack_count())
+            .map(|s| stack_shape(trace, s))
+            .collect(),
+        seen: Vec::new(),
+        remapper: None,
+        enclosing: None,
+        full: Vec::new(),
+    };
+    summary.cancelled = walk(trace, &mut remap, progress, "remap", sink);
+    summary.timings.push(Timing {
         name: "remap".to_owned(),
         ms: start.elapsed().as_secs_f64() * 1e3,
     });
-    let result = SymbolicatedTrace {
-        modules: Vec::new(),
-        format: trace.format,
-        stacks,
-        warnings,
-        timings,
-    };
-    outcome(result, cancelled)
+    summary
 }
 
-/// Every frame unresolved with the same note (no mapping fits).
-fn finish(
-    trace: &Trace,
-    note: &str,
-    warnings: Vec<String>,
-    timings: Vec<Timing>,
-    progress: &mut dyn Progress,
-) -> Outcome {
-    let (stacks, cancelled) = each_frame(trace, progress, "look-up", |frame| match &frame.input {
-        None => unparsed(),
-        Some(i) if i.builtin => more(),
-        Some(_) => unresolved(FrameStatus::NoSymbols, None, note.to_owned()),
-    });
-    let result = SymbolicatedTrace {
-        modules: Vec::new(),
-        format: trace.format,
-        stacks,
-        warnings,
-        timings,
-    };
-    outcome(result, cancelled)
+/// Deobfuscating a trace, stack after stack.
+struct Remap<'s> {
+    subset: &'s Subset,
+    /// The mapping's file name.
+    mapping: &'s str,
+    /// Each stack's (is `Suppressed:`, depth): a `Caused by:` shares its tail with the last
+    /// stack at its depth, a `Suppressed:` block with the last one above its depth.
+    shape: Vec<(bool, usize)>,
+    /// Per stack so far, how many lines each frame of its full trace (the printed frames,
+    /// then the enclosing trace's frames it shares) becomes once deobfuscated.
+    seen: Vec<Vec<usize>>,
+    /// The current stack's remapper (its throwable declared, for `rewriteFrame` rules).
+    remapper: Option<StackRemapper<'s>>,
+    /// The stack the current one shares its tail with.
+    enclosing: Option<usize>,
+    /// The current stack's entry of `seen`, so far.
+    full: Vec<usize>,
+}
+
+impl Resolve for Remap<'_> {
+    fn stack(&mut self, trace: &dyn TraceView, s: usize, sink: &mut dyn ResultSink) {
+        self.enclosing = java::enclosing_stack(&self.shape, s);
+        let mut remapper = self.subset.stack();
+        let title = deobfuscate_title(trace.stack_title(s), &mut remapper);
+        self.remapper = Some(remapper);
+        sink.stack(&title, trace.stack_crashed(s));
+    }
+
+    fn frame(&mut self, frame: &FrameView<'_>, sink: &mut dyn ResultSink) {
+        let Some(remapper) = self.remapper.as_mut() else {
+            return;
+        };
+        let mut sym = resolve(frame, remapper, self.mapping);
+        match more_count(frame) {
+            Some(shared) => {
+                let enclosing: &[usize] = self
+                    .enclosing
+                    .and_then(|i| self.seen.get(i))
+                    .map_or(&[], Vec::as_slice);
+                let inherited = &enclosing[enclosing.len().saturating_sub(shared)..];
+                let lines: usize = inherited.iter().sum();
+                sym.note = Some(format!(
+                    "\"... {lines} more\" once deobfuscated: the same frames as the enclosing trace's last {shared} (shown above)"
+                ));
+                self.full.extend_from_slice(inherited);
+            }
+            None => self.full.push(match sym.status {
+                FrameStatus::Resolved => sym.resolved.len(),
+                FrameStatus::Skipped => 0,
+                _ => 1,
+            }),
+        }
+        sink.frame(sym);
+    }
+
+    fn end_stack(&mut self, _sink: &mut dyn ResultSink) {
+        self.seen.push(std::mem::take(&mut self.full));
+    }
 }
 
 /// The header with its throwable's class and any mapped class names in the message
@@ -380,7 +369,11 @@ fn chain(frames: &[OriginalFrame]) -> Vec<ResolvedLocation> {
         .collect()
 }
 
-fn resolve(frame: &Frame, remapper: &mut StackRemapper<'_>, mapping: &str) -> SymbolicatedFrame {
+fn resolve(
+    frame: &FrameView<'_>,
+    remapper: &mut StackRemapper<'_>,
+    mapping: &str,
+) -> SymbolicatedFrame {
     let Some(input) = &frame.input else {
         return unparsed();
     };

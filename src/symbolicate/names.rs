@@ -79,20 +79,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn printed_names() {
-        use super::super::printed_name;
-        assert_eq!(
-            printed_name("De.setFromObject").as_deref(),
-            Some("setFromObject")
-        );
-        assert_eq!(printed_name("new Foo").as_deref(), Some("Foo"));
-        assert_eq!(printed_name("Function.of [as map]").as_deref(), Some("of"));
-        assert_eq!(printed_name("Object.<anonymous>"), None);
-        assert_eq!(printed_name("en/Fr.mapValues/<"), None);
-        assert_eq!(printed_name("anonymous"), None);
-    }
-
-    #[test]
     fn callees() {
         let line = "\t\treturn this.expandByObject( object, precise );";
         assert_eq!(callee_at(line, 14).as_deref(), Some("expandByObject"));

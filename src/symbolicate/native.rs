@@ -2,10 +2,10 @@
 //! name (`crashy` ↔ `crashy`, `crashy.debug`, `crashy.sym`), preferring files with line
 //! information; the module offset is looked up (a return address minus one).
 
-use super::{Outcome, SymbolSet, each_frame, outcome, unresolved};
+use super::{Resolve, ResultSink, Summary, SymbolSet, unresolved, walk};
 use crate::model::{
-    Coverage, Frame, FrameInput, FrameStatus, ModuleCoverage, Progress, ResolvedLocation,
-    SymbolicatedFrame, SymbolicatedTrace, Timing, Trace,
+    Coverage, FrameInput, FrameStatus, FrameView, ModuleCoverage, Progress, ResolvedLocation,
+    SymbolicatedFrame, Timing, TraceView,
 };
 use crate::symbols::native::NativeObject;
 use std::collections::HashMap;
@@ -41,7 +41,7 @@ enum Found<'a> {
 /// information (a stripped binary) hands over to a file with the same build ID that has it
 /// (its split debug file, whether found through `.gnu_debuglink` or a `.build-id/xx/rest.debug`
 /// path: both hold the binary's build ID).
-fn find<'a>(symbols: &'a SymbolSet, input: &FrameInput) -> Found<'a> {
+fn find<'a>(symbols: &'a SymbolSet, input: &FrameInput<&str>) -> Found<'a> {
     let files = &symbols.natives;
     if let Some(id) = input.build_id.as_deref() {
         let by_id: Vec<(usize, &NativeObject)> = files
@@ -121,7 +121,7 @@ impl<'a> Finder<'a> {
         }
     }
 
-    fn find(&mut self, input: &FrameInput) -> Found<'a> {
+    fn find(&mut self, input: &FrameInput<&str>) -> Found<'a> {
         let key = (
             input.module.as_deref(),
             input.build_id.as_deref(),
@@ -145,8 +145,9 @@ impl<'a> Finder<'a> {
     }
 }
 
-fn resolve(frame: &Frame, symbols: &SymbolSet, finder: &mut Finder<'_>) -> SymbolicatedFrame {
-    let Some(input) = &frame.input else {
+fn resolve(input: Option<&FrameInput<&str>>, finder: &mut Finder<'_>) -> SymbolicatedFrame {
+    let symbols = finder.symbols;
+    let Some(input) = input else {
         return unresolved(
             FrameStatus::Unparsed,
             None,
@@ -233,62 +234,68 @@ fn resolve(frame: &Frame, symbols: &SymbolSet, finder: &mut Finder<'_>) -> Symbo
     }
 }
 
-/// The modules the frames are in (most frames first) and whether a debug file matched each:
-/// the report that says which debug IDs to go and find.
-fn coverage(
-    trace: &Trace,
-    stacks: &[crate::model::SymbolicatedStack],
-    finder: &mut Finder<'_>,
-) -> Vec<ModuleCoverage> {
-    let mut out: Vec<ModuleCoverage> = Vec::new();
-    let frames = trace.stacks.iter().flat_map(|s| &s.frames);
-    let results = stacks.iter().flat_map(|s| &s.frames);
-    for (frame, result) in frames.zip(results) {
-        let Some(input) = frame.input.as_ref().filter(|i| i.module.is_some()) else {
-            continue;
-        };
-        let name = input.module.as_deref().unwrap_or_default();
-        let resolved = usize::from(result.status == FrameStatus::Resolved);
-        if let Some(m) = out
+/// Resolving native frames, and counting per module the frames and those resolved: the
+/// report that says which debug IDs to go and find.
+struct Natives<'s> {
+    finder: Finder<'s>,
+    modules: Vec<ModuleCoverage>,
+}
+
+impl Resolve for Natives<'_> {
+    fn frame(&mut self, frame: &FrameView<'_>, sink: &mut dyn ResultSink) {
+        let result = resolve(frame.input.as_ref(), &mut self.finder);
+        if let Some(input) = frame.input.as_ref().filter(|i| i.module.is_some()) {
+            self.count(input, result.status == FrameStatus::Resolved);
+        }
+        sink.frame(result);
+    }
+}
+
+impl Natives<'_> {
+    fn count(&mut self, input: &FrameInput<&str>, resolved: bool) {
+        let name = input.module.unwrap_or_default();
+        let resolved = usize::from(resolved);
+        if let Some(m) = self
+            .modules
             .iter_mut()
-            .find(|m| m.name == name && m.id == input.build_id)
+            .find(|m| m.name == name && m.id.as_deref() == input.build_id)
         {
             m.frames += 1;
             m.resolved += resolved;
-            continue;
+            return;
         }
-        let (status, symbol_file) = match finder.find(input) {
+        let (status, symbol_file) = match self.finder.find(input) {
             Found::Object(i, _) => (
                 Coverage::Found,
-                Some(finder.symbols.natives[i].name.clone()),
+                Some(self.finder.symbols.natives[i].name.clone()),
             ),
             Found::Mismatch(file, _) => (Coverage::Mismatch, Some(file)),
             Found::Nothing => (Coverage::Missing, None),
         };
-        out.push(ModuleCoverage {
+        self.modules.push(ModuleCoverage {
             name: name.to_owned(),
-            id: input.build_id.clone(),
+            id: input.build_id.map(str::to_owned),
             frames: 1,
             resolved,
             status,
             symbol_file,
         });
     }
-    out.sort_by(|a, b| b.frames.cmp(&a.frames).then_with(|| a.name.cmp(&b.name)));
-    out
 }
 
 /// Symbolicates a native address trace.
 pub(super) fn symbolicate(
-    trace: &Trace,
+    trace: &dyn TraceView,
     symbols: &SymbolSet,
     progress: &mut dyn Progress,
-) -> Outcome {
+    sink: &mut dyn ResultSink,
+) -> Summary {
     let start = Instant::now();
-    let mut finder = Finder::new(symbols);
-    let (stacks, cancelled) = each_frame(trace, progress, "look-up", |f| {
-        resolve(f, symbols, &mut finder)
-    });
+    let mut natives = Natives {
+        finder: Finder::new(symbols),
+        modules: Vec::new(),
+    };
+    let cancelled = walk(trace, &mut natives, progress, "look-up", sink);
     let mut timings: Vec<Timing> = symbols
         .natives
         .iter()
@@ -302,13 +309,12 @@ pub(super) fn symbolicate(
         ms: start.elapsed().as_secs_f64() * 1e3,
     });
     let mut warnings = Vec::new();
-    if trace
-        .stacks
-        .iter()
-        .flat_map(|s| &s.frames)
-        .any(|f| f.input.as_ref().is_some_and(|i| i.module.is_none()))
-        && symbols.natives.len() > 1
-    {
+    let moduleless = (0..trace.stack_count()).any(|s| {
+        (0..trace.frame_count(s))
+            .filter_map(|f| trace.frame(s, f))
+            .any(|f| f.input.is_some_and(|i| i.module.is_none()))
+    });
+    if moduleless && symbols.natives.len() > 1 {
         warnings.push(format!(
             "the addresses name no module and {} native files are loaded; using {}",
             symbols.natives.len(),
@@ -318,13 +324,12 @@ pub(super) fn symbolicate(
             }
         ));
     }
-    let modules = coverage(trace, &stacks, &mut finder);
-    let result = SymbolicatedTrace {
-        format: trace.format,
-        stacks,
+    let mut modules = natives.modules;
+    modules.sort_by(|a, b| b.frames.cmp(&a.frames).then_with(|| a.name.cmp(&b.name)));
+    Summary {
         warnings,
         timings,
         modules,
-    };
-    outcome(result, cancelled)
+        cancelled,
+    }
 }

@@ -1,0 +1,363 @@
+//! JavaScript frames against source maps: a frame's file finds its map (by bundle comment,
+//! file name or the map's `file`), its position is looked up (through two maps for Hermes
+//! bytecode: hermesc's, then Metro's), and its function is named as Sentry and
+//! metro-symbolicate name it.
+
+use super::names::{SourceCache, callee_at};
+use super::{Options, Resolver, ResultSink, Summary, SymbolSet, basename, unresolved, walk};
+use crate::model::{
+    FrameInput, FrameStatus, FrameView, NameSource, Progress, ResolvedLocation, SymbolicatedFrame,
+    Timing, TraceView,
+};
+use crate::symbols::sourcemap::{SourceMap, Token};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Symbolicates a JavaScript trace.
+pub(super) fn symbolicate(
+    trace: &dyn TraceView,
+    symbols: &SymbolSet,
+    options: Options,
+    progress: &mut dyn Progress,
+    sink: &mut dyn ResultSink,
+) -> Summary {
+    let start = Instant::now();
+    let mut js = Js {
+        symbols,
+        base: options
+            .column_base
+            .unwrap_or_else(|| trace.format().default_column_base()),
+        matches: HashMap::new(),
+        warnings: Vec::new(),
+        sources: SourceCache::default(),
+        pending: None,
+    };
+    let cancelled = walk(trace, &mut js, progress, "look-up", sink);
+    let mut timings: Vec<Timing> = symbols
+        .maps
+        .iter()
+        .map(|m| Timing {
+            name: format!("index {}", m.name),
+            ms: m.parse_ms,
+        })
+        .collect();
+    timings.push(Timing {
+        name: "look-up".to_owned(),
+        ms: start.elapsed().as_secs_f64() * 1e3,
+    });
+    Summary {
+        warnings: js.warnings,
+        timings,
+        modules: Vec::new(),
+        cancelled,
+    }
+}
+
+/// The JavaScript resolver's state through one run.
+struct Js<'s> {
+    symbols: &'s SymbolSet,
+    /// Base of the log's columns.
+    base: u32,
+    /// One match per frame file name and run; the name is copied only the first time.
+    matches: HashMap<String, Option<Resolver>>,
+    warnings: Vec<String>,
+    sources: SourceCache,
+    /// The frame before this one, held back until its caller (this frame) is resolved: its
+    /// name may come from the caller's call site.
+    pending: Option<Pending>,
+}
+
+/// A resolved frame waiting for its caller, with what naming it needs.
+struct Pending {
+    frame: SymbolicatedFrame,
+    token: Option<NamedToken>,
+    /// The method name as the engine printed it (the last resort).
+    printed: Option<String>,
+}
+
+impl super::Resolve for Js<'_> {
+    fn frame(&mut self, frame: &FrameView<'_>, sink: &mut dyn ResultSink) {
+        let (resolved, token) = resolve_frame(
+            frame.input.as_ref(),
+            self.base,
+            self.symbols,
+            &mut self.matches,
+            &mut self.warnings,
+            &mut self.sources,
+        );
+        let printed = token
+            .as_ref()
+            .and_then(|_| printed_name(frame.input.as_ref()?.function?));
+        let next = Pending {
+            frame: resolved,
+            token,
+            printed,
+        };
+        if let Some(before) = self.pending.replace(next) {
+            let caller = self.pending.as_ref().and_then(|p| p.token.as_ref());
+            sink.frame(named(before, caller));
+        }
+    }
+
+    fn end_stack(&mut self, sink: &mut dyn ResultSink) {
+        if let Some(last) = self.pending.take() {
+            sink.frame(named(last, None));
+        }
+    }
+}
+
+/// What naming needs from a resolved frame's token.
+#[derive(Clone, Debug)]
+struct NamedToken {
+    function_map: Option<String>,
+    token_name: Option<String>,
+    /// The callee of the call expression at this position in the original source.
+    callee: Option<String>,
+}
+fn resolve_frame(
+    input: Option<&FrameInput<&str>>,
+    base: u32,
+    symbols: &SymbolSet,
+    matches: &mut HashMap<String, Option<Resolver>>,
+    warnings: &mut Vec<String>,
+    sources: &mut SourceCache,
+) -> (SymbolicatedFrame, Option<NamedToken>) {
+    let Some(input) = input else {
+        return (
+            unresolved(
+                FrameStatus::Unparsed,
+                None,
+                "this line was not understood as a stack frame".to_owned(),
+            ),
+            None,
+        );
+    };
+    if input.builtin {
+        return (
+            unresolved(
+                FrameStatus::Skipped,
+                None,
+                "built-in or native frame: it has no position in a source file".to_owned(),
+            ),
+            None,
+        );
+    }
+    let (Some(file), Some(line)) = (input.file.as_deref(), input.line) else {
+        return (
+            unresolved(
+                FrameStatus::Skipped,
+                None,
+                "the frame has no file and line to look up".to_owned(),
+            ),
+            None,
+        );
+    };
+    // One match per file name and run; the name is copied only the first time.
+    let found = match matches.get(file) {
+        Some(resolver) => *resolver,
+        None => {
+            let m = symbols.find(file);
+            let resolver = m.map(|m| {
+                warnings.extend(m.warning);
+                m.resolver
+            });
+            matches.insert(file.to_owned(), resolver);
+            resolver
+        }
+    };
+    let Some(found) = found else {
+        let base_name = basename(file);
+        return (
+            unresolved(
+                FrameStatus::NoSymbols,
+                None,
+                format!(
+                    "no source map matches {base_name}: add {base_name}.map, or the bundle with its sourceMappingURL"
+                ),
+            ),
+            None,
+        );
+    };
+    let (outer, inner) = match found {
+        Resolver::Map(i) => (i, None),
+        Resolver::Chain(i, j) => (i, Some(j)),
+    };
+    let Some(map_file) = symbols.maps.get(outer) else {
+        return (
+            unresolved(
+                FrameStatus::NoSymbols,
+                None,
+                "internal: map index out of range".to_owned(),
+            ),
+            None,
+        );
+    };
+    let mut symbol_file = map_file.name.clone();
+    if let Some(j) = inner.and_then(|j| symbols.maps.get(j)) {
+        symbol_file = format!("{} + {}", map_file.name, j.name);
+    }
+    if line == 0 {
+        return (
+            unresolved(
+                FrameStatus::NotCovered,
+                Some(symbol_file),
+                "line 0 does not exist (lines are 1-based)".to_owned(),
+            ),
+            None,
+        );
+    }
+    let gen_line = line - 1;
+    let column = input.column.unwrap_or(base);
+    let gen_col = column.saturating_sub(base);
+    let looked_up = lookup(&map_file.map, gen_line, gen_col);
+    let token = match looked_up {
+        Err(note) => {
+            return (
+                unresolved(FrameStatus::NotCovered, Some(symbol_file), note),
+                None,
+            );
+        }
+        Ok(t) => t,
+    };
+    // A chained look-up: hermesc's map gives a bundle position, Metro's map the original.
+    let token = match inner.and_then(|j| symbols.maps.get(j)) {
+        None => Ok(token),
+        Some(inner_map) => match (token.src_line(), token.src_col()) {
+            (Some(l), Some(c)) => lookup(&inner_map.map, l, c),
+            _ => Err(no_source_note()),
+        },
+    };
+    let token = match token {
+        Ok(t) => t,
+        Err(note) => {
+            return (
+                unresolved(FrameStatus::NotCovered, Some(symbol_file), note),
+                None,
+            );
+        }
+    };
+    let Some(src_line) = token.src_line() else {
+        return (
+            unresolved(FrameStatus::NotCovered, Some(symbol_file), no_source_note()),
+            None,
+        );
+    };
+    let token_name = token.name().map(|n| n.into_owned());
+    let location = ResolvedLocation {
+        function: None,
+        name_source: None,
+        token_name: token_name.clone(),
+        file: token.source_path(),
+        source_index: token.source_index(),
+        line: Some(src_line + 1),
+        column: token.src_col().map(|c| c + 1),
+        inlined: false,
+        ignored: token.is_ignored(),
+    };
+    let callee = token.source_index().and_then(|idx| {
+        let text = sources.get(token.map(), idx)?;
+        callee_at(text.line(src_line as usize)?, token.src_col()?)
+    });
+    let named = NamedToken {
+        function_map: token.function_map_name(),
+        token_name,
+        callee,
+    };
+    (
+        SymbolicatedFrame {
+            status: FrameStatus::Resolved,
+            symbol_file: Some(symbol_file),
+            generated: Some((gen_line, gen_col)),
+            resolved: vec![location],
+            alternatives: Vec::new(),
+            note: None,
+        },
+        Some(named),
+    )
+}
+
+fn no_source_note() -> String {
+    "the mapping here has no original source (generated code, such as a bundler's runtime helper)"
+        .to_owned()
+}
+
+fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
+    match map.lookup(line, col) {
+        Err(e) => Err(format!(
+            "the index-map section for this position is broken: {e}"
+        )),
+        Ok(None) => Err(format!(
+            "the map has no mapping on generated line {} at or before column {}",
+            line + 1,
+            col + 1
+        )),
+        Ok(Some(t)) => Ok(t),
+    }
+}
+/// A frame with its function named: the Metro function map where present, else the caller
+/// frame's call-site token (the Sentry heuristic), else the callee of the caller's call
+/// expression in the original source, else the frame's own token, else the name the engine
+/// printed.
+fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
+    let Pending {
+        mut frame,
+        token,
+        printed,
+    } = pending;
+    let Some(own) = token else {
+        return frame;
+    };
+    let (function, source) = if let Some(f) = own.function_map {
+        (Some(f), Some(NameSource::FunctionMap))
+    } else if let Some(c) = caller.and_then(|c| c.token_name.clone()) {
+        (Some(c), Some(NameSource::CallerToken))
+    } else if let Some(c) = caller.and_then(|c| c.callee.clone()) {
+        (Some(c), Some(NameSource::CallerSource))
+    } else if let Some(t) = own.token_name {
+        (Some(t), Some(NameSource::Token))
+    } else if let Some(t) = printed {
+        (Some(t), Some(NameSource::Trace))
+    } else {
+        (None, None)
+    };
+    if let Some(loc) = frame.resolved.first_mut() {
+        loc.function = function;
+        loc.name_source = source;
+    }
+    frame
+}
+
+/// The method name in a function as an engine prints it: `De.setFromObject` →
+/// `setFromObject`, `new Foo` → `Foo`, `Function.of [as map]` → `of`; nothing for anonymous
+/// frames (`<anonymous>`, `anonymous`, SpiderMonkey's `a/b<`).
+fn printed_name(function: &str) -> Option<String> {
+    let f = function.split(" [as ").next().unwrap_or(function);
+    let f = f.strip_prefix("async ").unwrap_or(f);
+    let f = f.strip_prefix("new ").unwrap_or(f);
+    let last = f.rsplit('.').next().unwrap_or(f).trim();
+    let plain = !last.is_empty()
+        && last != "anonymous"
+        && last != "global"
+        && last
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    plain.then(|| last.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printed_names() {
+        assert_eq!(
+            printed_name("De.setFromObject").as_deref(),
+            Some("setFromObject")
+        );
+        assert_eq!(printed_name("new Foo").as_deref(), Some("Foo"));
+        assert_eq!(printed_name("Function.of [as map]").as_deref(), Some("of"));
+        assert_eq!(printed_name("Object.<anonymous>"), None);
+        assert_eq!(printed_name("en/Fr.mapValues/<"), None);
+        assert_eq!(printed_name("anonymous"), None);
+    }
+}
