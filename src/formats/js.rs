@@ -3,13 +3,13 @@
 //! Pure functions over `&str`. Every line of the log ends up somewhere: in a stack's title,
 //! as a frame, or as an `unparsed` frame; only blank lines between stacks are dropped.
 
-use crate::model::{Frame, FrameInput, LogFormat, Stack, Trace};
+use crate::model::{FrameInput, LogFormat, Trace, TraceSink};
 
 /// What one line of a log is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Line {
+enum Line<'a> {
     /// A frame, with the syntax family it was written in.
-    Frame(Syntax, FrameInput),
+    Frame(Syntax, FrameInput<&'a str>),
     /// Only white space.
     Blank,
     /// Anything else (an error header, a message line, noise).
@@ -29,124 +29,146 @@ enum Syntax {
 
 /// Parses a JavaScript stack trace or a log holding several, detecting the format.
 pub fn parse(text: &str) -> Trace {
-    let lines: Vec<(usize, &str, Line)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l, classify(l)))
-        .collect();
-    let format = detect(lines.iter().map(|(_, _, l)| l));
-    let mut stacks: Vec<Stack> = Vec::new();
-    let mut title_lines: Vec<&str> = Vec::new();
-    let mut current: Option<Stack> = None;
-    let mut gap = false;
+    let mut trace = Trace::empty();
+    parse_into(text, &mut trace);
+    trace
+}
 
-    let finish = |stack: Option<Stack>, title_lines: &mut Vec<&str>, stacks: &mut Vec<Stack>| {
-        if let Some(mut stack) = stack {
-            while title_lines.last().is_some_and(|l| l.trim().is_empty()) {
-                title_lines.pop();
-            }
-            stack.title = title_lines.join("\n");
-            title_lines.clear();
-            stacks.push(stack);
-        }
-    };
-
-    for (line_no, raw, kind) in lines {
-        match kind {
-            Line::Frame(_, input) => {
-                let stack = current.get_or_insert_with(Stack::default);
-                stack.frames.push(Frame {
-                    raw: raw.to_owned(),
-                    line_no,
-                    input: Some(input),
-                });
-                gap = false;
+/// [`parse`], writing each stack and frame into `sink` as it is read (nothing is kept but the
+/// current stack's header lines).
+pub fn parse_into(text: &str, sink: &mut dyn TraceSink) {
+    let mut counts = Counts::default();
+    let mut stack = OpenStack::default();
+    let mut any_stack = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        match classify(raw) {
+            Line::Frame(syntax, input) => {
+                counts.add(syntax);
+                stack.open = true;
+                stack.send_header(sink, &mut any_stack);
+                sink.frame(raw, line_no, Some(input));
+                stack.has_frames = true;
+                stack.gap = false;
             }
             Line::Blank => {
-                if current.as_ref().is_some_and(|s| !s.frames.is_empty()) {
-                    gap = true;
-                } else if current.is_some() {
-                    title_lines.push(raw);
+                if stack.has_frames {
+                    stack.gap = true;
+                } else if stack.open {
+                    stack.title_lines.push(raw);
                 }
             }
             Line::Text => {
-                let has_frames = current.as_ref().is_some_and(|s| !s.frames.is_empty());
-                if current.is_none() || (has_frames && (gap || looks_like_error_header(raw))) {
-                    finish(current.take(), &mut title_lines, &mut stacks);
-                    current = Some(Stack {
-                        title_line: line_no,
-                        ..Stack::default()
-                    });
-                    title_lines.push(raw);
-                } else if has_frames {
-                    if let Some(stack) = current.as_mut() {
-                        stack.frames.push(Frame {
-                            raw: raw.to_owned(),
-                            line_no,
-                            input: None,
-                        });
-                    }
+                if !stack.open || (stack.has_frames && (stack.gap || looks_like_error_header(raw)))
+                {
+                    stack.finish(sink, &mut any_stack);
+                    stack.open = true;
+                    stack.title_line = line_no;
+                    stack.title_lines.push(raw);
+                } else if stack.has_frames {
+                    sink.frame(raw, line_no, None);
                 } else {
-                    title_lines.push(raw);
+                    stack.title_lines.push(raw);
                 }
-                gap = false;
+                stack.gap = false;
             }
         }
     }
-    finish(current.take(), &mut title_lines, &mut stacks);
-    if let Some(first) = stacks.first_mut() {
-        first.crashed = true;
+    stack.finish(sink, &mut any_stack);
+    sink.end(counts.format(), Vec::new());
+}
+
+/// The stack being read: its header lines until its first frame, then whether a blank line
+/// followed its frames.
+#[derive(Default)]
+struct OpenStack<'a> {
+    open: bool,
+    title_lines: Vec<&'a str>,
+    title_line: usize,
+    header_sent: bool,
+    has_frames: bool,
+    gap: bool,
+}
+
+impl OpenStack<'_> {
+    /// Writes the header (once): the title lines without trailing blank ones; the first stack
+    /// of the log is the crashing one.
+    fn send_header(&mut self, sink: &mut dyn TraceSink, any_stack: &mut bool) {
+        if self.header_sent {
+            return;
+        }
+        while self.title_lines.last().is_some_and(|l| l.trim().is_empty()) {
+            self.title_lines.pop();
+        }
+        sink.stack(&self.title_lines.join("\n"), self.title_line, !*any_stack);
+        *any_stack = true;
+        self.header_sent = true;
     }
-    Trace {
-        format,
-        stacks,
-        modules: Vec::new(),
+
+    /// Ends the stack (a stack of header lines only is written now) and starts afresh.
+    fn finish(&mut self, sink: &mut dyn TraceSink, any_stack: &mut bool) {
+        if self.open {
+            self.send_header(sink, any_stack);
+        }
+        *self = Self::default();
     }
 }
 
-fn detect<'a>(lines: impl Iterator<Item = &'a Line>) -> LogFormat {
-    let (mut at, mut hermes, mut v8, mut bytecode, mut at_sign, mut jsc, mut sm) =
-        (0, 0, 0, 0, 0, 0, 0);
-    for line in lines {
-        if let Line::Frame(syntax, _) = line {
-            match *syntax {
-                Syntax::At {
-                    hermes_hint,
-                    v8_hint,
-                } => {
-                    at += 1;
-                    hermes += usize::from(hermes_hint);
-                    v8 += usize::from(v8_hint);
-                }
-                Syntax::HermesBytecode => bytecode += 1,
-                Syntax::AtSign { jsc_hint, sm_hint } => {
-                    at_sign += 1;
-                    jsc += usize::from(jsc_hint);
-                    sm += usize::from(sm_hint);
-                }
+/// Frames seen per syntax family, and the hints in them.
+#[derive(Default)]
+struct Counts {
+    at: usize,
+    hermes: usize,
+    v8: usize,
+    bytecode: usize,
+    at_sign: usize,
+    jsc: usize,
+    sm: usize,
+}
+
+impl Counts {
+    fn add(&mut self, syntax: Syntax) {
+        match syntax {
+            Syntax::At {
+                hermes_hint,
+                v8_hint,
+            } => {
+                self.at += 1;
+                self.hermes += usize::from(hermes_hint);
+                self.v8 += usize::from(v8_hint);
+            }
+            Syntax::HermesBytecode => self.bytecode += 1,
+            Syntax::AtSign { jsc_hint, sm_hint } => {
+                self.at_sign += 1;
+                self.jsc += usize::from(jsc_hint);
+                self.sm += usize::from(sm_hint);
             }
         }
     }
-    if bytecode > 0 {
-        LogFormat::HermesBytecode
-    } else if at > 0 && at >= at_sign {
-        if hermes > v8 {
-            LogFormat::Hermes
+
+    /// The format the mix of frames says.
+    fn format(&self) -> LogFormat {
+        if self.bytecode > 0 {
+            LogFormat::HermesBytecode
+        } else if self.at > 0 && self.at >= self.at_sign {
+            if self.hermes > self.v8 {
+                LogFormat::Hermes
+            } else {
+                LogFormat::V8
+            }
+        } else if self.at_sign > 0 {
+            if self.jsc > self.sm {
+                LogFormat::Jsc
+            } else {
+                LogFormat::Spidermonkey
+            }
         } else {
-            LogFormat::V8
+            LogFormat::Unknown
         }
-    } else if at_sign > 0 {
-        if jsc > sm {
-            LogFormat::Jsc
-        } else {
-            LogFormat::Spidermonkey
-        }
-    } else {
-        LogFormat::Unknown
     }
 }
 
-fn classify(line: &str) -> Line {
+fn classify(line: &str) -> Line<'_> {
     let t = line.trim();
     if t.is_empty() {
         return Line::Blank;
@@ -163,14 +185,14 @@ fn classify(line: &str) -> Line {
 }
 
 /// `f (loc)`, `loc`, `f (address at file:1:offset)`, `f (native)` (after `at `).
-fn parse_at_frame(rest: &str) -> Option<Line> {
+fn parse_at_frame(rest: &str) -> Option<Line<'_>> {
     if let Some(inner) = rest.strip_suffix(')')
         && let Some(open) = matching_open_paren(inner)
     {
         let function = inner[..open].trim();
         let loc = inner[open + 1..].trim();
-        let function = (!function.is_empty()).then(|| function.to_owned());
-        let hermes_name = matches!(function.as_deref(), Some("anonymous" | "global"));
+        let function = (!function.is_empty()).then_some(function);
+        let hermes_name = matches!(function, Some("anonymous" | "global"));
         if let Some(addr) = loc.strip_prefix("address at ") {
             let (file, line, column) = parse_location(addr)?;
             return Some(Line::Frame(
@@ -184,7 +206,7 @@ fn parse_at_frame(rest: &str) -> Option<Line> {
                 },
             ));
         }
-        let v8_hint = function.as_deref().is_some_and(|f| {
+        let v8_hint = function.is_some_and(|f| {
             f.contains("<anonymous>")
                 || f.contains(" [as ")
                 || f.starts_with("new ")
@@ -204,7 +226,7 @@ fn parse_at_frame(rest: &str) -> Option<Line> {
                 },
                 FrameInput {
                     function,
-                    file: Some(loc.to_owned()),
+                    file: Some(loc),
                     builtin: true,
                     ..FrameInput::default()
                 },
@@ -214,7 +236,7 @@ fn parse_at_frame(rest: &str) -> Option<Line> {
             // `eval at f (file:1:2), <anonymous>:1:5`: the frame runs in eval'd code.
             let own = eval.rsplit_once(", ").map_or(eval, |(_, own)| own);
             let parsed = parse_location(own);
-            let (file, line, column) = parsed.unwrap_or_else(|| (own.to_owned(), None, None));
+            let (file, line, column) = parsed.unwrap_or((own, None, None));
             return Some(Line::Frame(
                 Syntax::At {
                     hermes_hint: false,
@@ -279,7 +301,7 @@ fn matching_open_paren(s: &str) -> Option<usize> {
 }
 
 /// `f@loc`, `@loc`, `global code@loc`, `f@[native code]` (SpiderMonkey, JSC).
-fn parse_at_sign_frame(t: &str) -> Option<Line> {
+fn parse_at_sign_frame(t: &str) -> Option<Line<'_>> {
     let at = t.find('@')?;
     let function = &t[..at];
     let loc = &t[at + 1..];
@@ -291,7 +313,7 @@ fn parse_at_sign_frame(t: &str) -> Option<Line> {
         return None;
     }
     let sm_hint = function.contains('/') || function.contains('<') || function.contains('*');
-    let function = (!function.is_empty()).then(|| function.to_owned());
+    let function = (!function.is_empty()).then_some(function);
     if loc == "[native code]" {
         return Some(Line::Frame(
             Syntax::AtSign {
@@ -300,7 +322,7 @@ fn parse_at_sign_frame(t: &str) -> Option<Line> {
             },
             FrameInput {
                 function,
-                file: Some(loc.to_owned()),
+                file: Some(loc),
                 builtin: true,
                 ..FrameInput::default()
             },
@@ -329,19 +351,19 @@ fn parse_at_sign_frame(t: &str) -> Option<Line> {
 }
 
 /// `file:line:column` or `file:line`; the file may itself contain `:` (URLs).
-pub fn parse_location(loc: &str) -> Option<(String, Option<u32>, Option<u32>)> {
+pub fn parse_location(loc: &str) -> Option<(&str, Option<u32>, Option<u32>)> {
     let (head, last) = loc.rsplit_once(':')?;
     let last: u32 = parse_num(last)?;
     if let Some((file, line)) = head.rsplit_once(':')
         && let Some(line) = parse_num(line)
         && !file.is_empty()
     {
-        return Some((file.to_owned(), Some(line), Some(last)));
+        return Some((file, Some(line), Some(last)));
     }
     if head.is_empty() || head.ends_with('/') {
         return None;
     }
-    Some((head.to_owned(), Some(last), None))
+    Some((head, Some(last), None))
 }
 
 fn parse_num(s: &str) -> Option<u32> {
@@ -368,7 +390,7 @@ fn looks_like_error_header(line: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn one(line: &str) -> FrameInput {
+    fn one(line: &str) -> FrameInput<&str> {
         match classify(line) {
             Line::Frame(_, f) => f,
             other => panic!("{line:?} → {other:?}"),
@@ -480,3 +502,4 @@ mod tests {
         let _ = parse(&junk);
     }
 }
+

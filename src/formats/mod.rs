@@ -11,7 +11,7 @@ pub mod sentry;
 
 pub use detect::peek;
 
-use crate::model::Trace;
+use crate::model::{Trace, TraceSink};
 
 /// Parses a log of any supported format (JavaScript engines, Java/Android), detecting the
 /// format.
@@ -33,18 +33,27 @@ pub fn parse_log(bytes: &[u8]) -> Trace {
 
 /// Parses a log's text, detecting the format (what [`parse_log`] does after decoding).
 pub fn parse_text(text: &str) -> Trace {
+    let mut trace = Trace::empty();
+    parse_text_into(text, &mut trace);
+    trace
+}
+
+/// [`parse_text`], writing the log into `sink` as it is read. JavaScript logs (the ones with
+/// a million frames: stack overflows) stream; the other readers collect a whole trace first
+/// (they look across the log: an Apple report lists its images after its threads).
+pub fn parse_text_into(text: &str, sink: &mut dyn TraceSink) {
     if sentry::is_sentry_event(text)
         && let Some(trace) = sentry::parse(text)
     {
-        trace
+        trace.replay(sink);
     } else if apple::is_apple(text) {
-        apple::parse(text)
+        apple::parse(text).replay(sink);
     } else if native::is_native(text) {
-        native::parse(text)
+        native::parse(text).replay(sink);
     } else if is_java(text) {
-        java::parse(text)
+        java::parse(text).replay(sink);
     } else {
-        js::parse(text)
+        js::parse_into(text, sink);
     }
 }
 

@@ -20,4 +20,4 @@ pub use resolved::{
 pub use runner::{ChunkRunner, Serial};
 pub use table::{FrameRef, FrameTable, Location, Strings};
 pub use text::{SourceText, utf16_col_to_byte};
-pub use trace::{Frame, FrameInput, FrameView, Module, Stack, Trace, TraceView};
+pub use trace::{Frame, FrameInput, FrameView, Module, Stack, Trace, TraceSink, TraceView};

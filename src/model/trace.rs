@@ -201,3 +201,68 @@ impl TraceView for Trace {
         })
     }
 }
+
+/// Receives a log as a parser reads it, in log order (ripgrep's `Sink`): a parser that writes
+/// into it keeps no [`Trace`] of its own, so a million-frame log never exists as one. A
+/// `Trace` collects what it receives.
+pub trait TraceSink {
+    /// The next stack begins.
+    fn stack(&mut self, title: &str, title_line: usize, crashed: bool);
+    /// The next frame of the current stack: its line, 1-based line number, and what the
+    /// parser read.
+    fn frame(&mut self, raw: &str, line_no: usize, input: Option<FrameInput<&str>>);
+    /// The log is read: its format and the modules it lists.
+    fn end(&mut self, format: LogFormat, modules: Vec<Module>);
+}
+
+impl Trace {
+    /// An empty trace of an unknown format (what a [`TraceSink`] starts from).
+    pub fn empty() -> Self {
+        Self {
+            format: LogFormat::Unknown,
+            stacks: Vec::new(),
+            modules: Vec::new(),
+        }
+    }
+
+    /// Writes the trace into `sink`, as a parser would.
+    pub fn replay(self, sink: &mut dyn TraceSink) {
+        for stack in &self.stacks {
+            sink.stack(&stack.title, stack.title_line, stack.crashed);
+            for frame in &stack.frames {
+                sink.frame(
+                    &frame.raw,
+                    frame.line_no,
+                    frame.input.as_ref().map(FrameInput::as_view),
+                );
+            }
+        }
+        sink.end(self.format, self.modules);
+    }
+}
+
+impl TraceSink for Trace {
+    fn stack(&mut self, title: &str, title_line: usize, crashed: bool) {
+        self.stacks.push(Stack {
+            title: title.to_owned(),
+            title_line,
+            crashed,
+            frames: Vec::new(),
+        });
+    }
+
+    fn frame(&mut self, raw: &str, line_no: usize, input: Option<FrameInput<&str>>) {
+        if let Some(stack) = self.stacks.last_mut() {
+            stack.frames.push(Frame {
+                raw: raw.to_owned(),
+                line_no,
+                input: input.as_ref().map(FrameInput::to_owned),
+            });
+        }
+    }
+
+    fn end(&mut self, format: LogFormat, modules: Vec<Module>) {
+        self.format = format;
+        self.modules = modules;
+    }
+}
