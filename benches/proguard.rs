@@ -4,8 +4,9 @@
 //!
 //! Every row starts from the mapping's bytes already in memory and ends with the whole trace
 //! deobfuscated:
-//! - ours, cold: class-header scan (on all cores, as the CLI and the app run it) → the trace's
-//!   classes cut out → the crate's cache over them → every frame remapped (`symbolicate`);
+//! - ours, cold: the engine's journey as the CLI and the app take it: the class-header scan
+//!   (on all cores) → the trace read into its table → the trace's classes cut out → the
+//!   crate's cache over them → every frame remapped into the table;
 //! - the crate's `ProguardMapping` + `ProguardMapper` build + `remap_stacktrace`;
 //! - the crate's `ProguardCache` write + parse + `remap_stacktrace`;
 //! - the floor: counting the file's newlines (memchr), the least any reader must do.
@@ -17,9 +18,9 @@ use proguard::{ProguardCache, ProguardMapper, ProguardMapping};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use symscope::formats::parse_text;
-use symscope::model::{Blob, NoProgress};
-use symscope::symbolicate::{self, Options, Outcome, SymbolSet};
+use symscope::engine::{self, Detected, Loader};
+use symscope::model::{Blob, FrameStatus, NoProgress};
+use symscope::symbolicate::{Options, SymbolSet};
 
 const MAPPING: &str = "tests/fixtures/java/big/big-mapping-noopt.txt";
 const TRACE: &str = "tests/fixtures/java-bench/obf-bench-30.txt";
@@ -50,31 +51,29 @@ fn main() {
         .filter(|l| l.trim_start().starts_with("at "))
         .count();
 
-    // Ours: bytes → resolved trace, through the same symbolicate call as the CLI.
+    // Ours: bytes → resolved trace, on the engine's journey as the CLI takes it.
     let ours = || {
         let mut symbols = SymbolSet::new();
-        symbols
-            .add_with(
-                "big-mapping-noopt.txt",
-                Blob::from(bytes.clone()),
-                &symscope::jobs::ParallelIndex,
-            )
-            .unwrap();
-        let trace = parse_text(&trace_text);
-        let Outcome::Done(r) =
-            symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress)
-        else {
-            panic!("cancelled")
+        let mapping = Detected::new("big-mapping-noopt.txt", Blob::from(bytes.clone()));
+        let loader = Loader {
+            runner: &symscope::jobs::ParallelIndex,
+            cache: None,
         };
-        r
+        engine::load_symbols(&mapping, loader, &mut NoProgress)
+            .unwrap()
+            .add_to(&mut symbols);
+        let log = Detected::new("trace", Blob::from(trace_text.as_bytes()));
+        engine::read_log(&log, &engine::Cfi::new(), &mut NoProgress)
+            .unwrap()
+            .symbolicate(&symbols, Options::default(), &mut NoProgress)
+            .unwrap()
     };
     // Sanity: every frame resolved (the corpus test checks the answers themselves).
     let r = ours();
     let resolved = r
-        .stacks
-        .iter()
-        .flat_map(|s| &s.frames)
-        .filter(|f| f.status == symscope::model::FrameStatus::Resolved)
+        .table
+        .frames()
+        .filter(|(_, f)| f.status() == Some(FrameStatus::Resolved))
         .count();
     assert_eq!(resolved, frames, "every frame resolves");
 

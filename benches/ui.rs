@@ -44,7 +44,10 @@ fn app() -> Harness<'static, AppState> {
     let state = AppState::new(Arc::new(|| {}));
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, s: &mut AppState| symscope::ui::app_ui(ui, s), state)
+        .build_ui_state(
+            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
+            state,
+        )
 }
 
 /// Runs frames until the app has no running job and `done` holds.
@@ -215,8 +218,7 @@ fn main() {
             if let Some((id, p)) = running.iter().find(|(id, p)| {
                 p.done > 0
                     && h.state()
-                        .job_names
-                        .get(id)
+                        .job_name(*id)
                         .is_some_and(|n| n.starts_with("symbolicate"))
             }) {
                 let _ = p;

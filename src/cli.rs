@@ -1,11 +1,11 @@
 //! The headless command line: `symscope symbolicate`.
 
-use crate::formats::{self, detect};
+use crate::engine::{self, Cache, Detected, Loader, report};
 use crate::jobs::ParallelIndex;
 use crate::model::{Blob, FileKind, NoProgress};
-use crate::symbolicate::{self, Options, Outcome, SymbolSet, report};
+use crate::symbolicate::{Options, SymbolSet};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::Read as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -44,7 +44,7 @@ pub enum Command {
 pub enum OutputFormat {
     /// The trace as written, each frame resolved beneath it.
     Text,
-    /// The JSON document of `shared/docs/cli-json.md`.
+    /// The JSON document whose contract `engine::report` documents.
     Json,
 }
 
@@ -60,8 +60,8 @@ pub struct SymbolicateArgs {
     /// Base of the columns in the log (default: the detected format's).
     #[arg(long, value_name = "0|1", value_parser = clap::value_parser!(u32).range(0..=1))]
     pub column_base: Option<u32>,
-    /// A folder for converted native symbols (SymCaches): read when they are there, filled
-    /// when not. Without it the command writes nothing.
+    /// A folder for derived data (native SymCaches, mapping indexes): read when it is there,
+    /// filled when not. Without it the command writes nothing.
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
     /// The log file, or `-` for standard input.
@@ -78,8 +78,12 @@ pub struct Failure {
     pub message: String,
 }
 
-fn unusable(message: String) -> Failure {
-    Failure { code: 2, message }
+/// An input the command cannot use (exit code 2).
+fn unusable(e: impl std::fmt::Display) -> Failure {
+    Failure {
+        code: 2,
+        message: e.to_string(),
+    }
 }
 
 /// Runs a CLI command and returns the process exit code (`None` opens the window, which
@@ -99,60 +103,60 @@ pub fn run(command: Command) -> ExitCode {
     }
 }
 
-/// `symscope symbolicate`, writing its output to `out`.
+/// `symscope symbolicate`, writing its output to `out`: the engine's journey (symbol files
+/// loaded, the log read into its table, symbolicated), then the table written out as it goes.
 pub fn symbolicate_command(
     args: &SymbolicateArgs,
     out: &mut dyn std::io::Write,
 ) -> Result<(), Failure> {
     let start = Instant::now();
-    let (log_name, log_bytes) = read_log(&args.log)?;
-    let minidump = formats::minidump::is_minidump(&log_bytes);
-    if !minidump && memchr::memchr(0, &log_bytes[..log_bytes.len().min(64 * 1024)]).is_some() {
-        return Err(unusable(format!(
-            "{log_name}: binary file, not a text log or stack trace"
-        )));
-    }
+    let file = read_log(&args.log)?;
+    // A text log is read first (its errors come first); a minidump once its symbols are
+    // loaded, whose call-frame information walks its stacks.
+    let mut log = if crate::formats::minidump::is_minidump(file.blob.as_slice()) {
+        None
+    } else {
+        Some(engine::read_log(&file, &engine::Cfi::new(), &mut NoProgress).map_err(unusable)?)
+    };
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
+    let cache = args.cache.as_deref();
     for path in &args.symbols {
-        load_symbols(path, args.cache.as_deref(), &mut symbols, &mut warnings)?;
+        load_symbols(path, cache, &mut symbols, &mut warnings)?;
     }
-    let trace = if minidump {
-        // Stacks are walked with the CFI of the Breakpad files given.
-        formats::minidump::parse_with_cfi(&log_bytes, &symbols.cfi())
-            .map_err(|e| unusable(format!("{log_name}: {e}")))?
-    } else {
-        formats::parse_log(&log_bytes)
+    let log = match log.take() {
+        Some(log) => log,
+        None => engine::read_log(&file, &symbols.cfi(), &mut NoProgress).map_err(unusable)?,
     };
-    if trace.stacks.is_empty() {
-        warnings.push(format!("{log_name}: the log is empty"));
-    } else if trace.stacks.iter().all(|s| s.frames.is_empty()) {
-        warnings.push(format!("{log_name}: no stack frames found"));
+    drop(file);
+    let table = &log.table;
+    if table.stack_count() == 0 {
+        warnings.push(format!("{}: the log is empty", log.name));
+    } else if table.frame_count() == 0 {
+        warnings.push(format!("{}: no stack frames found", log.name));
     }
     let options = Options {
         column_base: args.column_base,
     };
-    let mut result = match symbolicate::symbolicate(&trace, &symbols, options, &mut NoProgress) {
-        Outcome::Done(r) | Outcome::Cancelled(r) => r,
-    };
-    warnings.append(&mut result.warnings);
-    result.warnings = warnings;
+    let log = log
+        .symbolicate(&symbols, options, &mut NoProgress)
+        .map_err(unusable)?;
     let total_ms = start.elapsed().as_secs_f64() * 1e3;
+    // Buffered: standard output writes each line as it comes, and a pretty document of
+    // 10,000 frames is 300,000 lines.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     let written = match args.format {
         OutputFormat::Json => {
-            let doc = report::json(&trace, &result, total_ms);
-            // Buffered: standard output writes each line as it comes, and a pretty document
-            // of 10,000 frames is 300,000 lines (0.1 s of write calls).
-            use std::io::Write as _;
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
-            serde_json::to_writer_pretty(&mut out, &doc)
-                .map_err(std::io::Error::from)
-                .and_then(|()| writeln!(out))
-                .and_then(|()| out.flush())
+            let json = report::Json {
+                table: &log.table,
+                warnings: &warnings,
+                total_ms,
+            };
+            report::write_json(&json, &mut out)
         }
-        OutputFormat::Text => out.write_all(report::text(&trace, &result).as_bytes()),
+        OutputFormat::Text => report::write_text(&log.table, &warnings, &mut out),
     };
-    match written {
+    match written.and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         // A closed pipe (`| head`) is not an error of ours.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -163,63 +167,39 @@ pub fn symbolicate_command(
     }
 }
 
-fn read_log(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+/// The log's bytes, from its file or standard input (`-`).
+fn read_log(path: &Path) -> Result<Detected, Failure> {
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| unusable(format!("standard input: {e}")))?;
-        return Ok(("standard input".to_owned(), buf));
+        return Ok(Detected::new("standard input", Blob::from(buf)));
     }
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| unusable(format!("{name}: {e}")))?;
-    Ok((name, bytes))
+    Ok(Detected::new(name, Blob::from(bytes)))
 }
 
-/// Adds one symbol file; a native file goes through the SymCache folder when one is given
-/// (read if its SymCache is there, else converted and written).
+/// Loads one symbol file into `symbols` (on all cores, through the cache folder if any).
 fn add_file(
-    symbols: &mut SymbolSet,
-    name: &str,
-    blob: Blob,
+    file: &Detected,
     cache: Option<&Path>,
-) -> Result<(), Failure> {
-    let fail = |e: crate::symbolicate::LoadError| unusable(e.to_string());
-    let bytes = blob.as_slice();
-    let Some(dir) = cache.filter(|_| detect::peek(bytes) == FileKind::NativeSymbols) else {
-        return symbols
-            .add_with(name, blob, &ParallelIndex)
-            .map(|_| ())
-            .map_err(fail);
+    symbols: &mut SymbolSet,
+) -> Result<(), engine::Error> {
+    let cache = cache.map(|dir| Cache {
+        dir: dir.to_path_buf(),
+        fingerprint: None,
+    });
+    let loader = Loader {
+        runner: &ParallelIndex,
+        cache: cache.as_ref(),
     };
-    let start = Instant::now();
-    let file = dir.join(format!(
-        "symcache-{:016x}.bin",
-        xxhash_rust::xxh3::xxh3_64(bytes)
-    ));
-    let cached = std::fs::read(&file)
-        .ok()
-        .and_then(|b| crate::symbols::native::NativeSymbols::from_cache(std::sync::Arc::new(b)));
-    let native = match cached {
-        Some(n) => n,
-        None => {
-            let n =
-                crate::symbols::native::NativeSymbols::convert_with(bytes, None, &ParallelIndex)
-                    .map_err(|e| unusable(format!("{name}: {e}")))?;
-            crate::workspace::write_cache(&file, &n.to_cache_bytes())
-                .map_err(|e| unusable(format!("{}: {e}", file.display())))?;
-            n
-        }
-    };
-    symbols.add_shared_native(
-        name,
-        std::sync::Arc::new(native),
-        start.elapsed().as_secs_f64() * 1e3,
-    );
+    engine::load_symbols(file, loader, &mut NoProgress)?.add_to(symbols);
     Ok(())
 }
 
-/// Loads a symbol file (errors are fatal) or walks a directory (errors become warnings).
+/// Loads a symbol file (errors are fatal) or walks a folder (errors become warnings).
 fn load_symbols(
     path: &Path,
     cache: Option<&Path>,
@@ -239,16 +219,16 @@ fn load_symbols(
             match crate::jobs::read_or_map(&file) {
                 Err(e) => warnings.push(format!("{display}: skipped: {e}")),
                 Ok(bytes) => {
-                    let kind = detect::peek(bytes.as_slice());
+                    let file = Detected::new(display, bytes);
                     if matches!(
-                        kind,
+                        file.kind,
                         FileKind::SourceMap
                             | FileKind::JavaScript
                             | FileKind::ProguardMapping
                             | FileKind::NativeSymbols
-                    ) && let Err(e) = add_file(symbols, &display, bytes, cache)
+                    ) && let Err(e) = add_file(&file, cache, symbols)
                     {
-                        warnings.push(format!("skipped {}", e.message));
+                        warnings.push(format!("skipped {e}"));
                     }
                 }
             }
@@ -261,5 +241,5 @@ fn load_symbols(
         return Ok(());
     }
     let bytes = crate::jobs::read_or_map(path).map_err(|e| unusable(format!("{name}: {e}")))?;
-    add_file(symbols, &name, bytes, cache)
+    add_file(&Detected::new(name, bytes), cache, symbols).map_err(unusable)
 }

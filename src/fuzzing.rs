@@ -2,6 +2,7 @@
 //! corpus in CI (`tests/fuzz_corpus.rs`). Each must return normally on any input: a panic or
 //! a hang is a bug.
 
+use crate::engine::{self, AddSymbols as _, Detected, FrameTable};
 use crate::formats;
 use crate::model::{Blob, NoProgress};
 use crate::symbolicate::{self, Options, SymbolSet};
@@ -174,7 +175,8 @@ pub fn proguard(data: &[u8]) {
 }
 
 /// Parses any bytes as a log and symbolicates it against no symbols and a tiny map; the
-/// compact frame table of the result gives the result back exactly.
+/// compact frame table of the result gives the result back exactly, and the engine's
+/// journey (the log streamed into its table, symbolicated from it) gives the same result.
 pub fn stack_parsers(data: &[u8]) {
     let _ = formats::peek(data);
     let trace = formats::parse_log(data);
@@ -186,8 +188,7 @@ pub fn stack_parsers(data: &[u8]) {
     if let symbolicate::Outcome::Done(result) =
         symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress)
     {
-        let text = String::from_utf8_lossy(data);
-        let table = crate::model::FrameTable::build(&text, &trace, Some(&result));
+        let table = FrameTable::from_trace(&trace, Some(&result));
         assert_eq!(table.to_result().as_ref(), Some(&result));
         for (s, stack) in trace.stacks.iter().enumerate() {
             for (f, frame) in stack.frames.iter().enumerate() {
@@ -196,6 +197,21 @@ pub fn stack_parsers(data: &[u8]) {
                     Some(frame.raw.as_str())
                 );
             }
+        }
+    }
+    let file = Detected::new("log", Blob::from(data));
+    if let Ok(log) = engine::read_log(&file, &engine::Cfi::new(), &mut NoProgress) {
+        let journey = log.symbolicate(&symbols, Options::default(), &mut NoProgress);
+        let direct =
+            symbolicate::symbolicate(&trace, &symbols, Options::default(), &mut NoProgress);
+        if let (Ok(journey), symbolicate::Outcome::Done(mut direct)) = (journey, direct)
+            && let Some(mut journey) = journey.table.to_result()
+        {
+            // The same phases, timed apart.
+            for timing in journey.timings.iter_mut().chain(&mut direct.timings) {
+                timing.ms = 0.0;
+            }
+            assert_eq!(journey, direct);
         }
     }
     let _ = symbolicate::symbolicate(

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod engine;
 pub mod formats;
 pub mod fuzzing;
 pub mod jobs;

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use symscope::app::AppState;
 
-/// The eframe application: the app state, drawn by `symscope::ui`.
+/// The eframe application: the app's frame loop, drawing with `symscope::ui`.
 struct Shell(AppState);
 
 impl eframe::App for Shell {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        symscope::ui::app_ui(ui, &mut self.0);
+        self.0.frame(ui, symscope::ui::app_ui);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Bad input gets a named error (or `unparsed` frames), never a panic or a hang.
 
 use std::path::Path;
+use symscope::engine::AddSymbols as _;
 use symscope::formats;
 use symscope::model::{Blob, NoProgress};
 use symscope::symbolicate::{self, Options, SymbolSet};

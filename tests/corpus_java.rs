@@ -4,6 +4,7 @@
 //! `alternatives`. Headers and `Caused by:` lines are deobfuscated, and `... N more` is
 //! recounted.
 
+use symscope::engine::AddSymbols as _;
 use symscope::formats::parse_log;
 use symscope::model::{FrameStatus, LogFormat, SymbolicatedTrace, Trace};
 use symscope::symbolicate::{self, Options, Outcome, SymbolSet};

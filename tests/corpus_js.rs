@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use symscope::engine::AddSymbols as _;
 use symscope::formats;
 use symscope::model::{
     Blob, FrameStatus, LogFormat, NameSource, NoProgress, SymbolicatedTrace, Trace,

@@ -7,6 +7,7 @@
 mod reference;
 
 use serde_json::Value;
+use symscope::engine::AddSymbols as _;
 use symscope::formats::parse_log;
 use symscope::model::{FrameStatus, LogFormat, ResolvedLocation, SymbolicatedTrace};
 use symscope::symbolicate::{self, Options, Outcome, SymbolSet};

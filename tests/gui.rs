@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symscope::app::{AppState, InputState, Loaded};
+use symscope::engine::SymbolFile;
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,7 +42,7 @@ fn app() -> Harness<'static, AppState> {
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_ui_state(
-            |ui, state: &mut AppState| symscope::ui::app_ui(ui, state),
+            |ui, state: &mut AppState| state.frame(ui, symscope::ui::app_ui),
             state,
         )
 }
@@ -438,7 +439,10 @@ fn a_cancelled_load_can_be_loaded_again() {
     settle(&mut h, |h| input(h) == InputState::Ready);
     assert_eq!(h.state().inputs.len(), 1, "loaded again, not added twice");
     assert!(!has_label(&h, "Load huge.js.map again"));
-    assert!(matches!(h.state().inputs[0].loaded, Some(Loaded::Map(..))));
+    assert!(matches!(
+        h.state().inputs[0].loaded,
+        Some(Loaded::Symbols(SymbolFile::Map(..), _))
+    ));
     std::fs::remove_dir_all(&dir).ok();
 }
 

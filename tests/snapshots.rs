@@ -27,7 +27,7 @@ fn loaded_app() -> Harness<'static, AppState> {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 760.0))
         .build_ui_state(
-            |ui, s: &mut AppState| symscope::ui::app_ui(ui, s),
+            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
             AppState::new(Arc::new(|| {})),
         );
     h.step();
@@ -130,7 +130,7 @@ fn java_crash() {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 760.0))
         .build_ui_state(
-            |ui, s: &mut AppState| symscope::ui::app_ui(ui, s),
+            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
             AppState::new(Arc::new(|| {})),
         );
     h.step();
@@ -156,7 +156,7 @@ fn native_minidump() {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 760.0))
         .build_ui_state(
-            |ui, s: &mut AppState| symscope::ui::app_ui(ui, s),
+            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
             AppState::new(Arc::new(|| {})),
         );
     h.step();

@@ -1,8 +1,12 @@
-//! What the UI asks the app to do; applied at the end of the frame.
+//! What the UI asks the app to do, and how the state applies it at the end of the frame.
 
-use super::InputId;
+use super::{AppState, InputEntry, InputId, InputState, input_bytes};
+use crate::engine::Detected;
 use crate::jobs::JobId;
-use std::path::PathBuf;
+use crate::model::{Blob, FileKind};
+use crate::workspace;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// One request from the UI.
 #[derive(Debug)]
@@ -83,5 +87,227 @@ impl Commands {
     /// The queued commands, in order.
     pub fn into_vec(self) -> Vec<Command> {
         self.0
+    }
+}
+
+impl AppState {
+    /// Applies the frame's commands.
+    pub fn apply(&mut self, commands: Commands) {
+        for command in commands.into_vec() {
+            self.apply_one(command);
+        }
+    }
+
+    pub(super) fn apply_one(&mut self, command: Command) {
+        let changed = Instant::now();
+        match command {
+            Command::AddFiles(files) => {
+                for (path, bytes) in files {
+                    self.add_file(path, bytes);
+                }
+            }
+            Command::AddPaths(paths) => {
+                for path in paths {
+                    if path.is_dir() {
+                        self.add_folder(&path);
+                        continue;
+                    }
+                    match input_bytes(&path) {
+                        Ok(file) => self.add_detected(path, file),
+                        Err(e) => self.errors.push(format!("{}: {e}", path.display())),
+                    }
+                }
+            }
+            Command::PasteTrace(text) => {
+                let n = self
+                    .inputs
+                    .iter()
+                    .filter(|e| e.name.starts_with("pasted-"))
+                    .count()
+                    + 1;
+                let path = self.workspace_dir().join(format!("pasted-{n}.txt"));
+                if let Err(e) = std::fs::write(&path, &text) {
+                    self.errors.push(format!("{}: {e}", path.display()));
+                } else {
+                    self.add_file(path, text.into_bytes());
+                }
+            }
+            Command::RemoveInput(id) => {
+                if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
+                    self.inputs.remove(i);
+                    self.workspace.remove_input(i);
+                    self.results.remove(&id);
+                    self.autosave.changed(changed);
+                    self.symbolicate_all();
+                }
+            }
+            Command::SelectLog(id) => {
+                self.view.expanded.clear();
+                self.view.collapsed.clear();
+                if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
+                    self.workspace.selection.log =
+                        self.workspace.inputs.get(i).map(|d| d.path.clone());
+                    self.workspace.selection.stack = 0;
+                    self.workspace.selection.frame = None;
+                    self.autosave.changed(changed);
+                }
+            }
+            Command::SelectFrame { stack, frame } => {
+                self.workspace.selection.stack = stack;
+                self.workspace.selection.frame = Some(frame);
+                self.autosave.changed(changed);
+            }
+            Command::SetFilter(f) => self.view.filter = f,
+            Command::ToggleGroup { stack, first } => {
+                if !self.view.expanded.remove(&(stack, first)) {
+                    self.view.expanded.insert((stack, first));
+                }
+                self.caches.changed();
+            }
+            Command::ToggleStack(stack) => {
+                if !self.view.collapsed.remove(&stack) {
+                    self.view.collapsed.insert(stack);
+                }
+                self.caches.changed();
+            }
+            Command::ToggleRaw => {
+                self.workspace.layout.raw_frames = !self.workspace.layout.raw_frames;
+                // Raw lines have no inline rows.
+                self.caches.changed();
+                self.autosave.changed(changed);
+            }
+            Command::ToggleTheme => {
+                self.workspace.layout.dark = !self.workspace.layout.dark;
+                self.autosave.changed(changed);
+            }
+            Command::AddSourceRoot(dir) => {
+                let root = workspace::relative_path(&self.workspace_dir(), &dir);
+                if !self.workspace.source_roots.contains(&root) {
+                    self.workspace.source_roots.push(root);
+                    self.caches.changed();
+                    self.autosave.changed(changed);
+                }
+            }
+            Command::RemoveSourceRoot(i) => {
+                if i < self.workspace.source_roots.len() {
+                    self.workspace.source_roots.remove(i);
+                    self.caches.changed();
+                    self.autosave.changed(changed);
+                }
+            }
+            Command::ToggleTiming => {
+                self.workspace.layout.timing_open = !self.workspace.layout.timing_open;
+                self.autosave.changed(changed);
+            }
+            Command::CancelJob(id) => self.jobs.cancel(id),
+            Command::ToggleInspector => {
+                self.workspace.layout.inspector_open = !self.workspace.layout.inspector_open;
+                self.autosave.changed(changed);
+            }
+            Command::InspectMap(path) => {
+                self.workspace.selection.inspected_map = Some(path);
+                self.view.inspector_line = 0;
+                self.view.inspector_segment = None;
+                self.autosave.changed(changed);
+            }
+            Command::InspectLine(line) => {
+                self.view.inspector_line = line;
+                self.view.inspector_segment = None;
+            }
+            Command::SelectSegment(i) => self.view.inspector_segment = Some(i),
+            Command::InspectSelectedFrame => self.inspect_selected_frame(),
+            Command::OpenWorkspace(path) => {
+                if let Err(e) = self.open_workspace(&path) {
+                    self.errors.push(e.to_string());
+                }
+            }
+            Command::SaveWorkspace(path) => {
+                if let Err(e) = self.save_workspace(path) {
+                    self.errors.push(e.to_string());
+                }
+            }
+            Command::DismissErrors => self.errors.clear(),
+        }
+    }
+
+    /// Starts loading a file whose bytes are in hand (dropped, pasted or read by the caller).
+    pub fn add_file(&mut self, path: PathBuf, bytes: impl Into<Blob>) {
+        let file = Detected::new(path.display().to_string(), bytes.into());
+        self.add_detected(path, file);
+    }
+
+    /// Adds and starts loading a file detected once.
+    fn add_detected(&mut self, path: PathBuf, file: Detected) {
+        let dir = self.workspace_dir();
+        let (kind, bytes) = (file.kind, file.blob.as_slice());
+        let before = self.workspace.inputs.len();
+        let index = self.workspace.add_input(&dir, &path, kind, bytes);
+        if index < before {
+            // Already in the workspace: reload it (its contents may have changed).
+            if let Some(doc) = self.workspace.inputs.get_mut(index) {
+                doc.size = bytes.len() as u64;
+                doc.hash = workspace::fingerprint(bytes);
+            }
+            if let Some(entry) = self.inputs.get(index) {
+                let id = entry.id;
+                self.start_load(id, file);
+            }
+            return;
+        }
+        let id = InputId(self.next_input);
+        self.next_input += 1;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        self.inputs.push(InputEntry {
+            id,
+            name,
+            path,
+            kind,
+            state: InputState::Loading,
+            loaded: None,
+        });
+        if kind == FileKind::Log && self.workspace.selection.log.is_none() {
+            self.workspace.selection.log = self.workspace.inputs.get(index).map(|i| i.path.clone());
+        }
+        self.autosave.changed(Instant::now());
+        self.start_load(id, file);
+    }
+
+    /// Adds a dropped folder (a `.dSYM` bundle, a build's output): every symbol file under
+    /// it, and every log in it with frames; other files (an `Info.plist`) are passed over.
+    pub fn add_folder(&mut self, dir: &Path) {
+        let (files, errors) = workspace::files_under(dir);
+        self.errors.extend(errors);
+        let mut added = 0;
+        for path in files {
+            let file = match input_bytes(&path) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.errors.push(format!("{}: {e}", path.display()));
+                    continue;
+                }
+            };
+            let wanted = match file.kind {
+                FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => true,
+                FileKind::Log => crate::formats::parse_log(file.blob.as_slice())
+                    .stacks
+                    .iter()
+                    .flat_map(|s| &s.frames)
+                    .any(|f| f.input.is_some()),
+                _ => false,
+            };
+            if wanted {
+                self.add_detected(path, file);
+                added += 1;
+            }
+        }
+        if added == 0 {
+            self.errors.push(format!(
+                "{}: no symbol files or crash logs in this folder",
+                dir.display()
+            ));
+        }
     }
 }

@@ -400,29 +400,29 @@ mod tests {
     #[test]
     fn v8_frames() {
         let f = one("    at De.expandByObject (out/three.min.js:1:98188)");
-        assert_eq!(f.function.as_deref(), Some("De.expandByObject"));
+        assert_eq!(f.function, Some("De.expandByObject"));
         assert_eq!(
-            (f.file.as_deref(), f.line, f.column),
+            (f.file, f.line, f.column),
             (Some("out/three.min.js"), Some(1), Some(98188))
         );
         let f = one("    at out/vendor.min.js:3:5406");
         assert_eq!((f.function, f.line, f.column), (None, Some(3), Some(5406)));
         let f = one("    at new <anonymous> (out/rxjs.min.js:3:58275)");
-        assert_eq!(f.function.as_deref(), Some("new <anonymous>"));
+        assert_eq!(f.function, Some("new <anonymous>"));
         let f = one("    at Function.of [as map] (index.android.bundle.js:12:43806)");
-        assert_eq!(f.function.as_deref(), Some("Function.of [as map]"));
+        assert_eq!(f.function, Some("Function.of [as map]"));
         let f = one("    at async Promise.all (index 0)");
         assert!(f.builtin);
         let f = one("    at new Promise (<anonymous>)");
         assert!(f.builtin);
         let f = one("    at file:///home/u/app/dist/main.js:10:5");
         assert_eq!(
-            (f.file.as_deref(), f.line),
+            (f.file, f.line),
             (Some("file:///home/u/app/dist/main.js"), Some(10))
         );
         let f = one("    at g (https://cdn.example.com:8080/a/b.js?v=1:2:3)");
         assert_eq!(
-            (f.file.as_deref(), f.line, f.column),
+            (f.file, f.line, f.column),
             (
                 Some("https://cdn.example.com:8080/a/b.js?v=1"),
                 Some(2),
@@ -430,13 +430,13 @@ mod tests {
             )
         );
         let f = one("    at Object.<anonymous> (webpack://app/./src/index.js:4:9)");
-        assert_eq!(f.file.as_deref(), Some("webpack://app/./src/index.js"));
+        assert_eq!(f.file, Some("webpack://app/./src/index.js"));
         let f = one("    at eval (eval at run (http://x/a.js:1:10), <anonymous>:1:5)");
         assert!(f.builtin);
-        assert_eq!(f.function.as_deref(), Some("eval"));
+        assert_eq!(f.function, Some("eval"));
         let f = one("    at eval (eval at run (http://x/a.js:1:10), http://x/b.js:7:2)");
         assert_eq!(
-            (f.file.as_deref(), f.line, f.builtin),
+            (f.file, f.line, f.builtin),
             (Some("http://x/b.js"), Some(7), false)
         );
     }
@@ -445,7 +445,7 @@ mod tests {
     fn hermes_frames() {
         let f = one("    at t (address at index.android.bundle.hbc:1:68782)");
         assert_eq!(
-            (f.file.as_deref(), f.line, f.column),
+            (f.file, f.line, f.column),
             (Some("index.android.bundle.hbc"), Some(1), Some(68782))
         );
         assert!(one("    at apply (native)").builtin);
@@ -458,14 +458,14 @@ mod tests {
     #[test]
     fn at_sign_frames() {
         let f = one("en/Fr.mapValues/<@out/lodash.min.js:9:52252");
-        assert_eq!(f.function.as_deref(), Some("en/Fr.mapValues/<"));
+        assert_eq!(f.function, Some("en/Fr.mapValues/<"));
         let f = one("@out/lodash.min.js:9:61470");
         assert_eq!((f.function, f.column), (None, Some(61470)));
         let f = one("global code@drivers/lodash.jsc.js:8:17");
-        assert_eq!(f.function.as_deref(), Some("global code"));
+        assert_eq!(f.function, Some("global code"));
         assert!(one("forEach@[native code]").builtin);
         let f = one("f@http://a.com/@scope/x.js:1:2");
-        assert_eq!(f.file.as_deref(), Some("http://a.com/@scope/x.js"));
+        assert_eq!(f.file, Some("http://a.com/@scope/x.js"));
         assert!(matches!(
             classify("write to me@example.com please"),
             Line::Text
@@ -502,4 +502,3 @@ mod tests {
         let _ = parse(&junk);
     }
 }
-

@@ -12,11 +12,6 @@ use minidump::{Minidump, MinidumpModuleList, Module as _};
 use minidump_processor::ProcessState;
 use minidump_unwind::FrameTrust;
 use std::collections::HashMap;
-use std::fmt::Write as _;
-
-/// The first line of a report written by [`report`]; [`super::parse_text`] reads such a
-/// report as the `minidump` format.
-pub const REPORT_MARK: &str = "Minidump report";
 
 /// Whether bytes are a minidump.
 pub fn is_minidump(bytes: &[u8]) -> bool {
@@ -32,13 +27,6 @@ pub enum MinidumpError {
     /// The stacks could not be processed.
     #[error("the minidump's stacks could not be processed: {0}")]
     Process(String),
-}
-
-/// Walks the minidump's stacks and writes the text report. `cfi` holds Breakpad `.sym` texts
-/// (their `MODULE`, `STACK`, `FUNC` and `PUBLIC` lines suffice) by debug ID; a module whose
-/// debug ID is there is unwound with its CFI.
-pub fn report(bytes: &[u8], cfi: &HashMap<String, String>) -> Result<String, MinidumpError> {
-    Ok(write_report(&process(bytes, cfi)?))
 }
 
 /// Walks the minidump's stacks, each module with the CFI `cfi` holds for its debug ID.
@@ -71,8 +59,9 @@ fn arch(state: &ProcessState) -> String {
 }
 
 /// The minidump's threads as stacks, its modules as the images frames are found in. Each
-/// frame's line says how it was found (`[context]`, `[cfi]`, `[frame pointer]`, `[scan]`),
-/// and its line number is its place in the text report these lines make.
+/// frame's line says how it was found (`[context]`, `[cfi]`, `[frame pointer]`, `[scan]`).
+/// Lines are numbered as in a text report of the dump: its title, the crashed thread and
+/// the exception, then per thread a blank line, its name, its header and its frames.
 fn trace_of(state: &ProcessState) -> Trace {
     let arch = arch(state);
     let modules: Vec<Module> = state
@@ -179,76 +168,9 @@ fn trace_of(state: &ProcessState) -> Trace {
     }
 }
 
-fn write_report(state: &ProcessState) -> String {
-    let mut out = String::new();
-    let arch = arch(state);
-    let _ = writeln!(out, "{REPORT_MARK} ({}, {arch})", state.system_info.os);
-    if let Some(t) = state.requesting_thread {
-        let _ = writeln!(out, "Crashed Thread: {t}");
-    }
-    if let Some(e) = &state.exception_info {
-        let _ = writeln!(out, "Exception Type: {} at {:#x}", e.reason, e.address.0);
-    }
-    for (n, thread) in state.threads.iter().enumerate() {
-        out.push('\n');
-        if let Some(name) = thread.thread_name.as_deref().filter(|s| !s.is_empty()) {
-            let _ = writeln!(out, "Thread {n} name:  {name}");
-        }
-        let crashed = if state.requesting_thread == Some(n) {
-            " Crashed"
-        } else {
-            ""
-        };
-        let _ = writeln!(out, "Thread {n}{crashed}:");
-        for (i, frame) in thread.frames.iter().enumerate() {
-            // Callers print their return address, as crash reports do (looked up at − 1).
-            let addr = if i == 0 {
-                frame.instruction
-            } else {
-                frame.resume_address
-            };
-            let how = match frame.trust {
-                FrameTrust::Context => "context",
-                FrameTrust::CallFrameInfo => "cfi",
-                FrameTrust::FramePointer => "frame pointer",
-                FrameTrust::Scan | FrameTrust::CfiScan => "scan",
-                FrameTrust::PreWalked => "prewalked",
-                FrameTrust::None => "unknown",
-            };
-            match &frame.module {
-                Some(m) => {
-                    let name = basename(&m.code_file()).to_owned();
-                    let _ = writeln!(
-                        out,
-                        "{i:<3} {name:<30} {addr:#018x} {:#x} + {}  [{how}]",
-                        m.base_address(),
-                        addr.wrapping_sub(m.base_address())
-                    );
-                }
-                None => {
-                    let _ = writeln!(out, "{i:<4}{:<30} {addr:#018x} 0x0 + 0  [{how}]", "???");
-                }
-            }
-        }
-    }
-    out.push_str("\nBinary Images:\n");
-    for m in state.modules.by_addr() {
-        let name = basename(&m.code_file()).to_owned();
-        let id = m
-            .debug_identifier()
-            .map_or(String::new(), |d| d.breakpad().to_string());
-        let end = m.base_address().saturating_add(m.size().saturating_sub(1));
-        let _ = writeln!(
-            out,
-            "{:#x} - {end:#x} {name} {arch} <{id}> {}",
-            m.base_address(),
-            m.code_file()
-        );
-    }
-    out
-}
-
-/// Parses a minidump, its stacks walked with `cfi` (see [`report`]).
+/// Parses a minidump, its stacks walked with `cfi`: Breakpad `.sym` texts (their `MODULE`,
+/// `STACK`, `FUNC` and `PUBLIC` lines suffice) by debug ID; a module whose debug ID is there
+/// is unwound with its CFI.
 pub fn parse_with_cfi(bytes: &[u8], cfi: &HashMap<String, String>) -> Result<Trace, MinidumpError> {
     Ok(trace_of(&process(bytes, cfi)?))
 }
@@ -256,47 +178,4 @@ pub fn parse_with_cfi(bytes: &[u8], cfi: &HashMap<String, String>) -> Result<Tra
 /// Parses a minidump without CFI (what [`super::parse_log`] does with `MDMP` bytes).
 pub fn parse(bytes: &[u8]) -> Result<Trace, MinidumpError> {
     parse_with_cfi(bytes, &HashMap::new())
-}
-
-#[cfg(test)]
-mod tmp_equivalence {
-    use super::*;
-
-    fn dumps() -> Vec<Vec<u8>> {
-        let mut out = Vec::new();
-        let mut dirs = vec![
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus"),
-        ];
-        while let Some(d) = dirs.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if let Ok(b) = std::fs::read(&p)
-                    && is_minidump(&b)
-                {
-                    out.push(b);
-                }
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn direct_trace_equals_the_report_parsed_back() {
-        let mut n = 0;
-        for b in dumps() {
-            let Ok(state) = process(&b, &HashMap::new()) else {
-                continue;
-            };
-            let text = write_report(&state);
-            let mut old = crate::formats::apple::parse(&text);
-            old.format = LogFormat::Minidump;
-            let new = trace_of(&state);
-            assert_eq!(old, new);
-            n += 1;
-        }
-        assert!(n >= 3, "{n}");
-    }
 }

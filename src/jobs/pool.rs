@@ -247,10 +247,11 @@ impl<T: Send + 'static> Jobs<T> {
         })
     }
 
-    /// Starts a job. `work` runs on the pool; its error or panic becomes a failed job.
-    pub fn spawn(
+    /// Starts a job. `work` runs on the pool; its error (shown as its message) or panic
+    /// becomes a failed job, unless the job was cancelled.
+    pub fn spawn<E: std::fmt::Display>(
         &mut self,
-        work: impl FnOnce(&mut JobContext<T>) -> Result<T, String> + Send + 'static,
+        work: impl FnOnce(&mut JobContext<T>) -> Result<T, E> + Send + 'static,
     ) -> JobId {
         let id = JobId(self.next);
         self.next += 1;
@@ -282,7 +283,7 @@ impl<T: Send + 'static> Jobs<T> {
             let (state, result) = match outcome {
                 Ok(_) if cancelled => (JobState::Cancelled, None),
                 Ok(Ok(value)) => (JobState::Done, Some(value)),
-                Ok(Err(message)) => (JobState::Failed(message), None),
+                Ok(Err(error)) => (JobState::Failed(error.to_string()), None),
                 Err(panic) => (
                     JobState::Failed(format!("internal error: {}", panic_message(&*panic))),
                     None,
@@ -392,7 +393,7 @@ mod tests {
                 let _ = ctx.step("remap", 1, 2);
                 let _ = ctx.step("remap", 2, 2);
             });
-            Ok(1)
+            Ok::<_, String>(1)
         });
         let JobEvent::Finished { spans, .. } = wait(&mut jobs, id) else {
             unreachable!()
@@ -408,7 +409,7 @@ mod tests {
         let id = jobs.spawn(|ctx| {
             let a = ctx.phase("read", |_| 20);
             let b = ctx.phase("parse", |_| 22);
-            Ok(a + b)
+            Ok::<_, String>(a + b)
         });
         let JobEvent::Finished {
             state,
@@ -430,7 +431,7 @@ mod tests {
     #[test]
     fn a_panic_is_a_failed_job_and_the_pool_keeps_working() {
         let (mut jobs, _) = pool::<u32>();
-        let id = jobs.spawn(|_| panic!("boom in the parser"));
+        let id = jobs.spawn(|_| -> Result<u32, String> { panic!("boom in the parser") });
         let JobEvent::Finished { state, result, .. } = wait(&mut jobs, id) else {
             unreachable!()
         };
@@ -447,7 +448,7 @@ mod tests {
             state,
             JobState::Failed("bad.map: not a source map".to_owned())
         );
-        let id = jobs.spawn(|_| Ok(7));
+        let id = jobs.spawn(|_| Ok::<_, String>(7));
         let JobEvent::Finished { result, .. } = wait(&mut jobs, id) else {
             unreachable!()
         };
@@ -468,7 +469,7 @@ mod tests {
                         break;
                     }
                 }
-                Ok(acc)
+                Ok::<_, String>(acc)
             })
         });
         // Let it run and report for a moment.
@@ -498,7 +499,8 @@ mod tests {
     #[test]
     fn workers_are_named() {
         let (mut jobs, _) = pool::<String>();
-        let id = jobs.spawn(|_| Ok(std::thread::current().name().unwrap_or("").to_owned()));
+        let id =
+            jobs.spawn(|_| Ok::<_, String>(std::thread::current().name().unwrap_or("").to_owned()));
         let JobEvent::Finished { result, .. } = wait(&mut jobs, id) else {
             unreachable!()
         };

@@ -1,12 +1,11 @@
-//! Plain data shared by every layer: traces, frames, resolved frames, file kinds, and the
-//! compact frame table the app keeps (interned strings and locations).
+//! Plain data shared by every layer: traces and the traits that read and write them, frames,
+//! resolved frames, file kinds, progress and the seam for running pieces on several cores.
 
 mod blob;
 mod kind;
 mod progress;
 mod resolved;
 mod runner;
-mod table;
 mod text;
 mod trace;
 
@@ -18,6 +17,5 @@ pub use resolved::{
     SymbolicatedStack, SymbolicatedTrace, Timing,
 };
 pub use runner::{ChunkRunner, Serial};
-pub use table::{FrameRef, FrameTable, Location, Strings};
 pub use text::{SourceText, utf16_col_to_byte};
 pub use trace::{Frame, FrameInput, FrameView, Module, Stack, Trace, TraceSink, TraceView};

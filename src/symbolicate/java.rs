@@ -384,7 +384,7 @@ fn resolve(
         return unparsed();
     };
     let symbol_file = Some(mapping.to_owned());
-    match remapper.frame(class, method, input.file.as_deref(), input.line) {
+    match remapper.frame(class, method, input.file, input.line) {
         Remapped::NotInMapping => unresolved(
             FrameStatus::NotCovered,
             symbol_file,

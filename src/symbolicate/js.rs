@@ -142,7 +142,7 @@ fn resolve_frame(
             None,
         );
     }
-    let (Some(file), Some(line)) = (input.file.as_deref(), input.line) else {
+    let (Some(file), Some(line)) = (input.file, input.line) else {
         return (
             unresolved(
                 FrameStatus::Skipped,

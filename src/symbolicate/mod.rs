@@ -12,14 +12,13 @@ mod java;
 mod js;
 mod names;
 mod native;
-pub mod report;
 mod symbols;
 
+pub use java::stack_shape;
 pub use names::{SourceCache, callee_at};
 
 pub use symbols::{
-    BundleFile, LoadError, MapFile, MappingFile, Match, NativeFile, Resolver, SymbolSet, basename,
-    decode_data_url, scan_bundle,
+    BundleFile, MapFile, MappingFile, Match, NativeFile, Resolver, SymbolSet, basename,
 };
 
 use crate::model::{

@@ -43,7 +43,7 @@ enum Found<'a> {
 /// path: both hold the binary's build ID).
 fn find<'a>(symbols: &'a SymbolSet, input: &FrameInput<&str>) -> Found<'a> {
     let files = &symbols.natives;
-    if let Some(id) = input.build_id.as_deref() {
+    if let Some(id) = input.build_id {
         let by_id: Vec<(usize, &NativeObject)> = files
             .iter()
             .enumerate()
@@ -57,13 +57,13 @@ fn find<'a>(symbols: &'a SymbolSet, input: &FrameInput<&str>) -> Found<'a> {
             return Found::Object(i, o);
         }
     }
-    let candidates: Vec<usize> = match input.module.as_deref() {
+    let candidates: Vec<usize> = match input.module {
         Some(m) => (0..files.len())
             .filter(|&i| names_module(&files[i].name, m))
             .collect(),
         None => (0..files.len()).collect(),
     };
-    if let Some(id) = input.build_id.as_deref().filter(|id| !is_nil(id))
+    if let Some(id) = input.build_id.filter(|id| !is_nil(id))
         && let Some(&i) = candidates.first()
     {
         // Named like the module, yet no object has the module's identifier.
@@ -76,7 +76,7 @@ fn find<'a>(symbols: &'a SymbolSet, input: &FrameInput<&str>) -> Found<'a> {
             ),
         );
     }
-    let arch = input.arch.as_deref();
+    let arch = input.arch;
     let object = |i: usize| files[i].symbols.object_for_arch(arch);
     if let Some(i) = candidates
         .iter()
@@ -122,11 +122,7 @@ impl<'a> Finder<'a> {
     }
 
     fn find(&mut self, input: &FrameInput<&str>) -> Found<'a> {
-        let key = (
-            input.module.as_deref(),
-            input.build_id.as_deref(),
-            input.arch.as_deref(),
-        );
+        let key = (input.module, input.build_id, input.arch);
         let mut h = std::hash::DefaultHasher::new();
         key.hash(&mut h);
         let bucket = self.memo.entry(h.finish()).or_default();
@@ -171,7 +167,7 @@ fn resolve(input: Option<&FrameInput<&str>>, finder: &mut Finder<'_>) -> Symboli
                 .to_owned(),
         );
     };
-    let module = input.module.as_deref();
+    let module = input.module;
     let (file, object) = match finder.find(input) {
         Found::Object(i, o) => (&symbols.natives[i], o),
         Found::Mismatch(name, ids) => {
@@ -188,7 +184,6 @@ fn resolve(input: Option<&FrameInput<&str>>, finder: &mut Finder<'_>) -> Symboli
             let what = module.unwrap_or("this address list");
             let id = input
                 .build_id
-                .as_deref()
                 .map_or(String::new(), |id| format!(" (ID {id})"));
             return unresolved(
                 FrameStatus::NoSymbols,

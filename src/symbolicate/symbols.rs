@@ -1,15 +1,12 @@
 //! The set of symbol files a log is resolved against, and how a frame's file finds its map.
 
-use crate::formats::detect::peek;
-use crate::model::{Blob, ChunkRunner, FileKind, Serial};
-use crate::symbols::native::{NativeError, NativeSymbols};
-use crate::symbols::proguard::{Mapping, MappingError};
-use crate::symbols::sourcemap::{self, SourceMap};
+use crate::symbols::native::NativeSymbols;
+use crate::symbols::proguard::Mapping;
+use crate::symbols::sourcemap::SourceMap;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// A loaded source map with the name it is known by.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MapFile {
     /// File name (`three.min.js.map`).
     pub name: String,
@@ -24,7 +21,7 @@ pub struct MapFile {
 }
 
 /// A loaded ProGuard/R8 mapping with the name it is known by.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MappingFile {
     /// File name (`mapping.txt`).
     pub name: String,
@@ -37,7 +34,7 @@ pub struct MappingFile {
 }
 
 /// A native debug file converted to a SymCache, with the name it is known by.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct NativeFile {
     /// File name (`crashy.debug`).
     pub name: String,
@@ -60,49 +57,47 @@ pub struct BundleFile {
     pub debug_id: Option<String>,
 }
 
-/// Why a symbol file could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    /// The file is a source map that does not parse.
-    #[error("{path}: {source}")]
-    BadSourceMap {
-        /// The file.
-        path: String,
-        /// The reader's error.
-        source: sourcemap::Error,
-    },
-    /// The file is a ProGuard/R8 mapping that cannot be used.
-    #[error("{path}: {source}")]
-    BadMapping {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        source: MappingError,
-    },
-    /// The file is a native debug file that cannot be used.
-    #[error("{path}: {source}")]
-    BadNative {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        source: NativeError,
-    },
-    /// The bundle's inline map (`sourceMappingURL=data:…`) cannot be read.
-    #[error("{path}: inline source map: {problem}")]
-    BadInlineMap {
-        /// The bundle.
-        path: String,
-        /// What is wrong.
-        problem: String,
-    },
-    /// The file is not a kind of symbol file Symscope reads.
-    #[error("{path}: not a symbol file (detected: {kind})")]
-    NotSymbols {
-        /// The file.
-        path: String,
-        /// What it looks like.
-        kind: &'static str,
-    },
+impl MapFile {
+    /// A map loaded from `path` (its file name is the name it is known by), which took
+    /// `parse_ms` to parse and index.
+    pub fn new(path: &str, map: Arc<SourceMap>, parse_ms: f64) -> Self {
+        let source_basenames = map
+            .source_names()
+            .iter()
+            .map(|s| basename(s).to_owned())
+            .collect();
+        Self {
+            name: basename(path).to_owned(),
+            path: path.to_owned(),
+            map,
+            source_basenames,
+            parse_ms,
+        }
+    }
+}
+
+impl MappingFile {
+    /// A mapping loaded from `path`, which took `parse_ms` to index.
+    pub fn new(path: &str, mapping: Arc<Mapping>, parse_ms: f64) -> Self {
+        Self {
+            name: basename(path).to_owned(),
+            path: path.to_owned(),
+            mapping,
+            parse_ms,
+        }
+    }
+}
+
+impl NativeFile {
+    /// A native file loaded from `path`, which took `parse_ms` to convert.
+    pub fn new(path: &str, symbols: Arc<NativeSymbols>, parse_ms: f64) -> Self {
+        Self {
+            name: basename(path).to_owned(),
+            path: path.to_owned(),
+            symbols,
+            parse_ms,
+        }
+    }
 }
 
 /// Symbol files for one symbolication: source maps and the bundles that name them.
@@ -155,117 +150,6 @@ impl SymbolSet {
         Self::default()
     }
 
-    /// Adds a file by its bytes, detecting its kind. Returns the detected kind.
-    ///
-    /// Source maps are parsed and indexed now; bundles are scanned for their comments.
-    pub fn add(&mut self, path: &str, blob: Blob) -> Result<FileKind, LoadError> {
-        self.add_with(path, blob, &Serial)
-    }
-
-    /// [`Self::add`], with source maps parsed and native files converted through `runner`
-    /// (the jobs layer's runs on all cores).
-    pub fn add_with(
-        &mut self,
-        path: &str,
-        blob: Blob,
-        runner: &dyn ChunkRunner,
-    ) -> Result<FileKind, LoadError> {
-        let kind = peek(blob.as_slice());
-        match kind {
-            FileKind::SourceMap => {
-                let start = Instant::now();
-                let map = SourceMap::parse_with(blob, runner).map_err(|source| {
-                    LoadError::BadSourceMap {
-                        path: path.to_owned(),
-                        source,
-                    }
-                })?;
-                let parse_ms = start.elapsed().as_secs_f64() * 1e3;
-                self.add_map(path, map, parse_ms);
-            }
-            FileKind::JavaScript => {
-                let bundle = scan_bundle(path, blob.as_slice());
-                if let Some(url) = bundle.source_mapping_url.as_deref()
-                    && url.starts_with("data:")
-                {
-                    // An inline map: it belongs to this bundle, named as if it sat beside it.
-                    let start = Instant::now();
-                    let json = decode_data_url(url).ok_or_else(|| LoadError::BadInlineMap {
-                        path: path.to_owned(),
-                        problem: "the data: URL is not base64 or percent-encoded JSON".to_owned(),
-                    })?;
-                    let map = SourceMap::parse(json).map_err(|e| LoadError::BadInlineMap {
-                        path: path.to_owned(),
-                        problem: e.to_string(),
-                    })?;
-                    let parse_ms = start.elapsed().as_secs_f64() * 1e3;
-                    self.add_map(&format!("{path}.map"), map, parse_ms);
-                }
-                self.bundles.push(bundle);
-            }
-            FileKind::ProguardMapping => {
-                let start = Instant::now();
-                let mapping = Mapping::parse(blob).map_err(|source| LoadError::BadMapping {
-                    path: path.to_owned(),
-                    source,
-                })?;
-                let parse_ms = start.elapsed().as_secs_f64() * 1e3;
-                self.add_shared_mapping(path, Arc::new(mapping), parse_ms);
-            }
-            FileKind::NativeSymbols => {
-                let start = Instant::now();
-                let native = NativeSymbols::convert_with(blob.as_slice(), None, runner).map_err(
-                    |source| LoadError::BadNative {
-                        path: path.to_owned(),
-                        source,
-                    },
-                )?;
-                let parse_ms = start.elapsed().as_secs_f64() * 1e3;
-                self.add_shared_native(path, Arc::new(native), parse_ms);
-            }
-            FileKind::HermesBytecode => {}
-            FileKind::Log | FileKind::Unknown => {
-                return Err(LoadError::NotSymbols {
-                    path: path.to_owned(),
-                    kind: kind.as_str(),
-                });
-            }
-        }
-        Ok(kind)
-    }
-
-    /// Adds an already parsed map.
-    pub fn add_map(&mut self, path: &str, map: SourceMap, parse_ms: f64) {
-        self.add_shared_map(path, Arc::new(map), parse_ms);
-    }
-
-    /// Adds a parsed map that is shared with others (the app keeps its maps across runs).
-    pub fn add_shared_map(&mut self, path: &str, map: Arc<SourceMap>, parse_ms: f64) {
-        let source_basenames = map
-            .source_names()
-            .iter()
-            .map(|s| basename(s).to_owned())
-            .collect();
-        self.maps.push(MapFile {
-            name: basename(path).to_owned(),
-            path: path.to_owned(),
-            map,
-            source_basenames,
-            parse_ms,
-        });
-    }
-
-    /// Adds an indexed ProGuard/R8 mapping (shared with the app, which keeps it across runs).
-    pub fn add_shared_mapping(&mut self, path: &str, mapping: Arc<Mapping>, parse_ms: f64) {
-        self.mappings.push(MappingFile {
-            name: basename(path).to_owned(),
-            path: path.to_owned(),
-            mapping,
-            parse_ms,
-        });
-    }
-
-    /// Adds a converted native debug file (shared with the app, which keeps it).
     /// The Breakpad call-frame information of the native files, by debug ID (what a
     /// minidump's stacks are walked with).
     pub fn cfi(&self) -> std::collections::HashMap<String, String> {
@@ -274,16 +158,6 @@ impl SymbolSet {
             .flat_map(|f| f.symbols.objects())
             .filter_map(|o| Some((o.info().debug_id.clone(), o.cfi()?.to_owned())))
             .collect()
-    }
-
-    /// Adds a converted native file, shared (the app keeps it too).
-    pub fn add_shared_native(&mut self, path: &str, symbols: Arc<NativeSymbols>, parse_ms: f64) {
-        self.natives.push(NativeFile {
-            name: basename(path).to_owned(),
-            path: path.to_owned(),
-            symbols,
-            parse_ms,
-        });
     }
 
     /// Whether map `i` is a map of a generated file rather than of original sources: all its
@@ -384,91 +258,6 @@ impl SymbolSet {
     }
 }
 
-/// Reads the `//# sourceMappingURL=` and `//# debugId=` comments of a bundle (the last of
-/// each, as browsers do; an inline `data:` URL may be megabytes long).
-pub fn scan_bundle(path: &str, bytes: &[u8]) -> BundleFile {
-    let comment = |key: &[u8]| -> Option<String> {
-        let mut end = bytes.len();
-        while let Some(at) = memchr::memmem::rfind(&bytes[..end], key) {
-            let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |p| p + 1);
-            let lead = bytes[line_start..at].trim_ascii();
-            if lead == b"//#" || lead == b"//@" {
-                let rest = &bytes[at + key.len()..];
-                let value_end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
-                let value = String::from_utf8_lossy(rest[..value_end].trim_ascii()).into_owned();
-                return (!value.is_empty()).then_some(value);
-            }
-            end = at;
-        }
-        None
-    };
-    BundleFile {
-        name: basename(path).to_owned(),
-        source_mapping_url: comment(b"sourceMappingURL="),
-        debug_id: comment(b"debugId="),
-    }
-}
-
-/// Decodes a `data:` URL's payload: `data:application/json;base64,…` or percent-encoded.
-pub fn decode_data_url(url: &str) -> Option<Vec<u8>> {
-    let rest = url.strip_prefix("data:")?;
-    let (meta, payload) = rest.split_once(',')?;
-    if meta.split(';').any(|p| p.eq_ignore_ascii_case("base64")) {
-        decode_base64(payload.trim())
-    } else {
-        percent_decode(payload)
-    }
-}
-
-fn decode_base64(s: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let digits: Vec<u8> = s
-        .bytes()
-        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
-        .collect();
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for group in digits.chunks(4) {
-        let mut acc = 0u32;
-        for (i, &c) in group.iter().enumerate() {
-            acc |= value(c)? << (18 - 6 * i);
-        }
-        let bytes = acc.to_be_bytes();
-        match group.len() {
-            4 => out.extend_from_slice(&bytes[1..4]),
-            3 => out.extend_from_slice(&bytes[1..3]),
-            2 => out.push(bytes[1]),
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
-fn percent_decode(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -479,34 +268,5 @@ mod tests {
         assert_eq!(basename("https://cdn.x.com/a/main.js?v=3#x"), "main.js");
         assert_eq!(basename("webpack://app/./src/x.js"), "x.js");
         assert_eq!(basename("C:\\a\\b.js"), "b.js");
-    }
-
-    #[test]
-    fn data_urls() {
-        assert_eq!(
-            decode_data_url("data:application/json;base64,eyJhIjoxfQ==").unwrap(),
-            br#"{"a":1}"#
-        );
-        assert_eq!(
-            decode_data_url("data:application/json;charset=utf-8;base64,eyJhIjoxfQ").unwrap(),
-            br#"{"a":1}"#
-        );
-        assert_eq!(
-            decode_data_url("data:application/json,%7B%22a%22%3A1%7D").unwrap(),
-            br#"{"a":1}"#
-        );
-        assert_eq!(decode_data_url("data:application/json;base64,e!"), None);
-        assert_eq!(decode_data_url("http://x/a.map"), None);
-    }
-
-    #[test]
-    fn bundle_comments() {
-        let b = scan_bundle("dist/a.js", b"x()\n//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n//# sourceMappingURL=a.js.map\n");
-        assert_eq!(b.source_mapping_url.as_deref(), Some("a.js.map"));
-        assert_eq!(
-            b.debug_id.as_deref(),
-            Some("85314830-023f-4cf1-a267-535f4e37bb17")
-        );
-        assert_eq!(b.name, "a.js");
     }
 }

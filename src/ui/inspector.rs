@@ -2,18 +2,12 @@
 //! generated code around the chosen segment, and the original source it maps to. Each segment
 //! has a colour on every side; hovering one anywhere highlights its partners.
 
-use super::PALETTE;
+use super::theme;
 use crate::app::{AppState, Command, Commands, InspectorView, Loaded, window};
 use crate::symbols::sourcemap::NONE;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, RichText};
 use std::sync::Arc;
-
-/// The colour of segment `i`: faint normally, strong when hovered or selected.
-fn seg_color(i: usize, strong: bool) -> Color32 {
-    let c = PALETTE[i % PALETTE.len()];
-    Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), if strong { 170 } else { 55 })
-}
 
 /// Columns of generated code shown before the focused segment.
 const BEFORE: u32 = 60;
@@ -32,8 +26,10 @@ pub fn inspector_ui(
     let mut open = true;
     egui::Window::new("Segment inspector")
         .open(&mut open)
-        .default_size([840.0, 470.0])
-        .default_pos(ctx.content_rect().right_top() + egui::vec2(-860.0, 40.0))
+        .default_size(theme::INSPECTOR_SIZE)
+        .default_pos(
+            ctx.content_rect().right_top() + egui::vec2(-theme::INSPECTOR_SIZE[0] - 20.0, 40.0),
+        )
         .resizable(true)
         .show(ctx, |ui| {
             header_ui(ui, state, view, commands);
@@ -41,7 +37,7 @@ pub fn inspector_ui(
             let hovered: Option<usize> = ctx
                 .data(|d| d.get_temp::<Option<usize>>(hover_id))
                 .flatten();
-            let selected = state.inspector_segment;
+            let selected = state.view.inspector_segment;
             let marks = Marks {
                 focus: hovered
                     .or(selected)
@@ -74,10 +70,12 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             .selected_text(&view.map_name)
             .show_ui(ui, |ui| {
                 for (e, d) in state.inputs.iter().zip(&state.workspace.inputs) {
-                    if matches!(e.loaded, Some(Loaded::Map(..)))
-                        && ui
-                            .selectable_label(e.name == view.map_name, &e.name)
-                            .clicked()
+                    let Some(map) = e.loaded.as_ref().and_then(Loaded::map) else {
+                        continue;
+                    };
+                    if ui
+                        .selectable_label(map.name == view.map_name, &map.name)
+                        .clicked()
                     {
                         commands.send(Command::InspectMap(d.path.clone()));
                     }
@@ -159,53 +157,65 @@ fn segment_table_ui(
         != Some(&shown)
     {
         if let Some(i) = selected {
-            let row = 18.0 + ui.spacing().item_spacing.y;
+            let row = theme::SEGMENT_ROW_HEIGHT + ui.spacing().item_spacing.y;
             area = area.vertical_scroll_offset((i as f32 * row - 100.0).max(0.0));
         }
         ui.data_mut(|d| d.insert_temp(key, shown));
     }
-    area.show_rows(ui, 18.0, view.segments.len(), |ui, range| {
-        for i in range {
-            let Some(seg) = view.segments.get(i) else {
-                continue;
-            };
-            let gen_col = view.gen_col(i).unwrap_or(0);
-            let text = if seg.source == NONE {
-                format!("{gen_col:>7} → (no source)")
-            } else {
-                format!(
-                    "{gen_col:>7} → {}:{}:{}  {}",
-                    view.source(i).unwrap_or_default(),
-                    seg.src_line + 1,
-                    seg.src_col + 1,
-                    view.name(i).unwrap_or_default()
-                )
-            };
-            let strong = marks.strong(i);
-            let (rect, response) = ui
-                .allocate_exact_size(egui::vec2(ui.available_width(), 18.0), egui::Sense::click());
-            let label = format!("segment {i}: {text}");
-            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
-            if ui.is_rect_visible(rect) {
-                // Clipped to the row: a long source path must not run into the next column.
-                let painter = ui.painter_at(rect);
-                painter.rect_filled(rect, 2.0, seg_color(i, strong));
-                painter.text(
-                    rect.left_center() + egui::vec2(4.0, 0.0),
-                    egui::Align2::LEFT_CENTER,
-                    &text,
-                    egui::FontId::monospace(12.0),
-                    ui.visuals().text_color(),
+    area.show_rows(
+        ui,
+        theme::SEGMENT_ROW_HEIGHT,
+        view.segments.len(),
+        |ui, range| {
+            for i in range {
+                let Some(seg) = view.segments.get(i) else {
+                    continue;
+                };
+                let gen_col = view.gen_col(i).unwrap_or(0);
+                let text = if seg.source == NONE {
+                    format!("{gen_col:>7} → (no source)")
+                } else {
+                    format!(
+                        "{gen_col:>7} → {}:{}:{}  {}",
+                        view.source(i).unwrap_or_default(),
+                        seg.src_line + 1,
+                        seg.src_col + 1,
+                        view.name(i).unwrap_or_default()
+                    )
+                };
+                let strong = marks.strong(i);
+                let (rect, response) = ui.allocate_exact_size(
+                    egui::vec2(ui.available_width(), theme::SEGMENT_ROW_HEIGHT),
+                    egui::Sense::click(),
                 );
+                let label = format!("segment {i}: {text}");
+                response
+                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+                if ui.is_rect_visible(rect) {
+                    // Clipped to the row: a long source path must not run into the next column.
+                    let painter = ui.painter_at(rect);
+                    painter.rect_filled(
+                        rect,
+                        theme::CORNER_RADIUS,
+                        theme::segment_color(i, strong),
+                    );
+                    painter.text(
+                        rect.left_center() + egui::vec2(theme::ROW_PADDING, 0.0),
+                        egui::Align2::LEFT_CENTER,
+                        &text,
+                        egui::FontId::monospace(theme::SEGMENT_LABEL_FONT_SIZE),
+                        ui.visuals().text_color(),
+                    );
+                }
+                if response.hovered() {
+                    *hovered_now = Some(i);
+                }
+                if response.clicked() {
+                    commands.send(Command::SelectSegment(i));
+                }
             }
-            if response.hovered() {
-                *hovered_now = Some(i);
-            }
-            if response.clicked() {
-                commands.send(Command::SelectSegment(i));
-            }
-        }
-    });
+        },
+    );
 }
 
 /// Paints a layout job, and reports which piece (segment) the pointer is over.
@@ -232,7 +242,7 @@ fn pieces_ui(
 
 fn format(color: Color32, background: Color32) -> TextFormat {
     TextFormat {
-        font_id: egui::FontId::monospace(12.5),
+        font_id: egui::FontId::monospace(theme::CODE_FONT_SIZE),
         color,
         background,
         ..Default::default()
@@ -275,7 +285,9 @@ fn generated_ui(
                  seg: Option<usize>,
                  from: usize,
                  to: usize| {
-        let bg = seg.map_or(Color32::TRANSPARENT, |i| seg_color(i, marks.strong(i)));
+        let bg = seg.map_or(Color32::TRANSPARENT, |i| {
+            theme::segment_color(i, marks.strong(i))
+        });
         job.append(s, 0.0, format(text_color, bg));
         if let Some(i) = seg {
             pieces.push((from, to, i));
@@ -404,7 +416,11 @@ fn original_ui(
                         .max(line[b..].chars().next().map_or(0, char::len_utf8));
                     let token = &line[b..b + len];
                     let strong = marks.strong(k);
-                    job.append(token, 0.0, format(text_color, seg_color(k, strong)));
+                    job.append(
+                        token,
+                        0.0,
+                        format(text_color, theme::segment_color(k, strong)),
+                    );
                     let n_chars = token.chars().count();
                     pieces.push((prefix_chars + at_char, prefix_chars + at_char + n_chars, k));
                     at_char += n_chars;

@@ -1,0 +1,251 @@
+//! The view models the panels read, each computed once per change of what it depends on,
+//! then kept: the selected log's rows, the selected frame's detail (its source context
+//! decodes a `sourcesContent` entry, which must not happen every frame), the inspector's line.
+
+use super::{AppState, FrameDetail, InputId, InspectorView, Loaded, StackRows, frame_detail};
+use crate::symbols::sourcemap::SourceMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What the panels show this frame, computed before they are drawn.
+#[derive(Clone, Default)]
+pub struct Views {
+    /// The selected log's stack-list rows.
+    pub rows: Option<Arc<StackRows>>,
+    /// The selected frame's detail.
+    pub detail: Option<Arc<FrameDetail>>,
+    /// The segment inspector's line, when the inspector is open.
+    pub inspector: Option<Arc<InspectorView>>,
+}
+
+/// A value and what it was computed from.
+struct Cached<K, V> {
+    key: K,
+    value: V,
+}
+
+/// What the stack-list rows depend on.
+#[derive(Clone, PartialEq, Eq)]
+struct RowsKey {
+    log: InputId,
+    filter: String,
+    generation: usize,
+}
+
+/// What a frame detail depends on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct DetailKey {
+    log: InputId,
+    stack: usize,
+    frame: usize,
+    generation: usize,
+}
+
+/// What the inspector's line depends on.
+#[derive(Clone, PartialEq, Eq)]
+struct InspectorKey {
+    map: String,
+    line: u32,
+}
+
+/// The app's view-model caches.
+#[derive(Default)]
+pub(super) struct Caches {
+    rows: Option<Cached<RowsKey, Arc<StackRows>>>,
+    detail: Option<Cached<DetailKey, Option<Arc<FrameDetail>>>>,
+    inspector: Option<Cached<InspectorKey, Arc<InspectorView>>>,
+    /// Bumped whenever results, folds or source folders change what is shown.
+    generation: usize,
+}
+
+impl Caches {
+    /// What is shown changed: rows and details are computed again.
+    pub(super) fn changed(&mut self) {
+        self.generation += 1;
+    }
+
+    /// The selected log changed wholesale (another workspace).
+    pub(super) fn clear(&mut self) {
+        let generation = self.generation + 1;
+        *self = Self {
+            generation,
+            ..Self::default()
+        };
+    }
+}
+
+impl AppState {
+    /// The view models of this frame.
+    pub fn views(&mut self) -> Views {
+        let inspector = if self.workspace.layout.inspector_open {
+            self.inspector_view()
+        } else {
+            None
+        };
+        Views {
+            rows: self.stack_rows(),
+            detail: self.selected_frame_detail(),
+            inspector,
+        }
+    }
+
+    /// The rows of the selected log's stack list (cached per log, filter and result).
+    pub fn stack_rows(&mut self) -> Option<Arc<StackRows>> {
+        let entry = self.selected_log()?;
+        let table = entry.loaded.as_ref()?.table()?.clone();
+        let key = RowsKey {
+            log: entry.id,
+            filter: self.view.filter.clone(),
+            generation: self.caches.generation,
+        };
+        if let Some(c) = &self.caches.rows
+            && c.key == key
+        {
+            return Some(c.value.clone());
+        }
+        let rows = Arc::new(StackRows::build(
+            &table,
+            &self.view.filter,
+            &self.view.expanded,
+            &self.view.collapsed,
+            !self.workspace.layout.raw_frames,
+        ));
+        self.caches.rows = Some(Cached {
+            key,
+            value: rows.clone(),
+        });
+        Some(rows)
+    }
+
+    /// The selected frame's detail, computed once per selection and result.
+    pub fn selected_frame_detail(&mut self) -> Option<Arc<FrameDetail>> {
+        let (log, table) = self.selected_table()?;
+        let sel = &self.workspace.selection;
+        let key = DetailKey {
+            log,
+            stack: sel.stack,
+            frame: sel.frame?,
+            generation: self.caches.generation,
+        };
+        if let Some(c) = &self.caches.detail
+            && c.key == key
+        {
+            return c.value.clone();
+        }
+        let maps = self.loaded_maps();
+        let dir = self.workspace_dir();
+        let roots: Vec<PathBuf> = self
+            .workspace
+            .source_roots
+            .iter()
+            .map(|r| dir.join(r))
+            .collect();
+        let detail = frame_detail(&table, &maps, &roots, key.stack, key.frame).map(Arc::new);
+        self.caches.detail = Some(Cached {
+            key,
+            value: detail.clone(),
+        });
+        detail
+    }
+
+    /// Maps that are loaded (maps, and bundles' inline maps), with the names frames know them
+    /// by.
+    pub fn loaded_maps(&self) -> Vec<(String, Arc<SourceMap>)> {
+        self.inputs
+            .iter()
+            .filter_map(|e| e.loaded.as_ref()?.map())
+            .map(|m| (m.name.clone(), m.map.clone()))
+            .collect()
+    }
+
+    /// The inspected map's input: the one chosen, else the first loaded map.
+    pub fn inspected_map(&self) -> Option<(String, Arc<SourceMap>)> {
+        let chosen = self.workspace.selection.inspected_map.as_deref();
+        let mut maps = self
+            .inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .filter_map(|(e, d)| {
+                let m = e.loaded.as_ref()?.map()?;
+                Some((d.path.as_str(), m.name.clone(), m.map.clone()))
+            });
+        let first = maps.next()?;
+        let found = std::iter::once(first.clone())
+            .chain(maps)
+            .find(|(p, _, _)| Some(*p) == chosen);
+        let (_, name, map) = found.unwrap_or(first);
+        Some((name, map))
+    }
+
+    /// The inspector's view of the current map and line (decoded once, then cached).
+    pub fn inspector_view(&mut self) -> Option<Arc<InspectorView>> {
+        let (name, map) = self.inspected_map()?;
+        let key = InspectorKey {
+            map: name.clone(),
+            line: self.view.inspector_line,
+        };
+        if let Some(c) = &self.caches.inspector
+            && c.key == key
+        {
+            return Some(c.value.clone());
+        }
+        // The generated text, when the bundle the map describes is loaded.
+        let stem = name.strip_suffix(".map").unwrap_or(&name).to_owned();
+        let file = map
+            .file()
+            .map(|f| crate::symbolicate::basename(f).to_owned());
+        let generated = self.inputs.iter().find_map(|e| match &e.loaded {
+            Some(Loaded::Symbols(_, Some(text)))
+                if e.name == stem || Some(&e.name) == file.as_ref() =>
+            {
+                Some(text.clone())
+            }
+            _ => None,
+        });
+        let view = Arc::new(InspectorView::new(
+            &name,
+            map,
+            self.view.inspector_line,
+            generated,
+        ));
+        self.caches.inspector = Some(Cached {
+            key,
+            value: view.clone(),
+        });
+        Some(view)
+    }
+
+    /// Points the inspector at the selected frame's map and segment.
+    pub(super) fn inspect_selected_frame(&mut self) {
+        let sel = self.workspace.selection.clone();
+        let Some((_, table)) = self.selected_table() else {
+            return;
+        };
+        let Some(frame) = sel.frame.and_then(|f| table.frame(sel.stack, f)) else {
+            return;
+        };
+        let (Some(file), Some((line, col))) = (frame.symbol_file(), frame.generated()) else {
+            return;
+        };
+        // A chained result names "outer + inner"; the frame's position is in the outer map.
+        let outer = file.split(" + ").next().unwrap_or(file);
+        let Some(path) = self
+            .inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .find(|(e, _)| {
+                e.loaded
+                    .as_ref()
+                    .and_then(Loaded::map)
+                    .is_some_and(|m| m.name == outer)
+            })
+            .map(|(_, d)| d.path.clone())
+        else {
+            return;
+        };
+        self.workspace.selection.inspected_map = Some(path);
+        self.workspace.layout.inspector_open = true;
+        self.view.inspector_line = line;
+        self.view.inspector_segment = self.inspector_view().and_then(|v| v.segment_at(col));
+    }
+}

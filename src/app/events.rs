@@ -1,0 +1,196 @@
+//! Starting the app's jobs and taking in what they hand back.
+
+use super::{AppState, InputId, InputState, JobOutput, JobTiming, Loaded, loading};
+use crate::engine::{Cache, Detected};
+use crate::jobs::{JobEvent, JobState};
+use crate::symbolicate::SymbolSet;
+use crate::workspace;
+use std::sync::Arc;
+use std::time::Instant;
+
+impl AppState {
+    /// Handles job events; called once per frame. Returns whether anything changed.
+    pub fn poll_jobs(&mut self) -> bool {
+        let events = self.jobs.poll();
+        let mut changed = false;
+        // A new symbol file re-runs every log; a new log only needs itself.
+        let mut resymbolicate = false;
+        let mut new_logs: Vec<InputId> = Vec::new();
+        for event in events {
+            changed = true;
+            let JobEvent::Finished {
+                id,
+                state,
+                result,
+                spans,
+                elapsed,
+            } = event
+            else {
+                continue;
+            };
+            let name = self
+                .running
+                .names
+                .remove(&id)
+                .unwrap_or_else(|| format!("job {}", id.0));
+            let loaded_input = self
+                .running
+                .loading
+                .iter()
+                .find_map(|(input, job)| (*job == id).then_some(*input));
+            self.running.loading.retain(|_, job| *job != id);
+            self.timings.push(JobTiming {
+                name: name.clone(),
+                end_ns: self.now_ns(),
+                spans,
+                elapsed,
+                state: state.clone(),
+            });
+            match (state, result) {
+                (
+                    JobState::Done,
+                    Some(JobOutput::Loaded {
+                        input,
+                        kind,
+                        loaded,
+                    }),
+                ) => {
+                    if matches!(loaded, Loaded::Log(_)) {
+                        new_logs.push(input);
+                    } else {
+                        resymbolicate = true;
+                    }
+                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
+                        e.kind = kind;
+                        e.state = InputState::Ready;
+                        e.loaded = Some(loaded);
+                    }
+                    if let Some(i) = self.inputs.iter().position(|e| e.id == input)
+                        && let Some(doc) = self.workspace.inputs.get_mut(i)
+                        && doc.kind != kind
+                    {
+                        doc.kind = kind;
+                        self.autosave.changed(Instant::now());
+                    }
+                }
+                (JobState::Done, Some(JobOutput::Symbolicated { log, file }))
+                    if self.running.symbolicating.get(&log) == Some(&id) =>
+                {
+                    // Only the newest run of a log counts (an older one may finish later).
+                    self.running.symbolicating.remove(&log);
+                    // The symbolicated table replaces the parsed one: one table per log.
+                    let table = file.table.clone();
+                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == log) {
+                        e.loaded = Some(Loaded::Log(*file));
+                    }
+                    self.results.insert(log, table);
+                    self.caches.changed();
+                    if self.view.inspect_when_ready
+                        && self.selected_log().is_some_and(|e| e.id == log)
+                    {
+                        self.view.inspect_when_ready = false;
+                        self.inspect_selected_frame();
+                    }
+                }
+                (JobState::Failed(message), _) => {
+                    if let Some(input) = self.input_of_job(&name)
+                        && let Some(e) = self.inputs.iter_mut().find(|e| e.id == input)
+                    {
+                        e.state = InputState::Failed(message.clone());
+                    }
+                    self.errors.push(format!("{name}: {message}"));
+                }
+                (JobState::Cancelled, _) => {
+                    if let Some(e) = loaded_input
+                        .and_then(|input| self.inputs.iter_mut().find(|e| e.id == input))
+                        .filter(|e| e.state == InputState::Loading)
+                    {
+                        e.state = InputState::Cancelled;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if resymbolicate {
+            self.symbolicate_all();
+        } else {
+            for log in new_logs {
+                self.symbolicate_logs(Some(log));
+            }
+        }
+        changed
+    }
+
+    fn input_of_job(&self, job_name: &str) -> Option<InputId> {
+        let name = job_name.strip_prefix("load ")?;
+        self.inputs
+            .iter()
+            .find(|e| e.name == name && e.state == InputState::Loading)
+            .map(|e| e.id)
+    }
+
+    /// Starts loading input `id`, detected by the caller.
+    pub(super) fn start_load(&mut self, id: InputId, file: Detected) {
+        let Some(entry) = self.inputs.iter_mut().find(|e| e.id == id) else {
+            return;
+        };
+        entry.state = InputState::Loading;
+        let name = entry.name.clone();
+        // Derived data (a mapping's index, a native file's SymCaches) is cached beside a
+        // saved workspace, keyed by the file's fingerprint the workspace records.
+        let cache = self.workspace_path.as_deref().and_then(|ws| {
+            let i = self.inputs.iter().position(|e| e.id == id)?;
+            Some(Cache {
+                dir: workspace::cache_dir(ws),
+                fingerprint: Some(self.workspace.inputs.get(i)?.hash.clone()),
+            })
+        });
+        let job = self
+            .jobs
+            .spawn(move |ctx| loading::load(ctx, id, &file, cache.as_ref()));
+        self.running.names.insert(job, format!("load {name}"));
+        self.running.loading.insert(id, job);
+    }
+
+    /// Re-symbolicates every loaded log against the loaded symbol files (after any change).
+    pub fn symbolicate_all(&mut self) {
+        self.symbolicate_logs(None);
+    }
+
+    /// Symbolicates one log (`Some`) or every loaded log (`None`) against the loaded symbol
+    /// files.
+    pub(super) fn symbolicate_logs(&mut self, only: Option<InputId>) {
+        let mut symbols = SymbolSet::new();
+        for e in &self.inputs {
+            if let Some(Loaded::Symbols(file, _)) = &e.loaded {
+                file.add_to(&mut symbols);
+            }
+        }
+        let symbols = Arc::new(symbols);
+        let logs: Vec<_> = self
+            .inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .filter(|(e, _)| only.is_none_or(|id| id == e.id))
+            .filter_map(|(e, doc)| match &e.loaded {
+                Some(Loaded::Log(log)) => {
+                    Some((e.id, e.name.clone(), log.clone(), doc.settings.column_base))
+                }
+                _ => None,
+            })
+            .collect();
+        for (id, name, log, column_base) in logs {
+            if let Some(old) = self.running.symbolicating.remove(&id) {
+                self.jobs.cancel(old);
+            }
+            let symbols = symbols.clone();
+            let job = self
+                .jobs
+                .spawn(move |ctx| loading::symbolicate_log(ctx, id, &log, &symbols, column_base));
+            self.running
+                .names
+                .insert(job, format!("symbolicate {name}"));
+            self.running.symbolicating.insert(id, job);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The frame loop: what the app does around the UI's drawing, once per frame, and the
+//! user's input that is not a widget's (dropped and hovering files, pastes, shortcuts).
+
+use super::{AppState, Command, Commands, Views};
+
+impl AppState {
+    /// One frame of the app: takes in finished jobs, turns the frame's input into commands,
+    /// computes the view models, has `draw` (the UI: `ui::app_ui`) draw them and add the
+    /// commands the user gave, applies every command, and schedules the autosave.
+    pub fn frame(
+        &mut self,
+        ui: &mut egui::Ui,
+        draw: impl FnOnce(&mut egui::Ui, &AppState, &Views, &mut Commands),
+    ) {
+        let ctx = ui.ctx().clone();
+        self.poll_jobs();
+        ctx.set_theme(if self.workspace.layout.dark {
+            egui::Theme::Dark
+        } else {
+            egui::Theme::Light
+        });
+        let mut commands = Commands::default();
+        self.read_input(&ctx, &mut commands);
+        let views = self.views();
+        draw(ui, self, &views, &mut commands);
+        self.apply(commands);
+        if let Some(wait) = self.tick_autosave() {
+            ctx.request_repaint_after(wait);
+        }
+    }
+
+    /// Dropped and hovering files, pasted traces and the window's shortcuts.
+    fn read_input(&mut self, ctx: &egui::Context, commands: &mut Commands) {
+        let (dropped, hovered, events) = ctx.input(|i| {
+            (
+                i.raw.dropped_files.clone(),
+                i.raw.hovered_files.clone(),
+                i.events.clone(),
+            )
+        });
+        self.view.hovered = hovered
+            .iter()
+            .map(|h| {
+                h.path.as_ref().map_or_else(
+                    || "file".to_owned(),
+                    |p| {
+                        p.file_name().map_or_else(
+                            || p.display().to_string(),
+                            |n| n.to_string_lossy().into_owned(),
+                        )
+                    },
+                )
+            })
+            .collect();
+        if !dropped.is_empty() {
+            let (mut files, mut folders) = (Vec::new(), Vec::new());
+            for f in dropped {
+                // A folder (a `.dSYM` bundle) is walked for the files in it.
+                if f.path().is_dir() {
+                    folders.push(f.path().to_path_buf());
+                    continue;
+                }
+                match f.bytes() {
+                    Ok(bytes) => files.push((f.path().to_path_buf(), bytes)),
+                    Err(e) => self.errors.push(format!("{}: {e}", f.path().display())),
+                }
+            }
+            if !files.is_empty() {
+                commands.send(Command::AddFiles(files));
+            }
+            if !folders.is_empty() {
+                commands.send(Command::AddPaths(folders));
+            }
+        }
+        let typing = ctx.text_edit_focused();
+        for event in events {
+            match event {
+                egui::Event::Paste(text) if !typing && !text.trim().is_empty() => {
+                    commands.send(Command::PasteTrace(text));
+                }
+                egui::Event::Key {
+                    key,
+                    pressed: true,
+                    modifiers,
+                    ..
+                } if modifiers.command => match key {
+                    egui::Key::S => commands.send(Command::SaveWorkspace(None)),
+                    egui::Key::O => {
+                        if let Some(path) = rfd::FileDialog::new()
+                            .add_filter("workspace", &["ron"])
+                            .pick_file()
+                        {
+                            commands.send(Command::OpenWorkspace(path));
+                        }
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+    }
+}

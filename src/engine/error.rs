@@ -1,0 +1,69 @@
+//! What can go wrong reading an input: always the file, and the reason.
+
+use crate::formats::minidump::MinidumpError;
+use crate::symbols::native::NativeError;
+use crate::symbols::proguard::MappingError;
+use crate::symbols::sourcemap;
+
+/// Why an input cannot be used: the file (as the user named it) and the reason.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {reason}")]
+pub struct Error {
+    /// The file, as the user named it (`standard input` for `-`).
+    pub file: String,
+    /// What is wrong.
+    pub reason: Reason,
+}
+
+/// What is wrong with an input.
+#[derive(Debug, thiserror::Error)]
+pub enum Reason {
+    /// It cannot be read.
+    #[error("{0}")]
+    Read(#[from] std::io::Error),
+    /// A source map that does not parse.
+    #[error("{0}")]
+    SourceMap(#[from] sourcemap::Error),
+    /// A bundle's inline map (`sourceMappingURL=data:…`) is not base64 or percent-encoded.
+    #[error("inline source map: the data: URL is not base64 or percent-encoded JSON")]
+    InlineMapEncoding,
+    /// A bundle's inline map does not parse.
+    #[error("inline source map: {0}")]
+    InlineMap(sourcemap::Error),
+    /// A ProGuard/R8 mapping that cannot be used.
+    #[error("{0}")]
+    Mapping(#[from] MappingError),
+    /// A native debug file that cannot be used.
+    #[error("{0}")]
+    Native(#[from] NativeError),
+    /// Not a kind of symbol file Symscope reads.
+    #[error("not a symbol file (detected: {0})")]
+    NotSymbols(&'static str),
+    /// A log that is binary.
+    #[error("binary file, not a text log or stack trace")]
+    Binary,
+    /// A minidump that cannot be read.
+    #[error("{0}")]
+    Minidump(#[from] MinidumpError),
+    /// The caller said stop.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl Error {
+    /// The error `reason` of `file`.
+    pub fn new(file: &str, reason: impl Into<Reason>) -> Self {
+        Self {
+            file: file.to_owned(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Whether the work was stopped rather than failed.
+    pub fn is_cancelled(&self) -> bool {
+        matches!(
+            self.reason,
+            Reason::Cancelled | Reason::Native(NativeError::Cancelled)
+        )
+    }
+}

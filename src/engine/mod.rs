@@ -1,0 +1,31 @@
+//! The engine: one journey from files to answers, taken by the CLI and the window alike.
+//!
+//! 1. A file is detected once ([`Detected`]) and loaded by its kind ([`load`],
+//!    [`load_symbols`]): source maps, bundles, ProGuard/R8 mappings and native debug files
+//!    become a [`SymbolFile`] (added to a `SymbolSet`), logs a [`LogFile`]. Derived data (a
+//!    mapping's index, a native file's SymCaches) goes through one [`Cache`] scheme: a file
+//!    per input and kind, named by the input's fingerprint. Every failure is an [`Error`]
+//!    naming the file and the reason.
+//! 2. A log is read into its compact [`FrameTable`] as the parser goes ([`read_log`]; a
+//!    minidump's stacks are walked), then symbolicated ([`LogFile::symbolicate`]): the
+//!    resolvers write each frame's result into the table as they go. A minidump is walked
+//!    again when other call-frame information arrives.
+//! 3. The [`report`] module writes the table out, as text or as the CLI's JSON (its contract
+//!    is documented there), frame by frame.
+//!
+//! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
+//! cores) and no cancel flag (progress answers whether to go on).
+
+mod bundle;
+mod cache;
+mod error;
+mod load;
+mod log;
+pub mod report;
+mod table;
+
+pub use cache::{Cache, fingerprint, write_atomically};
+pub use error::{Error, Reason};
+pub use load::{AddSymbols, Detected, Input, Loader, SymbolFile, load, load_symbols};
+pub use log::{Cfi, LogFile, read_log};
+pub use table::{FrameRef, FrameTable};

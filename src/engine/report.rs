@@ -1,0 +1,357 @@
+//! A symbolicated log written out: the text `symscope symbolicate` prints (and the window
+//! copies), and the JSON document of `symscope symbolicate --format json`. Both are written
+//! from the [`FrameTable`] as they go, frame by frame: a million-frame log is never held as a
+//! document.
+//!
+//! # The JSON contract
+//!
+//! Scripts, CI jobs and our own acceptance checks read this output, so its shape is a promise:
+//! fields are added freely, never renamed or removed without bumping `schema`.
+//!
+//! ```text
+//! symscope symbolicate [-s|--symbols PATH]... [--format text|json] [--column-base 0|1]
+//!                      [--cache DIR] LOG
+//! ```
+//! - `LOG` is a crash log, stack trace or minidump, or `-` for standard input.
+//! - `PATH` is a symbol file or a folder searched recursively (repeatable). Kinds are
+//!   detected from content, not from file names.
+//! - Exit status: `0` when the log was read (even if some frames stay unresolved), `2` when
+//!   the log or a named symbol file is unusable (the message names the file and the problem),
+//!   `1` on an internal error. A symbol file found while walking a folder that fails to load
+//!   is reported in `warnings` and skipped, never fatal.
+//!
+//! Top level:
+//! ```jsonc
+//! {
+//!   "schema": 1,
+//!   "format": "v8",            // the detected log format: v8 | spidermonkey | jsc | hermes |
+//!                              // hermes-bytecode | java | native-addresses | apple-crash |
+//!                              // apple-ips | android-tombstone | gdb-backtrace |
+//!                              // sentry-event | minidump | unknown
+//!   "stacks": [Stack, ...],    // one per exception (JS, Java: causes follow in order) or per
+//!                              // thread (native: the crashed one first)
+//!   "warnings": ["..."],       // skipped symbol files, ambiguous matches, an empty log
+//!   "timings": {"total_ms": 3.1, "phases": [{"name": "index three.min.js.map", "ms": 1.2}]},
+//!   "modules": [Module, ...]   // native logs only (absent otherwise)
+//! }
+//! ```
+//! Stack:
+//! ```jsonc
+//! {
+//!   "title": "TypeError: Cannot read properties of null (reading 'getAttribute')",
+//!                              // the exception line (Java: class names deobfuscated,
+//!                              // "Caused by: " kept) or the thread's name
+//!   "crashed": true,           // native: the crashing thread; JS, Java: the first exception
+//!   "frames": [Frame, ...]     // innermost first, in log order
+//! }
+//! ```
+//! Frame:
+//! ```jsonc
+//! {
+//!   "index": 0,
+//!   "raw": "    at De.expandByObject (out/three.min.js:1:98188)",  // the line as in the log
+//!   "input": {                 // what the parser read; absent fields are null
+//!     "function": "De.expandByObject", "file": "out/three.min.js",
+//!     "line": 1, "column": 98188,          // as written in the log
+//!     "address": null,         // native: "0x…"
+//!     "module": null,          // native: the image or library
+//!     "module_offset": null    // native: "0x…", the address less the module's load address
+//!   },
+//!   "status": "resolved",      // resolved | no_symbols | not_covered | unparsed | skipped
+//!   "symbol_file": "three.min.js.map",     // the symbol file used ("a + b": two maps chained)
+//!   "resolved": [Location, ...],           // innermost first; empty unless resolved
+//!   "alternatives": [[Location, ...], ...],// ProGuard/R8: other possible chains, in R8's order
+//!   "note": null               // why it is not resolved (or is ambiguous), in words a person
+//!                              // can act on
+//! }
+//! ```
+//! Location:
+//! ```jsonc
+//! {
+//!   "function": "expandByObject",
+//!   "name_source": "caller_token",  // JS: function_map | caller_token | caller_source |
+//!                                   // token | trace; null elsewhere
+//!   "token_name": "expandByObject", // JS: the `names` entry at the position
+//!   "file": "../node_modules/three/build/three.core.js",  // sourceRoot applied
+//!   "line": 16222,             // 1-based
+//!   "column": 39,              // 1-based (a source map's 0-based column + 1); null if unknown
+//!   "inlined": false,          // true for each entry inlined into the next
+//!   "ignored": false           // the source is on the map's ignore list
+//! }
+//! ```
+//! Module (native): `{"name", "id", "frames", "resolved", "status": "found" | "missing" |
+//! "mismatch", "symbol_file"}`, most frames first.
+//!
+//! Notes:
+//! - JS: `input.line`/`input.column` are as the engine printed them (1-based; Hermes
+//!   bytecode's column is a 0-based bytecode offset); `--column-base` overrides the format's.
+//! - Java: `input.line` is the obfuscated line; each `resolved` entry is one original frame
+//!   (inlined callees first), `function` the qualified `pkg.Class.method` and `file` the
+//!   source file as the JVM prints it, so `function(file:line)` reads like the unobfuscated
+//!   trace. `... N more` lines are frames with status `skipped`.
+//! - Native: `resolved` is the inline chain, innermost first; only the last entry has
+//!   `inlined: false`.
+
+use super::table::FrameTable;
+use crate::model::{FrameStatus, ResolvedLocation};
+use serde::ser::{SerializeMap as _, SerializeSeq as _, SerializeStruct as _};
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// Version of the JSON shape.
+pub const SCHEMA: u32 = 1;
+
+/// The JSON document of a symbolicated table (see the module documentation).
+pub struct Json<'t> {
+    /// The symbolicated log.
+    pub table: &'t FrameTable,
+    /// The run's own warnings (symbol files skipped, an empty log), before the table's.
+    pub warnings: &'t [String],
+    /// Wall time of the whole run.
+    pub total_ms: f64,
+}
+
+fn round3(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
+
+impl Serialize for Json<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let table = self.table;
+        let modules = table.modules();
+        let mut doc = s.serialize_struct("Report", if modules.is_empty() { 5 } else { 6 })?;
+        doc.serialize_field("schema", &SCHEMA)?;
+        doc.serialize_field("format", table.format().as_str())?;
+        doc.serialize_field("stacks", &Stacks(table))?;
+        doc.serialize_field("warnings", &Chained(self.warnings, table.warnings()))?;
+        doc.serialize_field(
+            "timings",
+            &Timings {
+                table,
+                total_ms: self.total_ms,
+            },
+        )?;
+        if !modules.is_empty() {
+            doc.serialize_field("modules", modules)?;
+        }
+        doc.end()
+    }
+}
+
+/// Two lists of strings as one.
+struct Chained<'a>(&'a [String], &'a [String]);
+
+impl Serialize for Chained<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().chain(self.1))
+    }
+}
+
+struct Timings<'t> {
+    table: &'t FrameTable,
+    total_ms: f64,
+}
+
+impl Serialize for Timings<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Phase<'a>(&'a str, f64);
+        impl Serialize for Phase<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_struct("Phase", 2)?;
+                m.serialize_field("name", self.0)?;
+                m.serialize_field("ms", &round3(self.1))?;
+                m.end()
+            }
+        }
+        let mut m = s.serialize_struct("Timings", 2)?;
+        m.serialize_field("total_ms", &round3(self.total_ms))?;
+        let phases: Vec<Phase<'_>> = self
+            .table
+            .timings()
+            .iter()
+            .map(|t| Phase(&t.name, t.ms))
+            .collect();
+        m.serialize_field("phases", &phases)?;
+        m.end()
+    }
+}
+
+struct Stacks<'t>(&'t FrameTable);
+
+impl Serialize for Stacks<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let table = self.0;
+        let mut seq = s.serialize_seq(Some(table.stack_count()))?;
+        for stack in 0..table.stack_count() {
+            seq.serialize_element(&Stack { table, stack })?;
+        }
+        seq.end()
+    }
+}
+
+struct Stack<'t> {
+    table: &'t FrameTable,
+    stack: usize,
+}
+
+impl Serialize for Stack<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (table, stack) = (self.table, self.stack);
+        let mut m = s.serialize_struct("Stack", 3)?;
+        m.serialize_field("title", table.stack_title(stack))?;
+        m.serialize_field("crashed", &table.stack_crashed(stack))?;
+        m.serialize_field("frames", &Frames { table, stack })?;
+        m.end()
+    }
+}
+
+struct Frames<'t> {
+    table: &'t FrameTable,
+    stack: usize,
+}
+
+impl Serialize for Frames<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (table, stack) = (self.table, self.stack);
+        let mut seq = s.serialize_seq(Some(table.stack_len(stack)))?;
+        for index in 0..table.stack_len(stack) {
+            let Some(frame) = table.frame(stack, index) else {
+                continue;
+            };
+            seq.serialize_element(&Frame { index, frame })?;
+        }
+        seq.end()
+    }
+}
+
+struct Frame<'t> {
+    index: usize,
+    frame: super::table::FrameRef<'t>,
+}
+
+impl Serialize for Frame<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = &self.frame;
+        let mut m = s.serialize_map(Some(8))?;
+        m.serialize_entry("index", &self.index)?;
+        m.serialize_entry("raw", f.raw())?;
+        m.serialize_entry("input", &f.input().unwrap_or_default())?;
+        m.serialize_entry("status", &f.status().unwrap_or(FrameStatus::Skipped))?;
+        m.serialize_entry("symbol_file", &f.symbol_file())?;
+        let resolved: Vec<ResolvedLocation<&str>> = f.locations().collect();
+        m.serialize_entry("resolved", &resolved)?;
+        m.serialize_entry("alternatives", &f.alternatives())?;
+        m.serialize_entry("note", &f.note())?;
+        m.end()
+    }
+}
+
+/// Writes the JSON document, pretty, with a final line break.
+pub fn write_json<W: Write>(json: &Json<'_>, out: &mut W) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, json).map_err(std::io::Error::from)?;
+    writeln!(out)
+}
+
+/// Writes the log as it was written, each resolved frame's original locations beneath it,
+/// then the run's `warnings`, the table's, and a note per file or module that had no symbols.
+pub fn write_text<W: Write>(
+    table: &FrameTable,
+    warnings: &[String],
+    out: &mut W,
+) -> std::io::Result<()> {
+    // Files (JavaScript) and modules (native) that had no symbols, with their frame counts.
+    let mut missing: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut missing_modules: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in 0..table.stack_count() {
+        if s > 0 {
+            writeln!(out)?;
+        }
+        let title = table.stack_raw_title(s);
+        if !title.is_empty() {
+            writeln!(out, "{title}")?;
+            let resolved = table.stack_title(s);
+            if resolved != title {
+                for line in resolved.lines() {
+                    writeln!(out, "    → {line}")?;
+                }
+            }
+        }
+        for f in 0..table.stack_len(s) {
+            let Some(frame) = table.frame(s, f) else {
+                continue;
+            };
+            let raw = frame.raw();
+            writeln!(out, "{raw}")?;
+            let indent = &raw[..raw.len() - raw.trim_start().len()];
+            match frame.status() {
+                Some(FrameStatus::Resolved) => {
+                    for loc in frame.locations() {
+                        write!(
+                            out,
+                            "{indent}    → {} ({}:{}",
+                            loc.function.unwrap_or("<unknown>"),
+                            loc.file.unwrap_or("?"),
+                            loc.line.unwrap_or(0)
+                        )?;
+                        if let Some(c) = loc.column {
+                            write!(out, ":{c}")?;
+                        }
+                        out.write_all(b")")?;
+                        if loc.ignored {
+                            out.write_all(b"  [library]")?;
+                        }
+                        writeln!(out)?;
+                    }
+                }
+                Some(FrameStatus::NotCovered) => {
+                    writeln!(
+                        out,
+                        "{indent}    ✗ {}",
+                        frame.note().unwrap_or("not covered")
+                    )?;
+                }
+                Some(FrameStatus::NoSymbols) => {
+                    let input = frame.input();
+                    if let Some(file) = input.as_ref().and_then(|i| i.file) {
+                        *missing.entry(file).or_insert(0) += 1;
+                    } else if let Some(module) = input.as_ref().and_then(|i| i.module) {
+                        *missing_modules.entry(module).or_insert(0) += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let warnings = warnings.iter().chain(table.warnings());
+    if warnings.clone().next().is_some() || !missing.is_empty() || !missing_modules.is_empty() {
+        writeln!(out)?;
+    }
+    for w in warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    for (file, count) in &missing {
+        writeln!(
+            out,
+            "note: no source map for {file} ({count} frame{})",
+            plural(*count)
+        )?;
+    }
+    for (module, count) in &missing_modules {
+        writeln!(
+            out,
+            "note: no debug file for {module} ({count} frame{})",
+            plural(*count)
+        )?;
+    }
+    Ok(())
+}
+
+/// [`write_text`] into a string (what the window copies).
+pub fn text(table: &FrameTable, warnings: &[String]) -> String {
+    let mut out = Vec::new();
+    // Writing into memory cannot fail.
+    write_text(table, warnings, &mut out).ok();
+    String::from_utf8_lossy(&out).into_owned()
+}

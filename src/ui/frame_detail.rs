@@ -1,0 +1,180 @@
+//! The frame detail: the selected frame's resolution (function, place, how it was named,
+//! the inline chain, other candidates), why it is not resolved, its address, and the
+//! original source around it.
+
+use super::theme;
+use super::widgets::place;
+use crate::app::{AppState, Command, Commands};
+use egui::RichText;
+
+/// The selected frame: where it maps, why it does not, and the original source around it.
+pub(super) fn frame_detail_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    detail: Option<&crate::app::FrameDetail>,
+    commands: &mut Commands,
+) {
+    egui::Panel::bottom("frame-detail")
+        .resizable(true)
+        .default_size(theme::DETAIL_HEIGHT.0)
+        .min_size(theme::DETAIL_HEIGHT.1)
+        .show(ui, |ui| {
+            let selection = &state.workspace.selection;
+            let Some(d) = detail else {
+                ui.label(RichText::new("Select a frame to see its source.").weak());
+                return;
+            };
+            // The actions first, so a short panel never hides them.
+            ui.horizontal(|ui| {
+                if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
+                    commands.send(Command::InspectSelectedFrame);
+                }
+                if ui.small_button("Copy frame").clicked() {
+                    ui.ctx().copy_text(copied_frame(d));
+                }
+                ui.label(RichText::new(d.raw.trim()).monospace());
+            });
+            if let Some(loc) = &d.location {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(
+                        RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong(),
+                    );
+                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+                    if let Some(src) = loc.name_source {
+                        ui.label(RichText::new(name_source_text(src)).weak());
+                    }
+                    if let Some(map) = &d.symbol_file {
+                        ui.label(RichText::new(format!("via {map}")).weak());
+                    }
+                    if let Some((l, c)) = d.generated {
+                        ui.label(RichText::new(format!("generated {}:{}", l + 1, c)).weak());
+                    }
+                });
+            }
+            // An inline chain: the inlined callees first, each "inlined into" the next.
+            for loc in d.chain.iter().skip(1) {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new("  inlined into").weak());
+                    ui.label(
+                        RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong(),
+                    );
+                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+                });
+            }
+            if !d.alternatives.is_empty() {
+                egui::CollapsingHeader::new(format!("{} candidates", d.alternatives.len() + 1))
+                    .id_salt(("candidates", selection.stack, selection.frame))
+                    .show(ui, |ui| {
+                        ui.label(RichText::new("shown above (best)").weak());
+                        for (n, chain) in d.alternatives.iter().enumerate() {
+                            for (i, loc) in chain.iter().enumerate() {
+                                let lead = if i == 0 {
+                                    format!("{}.", n + 2)
+                                } else {
+                                    "   inlined into".to_owned()
+                                };
+                                ui.horizontal_wrapped(|ui| {
+                                    ui.label(RichText::new(lead).weak());
+                                    ui.label(RichText::new(
+                                        loc.function.as_deref().unwrap_or("<unknown>"),
+                                    ));
+                                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+                                });
+                            }
+                        }
+                    });
+            }
+            if !d.inherited.is_empty() {
+                ui.label(RichText::new("The frames this line stands for:").weak());
+                for f in &d.inherited {
+                    ui.label(RichText::new(format!("    {f}")).monospace());
+                }
+            }
+            if let Some((addr, module, offset)) = &d.address {
+                let mut text = format!("address {addr:#x}");
+                if let Some(m) = module {
+                    text.push_str(&format!(" in {m}"));
+                }
+                if let Some(o) = offset {
+                    text.push_str(&format!(" at offset {o:#x}"));
+                }
+                ui.label(RichText::new(text).monospace().weak());
+            }
+            if let Some(note) = &d.note {
+                ui.label(RichText::new(note).color(theme::WARNING));
+            }
+            let no_source = d.context.is_none()
+                && d.location
+                    .as_ref()
+                    .is_some_and(|l| l.file.is_some() && l.line.is_some());
+            if no_source {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new("The source is not in the symbol file.").weak());
+                    if ui
+                        .small_button("Add source folder…")
+                        .on_hover_text(
+                            "Sources are looked for under it by ever shorter tails of the path",
+                        )
+                        .clicked()
+                        && let Some(dir) = rfd::FileDialog::new().pick_folder()
+                    {
+                        commands.send(Command::AddSourceRoot(dir));
+                    }
+                });
+            }
+            if let Some(ctx) = &d.context {
+                ui.separator();
+                egui::ScrollArea::vertical()
+                    .id_salt("source")
+                    .show(ui, |ui| {
+                        for (i, line) in ctx.lines.iter().enumerate() {
+                            let n = ctx.first_line as usize + i;
+                            let text = RichText::new(format!("{n:>6}  {line}")).monospace();
+                            if i == ctx.highlight {
+                                let line = ui.label(text.background_color(theme::SOURCE_HIGHLIGHT));
+                                // Bring the frame's line into view when the selection changes
+                                // (not every frame, so the user can still scroll).
+                                let key = egui::Id::unique("source-shown");
+                                let shown = (selection.stack, selection.frame, ctx.file.clone());
+                                let last =
+                                    ui.data(|d| d.get_temp::<(usize, Option<usize>, String)>(key));
+                                if last.as_ref() != Some(&shown) {
+                                    line.scroll_to_me(Some(egui::Align::Center));
+                                    ui.data_mut(|d| d.insert_temp(key, shown));
+                                }
+                            } else {
+                                ui.label(text.weak());
+                            }
+                        }
+                    });
+            }
+        });
+}
+
+/// A frame as copied: the line as written and, when resolved, where it maps.
+pub fn copied_frame(d: &crate::app::FrameDetail) -> String {
+    let mut text = d.raw.trim().to_owned();
+    if d.location.is_some() {
+        for loc in &d.chain {
+            text.push_str(&format!(
+                "\n    → {} ({})",
+                loc.function.as_deref().unwrap_or("<unknown>"),
+                place(loc.file.as_deref(), loc.line, loc.column)
+            ));
+        }
+    } else if let Some(note) = &d.note {
+        text.push_str(&format!("\n    ({note})"));
+    }
+    text
+}
+
+fn name_source_text(src: crate::model::NameSource) -> &'static str {
+    use crate::model::NameSource;
+    match src {
+        NameSource::FunctionMap => "name from Metro's function map",
+        NameSource::CallerToken => "name from the caller's call-site token",
+        NameSource::CallerSource => "name from the caller's call in the source",
+        NameSource::Token => "name of the token here",
+        NameSource::Trace => "name as the engine printed it (minified)",
+    }
+}

@@ -1,0 +1,58 @@
+//! The status bar: running jobs with their progress and a cancel button each, and the
+//! error count.
+
+use super::theme;
+use crate::app::{AppState, Command, Commands};
+use egui::RichText;
+
+/// Running jobs with progress and cancel buttons, and the error count.
+pub(super) fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    egui::Panel::bottom("status").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let running = state.jobs.running();
+            if running.is_empty() {
+                ui.label(RichText::new("Ready").weak());
+            }
+            for (id, progress) in running.iter().take(4) {
+                let name = state.job_name(*id).unwrap_or("job");
+                if progress.total == 0 && progress.done > 0 {
+                    // A phase that cannot know its total (the functions of a debug file)
+                    // says how far it has got.
+                    ui.label(format!(
+                        "{name}: {}, {} done",
+                        progress.phase, progress.done
+                    ));
+                } else {
+                    ui.label(format!("{name}: {}", progress.phase));
+                }
+                let bar = if progress.total > 0 {
+                    egui::ProgressBar::new(progress.done as f32 / progress.total as f32)
+                        .show_percentage()
+                } else {
+                    egui::ProgressBar::new(0.0).animate(true)
+                };
+                ui.add(bar.desired_width(theme::STATUS_BAR_WIDTH));
+                let what = format!("Cancel {name}");
+                let cancel = ui.small_button("Cancel").on_hover_text(&what);
+                // Several jobs may run: each button is named after its job.
+                cancel.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &what));
+                if cancel.clicked() {
+                    commands.send(Command::CancelJob(*id));
+                }
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if !state.errors.is_empty() {
+                    let label = format!("{} errors", state.errors.len());
+                    let last = state.errors.last().cloned().unwrap_or_default();
+                    if ui
+                        .button(RichText::new(label).color(theme::ERROR))
+                        .on_hover_text(last)
+                        .clicked()
+                    {
+                        commands.send(Command::DismissErrors);
+                    }
+                }
+            });
+        });
+    });
+}

@@ -1,0 +1,117 @@
+//! The window's design tokens (as rerun's `re_ui` keeps them): every colour and size a panel
+//! uses is named here, so that panels agree and a change is made once. Colours read on both
+//! the dark and the light theme; text colours otherwise come from egui's `Visuals`.
+
+use crate::model::{FileKind, FrameStatus};
+use egui::Color32;
+
+/// Errors: a failed input, the error count, a frame not covered.
+pub const ERROR: Color32 = Color32::from_rgb(230, 90, 80);
+/// Warnings and things to act on: a missing file, a frame with no symbols, a frame's note.
+pub const WARNING: Color32 = Color32::from_rgb(230, 160, 60);
+/// A resolved frame.
+pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
+/// egui's own text colour (taken from the theme's `Visuals` when painted).
+pub const TEXT: Color32 = Color32::PLACEHOLDER;
+/// What is expected rather than wrong: library frames, skipped and unparsed lines.
+pub const MUTED: Color32 = Color32::GRAY;
+/// A stack's header row (the exception line).
+pub const STACK_HEADER: Color32 = Color32::from_rgb(230, 120, 110);
+/// The frame's line in its source context.
+pub const SOURCE_HIGHLIGHT: Color32 = Color32::from_rgba_unmultiplied_const(230, 200, 60, 60);
+/// The coverage report: a module whose debug file was found.
+pub const COVERAGE_FOUND: Color32 = Color32::from_rgb(90, 170, 90);
+/// The coverage report: a module with no debug file.
+pub const COVERAGE_MISSING: Color32 = Color32::from_rgb(200, 90, 80);
+/// The coverage report: a debug file of another build.
+pub const COVERAGE_MISMATCH: Color32 = Color32::from_rgb(210, 160, 60);
+/// Dims the window under the drop overlay.
+pub const OVERLAY_DIM: Color32 = Color32::from_black_alpha(170);
+/// The drop overlay's text.
+pub const OVERLAY_TEXT: Color32 = Color32::WHITE;
+
+/// The colours of segments (inspector) and phases (timings), in turn.
+pub const PALETTE: [Color32; 6] = [
+    Color32::from_rgb(90, 150, 230),
+    Color32::from_rgb(90, 190, 120),
+    Color32::from_rgb(230, 160, 60),
+    Color32::from_rgb(200, 110, 200),
+    Color32::from_rgb(80, 190, 200),
+    Color32::from_rgb(220, 100, 90),
+];
+
+/// Opacity of a segment's colour when it stands out (hovered, selected) and when it does not.
+pub const SEGMENT_ALPHA: (u8, u8) = (170, 55);
+
+/// Corner radius of row highlights and bars.
+pub const CORNER_RADIUS: f32 = 2.0;
+/// Space between a row's edge and its text.
+pub const ROW_PADDING: f32 = 4.0;
+/// Size of code in the inspector.
+pub const CODE_FONT_SIZE: f32 = 12.5;
+/// Size of a segment's number in the inspector's table.
+pub const SEGMENT_LABEL_FONT_SIZE: f32 = 12.0;
+/// Height of a stack-list row.
+pub const ROW_HEIGHT: f32 = 20.0;
+/// Height of a segment-table row in the inspector.
+pub const SEGMENT_ROW_HEIGHT: f32 = 18.0;
+/// Space above each group of the workspace panel.
+pub const GROUP_GAP: f32 = 6.0;
+/// Width of the frame filter.
+pub const FILTER_WIDTH: f32 = 220.0;
+/// Width of a job's bar in the status bar.
+pub const STATUS_BAR_WIDTH: f32 = 80.0;
+/// Width of an input's bar in the workspace panel.
+pub const INPUT_BAR_WIDTH: f32 = 140.0;
+/// The frame detail panel: default and least height.
+pub const DETAIL_HEIGHT: (f32, f32) = (240.0, 160.0);
+/// The timing panel: default and largest width.
+pub const TIMING_WIDTH: (f32, f32) = (380.0, 640.0);
+/// Height of one job's bar in the timing panel.
+pub const TIMING_BAR_HEIGHT: f32 = 14.0;
+/// The drop overlay's text size.
+pub const OVERLAY_TEXT_SIZE: f32 = 22.0;
+/// The inspector window's default size.
+pub const INSPECTOR_SIZE: [f32; 2] = [840.0, 470.0];
+
+/// The badge and colour of a file kind in the workspace panel.
+pub fn kind_badge(kind: FileKind) -> (&'static str, Color32) {
+    match kind {
+        FileKind::SourceMap => ("MAP", Color32::from_rgb(90, 150, 230)),
+        FileKind::JavaScript => ("JS", Color32::from_rgb(220, 190, 60)),
+        FileKind::HermesBytecode => ("HBC", Color32::from_rgb(150, 110, 220)),
+        FileKind::ProguardMapping => ("R8", Color32::from_rgb(120, 200, 200)),
+        FileKind::NativeSymbols => ("NAT", Color32::from_rgb(200, 140, 90)),
+        FileKind::Log => ("LOG", RESOLVED),
+        FileKind::Unknown => ("?", MUTED),
+    }
+}
+
+/// The colour of a frame's status.
+pub fn status_color(status: FrameStatus) -> Color32 {
+    match status {
+        FrameStatus::Resolved => RESOLVED,
+        FrameStatus::NoSymbols => WARNING,
+        FrameStatus::NotCovered => ERROR,
+        FrameStatus::Unparsed | FrameStatus::Skipped => MUTED,
+    }
+}
+
+/// A colour of the palette, picked stably by a name (a phase keeps its colour).
+pub fn color_for(name: &str) -> Color32 {
+    let h = name.bytes().fold(0usize, |a, b| {
+        a.wrapping_mul(31).wrapping_add(usize::from(b))
+    });
+    PALETTE[h % PALETTE.len()]
+}
+
+/// Segment `i`'s colour: strong when hovered or selected, faint otherwise.
+pub fn segment_color(i: usize, strong: bool) -> Color32 {
+    let c = PALETTE[i % PALETTE.len()];
+    let alpha = if strong {
+        SEGMENT_ALPHA.0
+    } else {
+        SEGMENT_ALPHA.1
+    };
+    Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), alpha)
+}

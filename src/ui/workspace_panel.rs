@@ -1,0 +1,170 @@
+//! The workspace panel: the inputs grouped by kind, each with its state (a bar while it
+//! loads or its log is symbolicated, what it holds once ready, its error), and the source
+//! folders.
+
+use super::theme;
+use super::widgets::{file_name, progress_ui};
+use crate::app::{AppState, Command, Commands, InputState, Loaded};
+use crate::engine::SymbolFile;
+use crate::model::FileKind;
+use egui::RichText;
+
+/// The inputs, grouped by kind, with status; select a log, remove an input.
+pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    egui::Panel::left("workspace")
+        .resizable(true)
+        .default_size(state.workspace.layout.side_panel_width)
+        .show(ui, |ui| {
+            let title = state
+                .workspace_path
+                .as_deref()
+                .map_or_else(|| "Unsaved workspace".to_owned(), file_name);
+            ui.heading(title);
+            if state.inputs.is_empty() {
+                ui.label(
+                    RichText::new(
+                        "Drop symbol files and crash logs here, or paste a trace (Ctrl+V).",
+                    )
+                    .weak(),
+                );
+            }
+            let selected = state.selected_log().map(|e| e.id);
+            for (group, kinds) in [
+                ("Logs", &[FileKind::Log][..]),
+                (
+                    "Symbol files",
+                    &[
+                        FileKind::SourceMap,
+                        FileKind::JavaScript,
+                        FileKind::HermesBytecode,
+                        FileKind::ProguardMapping,
+                        FileKind::NativeSymbols,
+                    ][..],
+                ),
+                ("Other", &[FileKind::Unknown][..]),
+            ] {
+                let members: Vec<_> = state
+                    .inputs
+                    .iter()
+                    .filter(|e| kinds.contains(&e.kind))
+                    .collect();
+                if members.is_empty() {
+                    continue;
+                }
+                ui.add_space(theme::GROUP_GAP);
+                ui.label(RichText::new(group).strong());
+                for e in members {
+                    ui.horizontal(|ui| {
+                        let (badge, color) = theme::kind_badge(e.kind);
+                        ui.label(RichText::new(badge).monospace().color(color));
+                        let is_log = e.kind == FileKind::Log;
+                        let label = ui.selectable_label(is_log && selected == Some(e.id), &e.name);
+                        if label.clicked() && is_log {
+                            commands.send(Command::SelectLog(e.id));
+                        }
+                        label.on_hover_text(e.path.display().to_string());
+                        match &e.state {
+                            InputState::Loading => progress_ui(ui, state.input_progress(e.id)),
+                            // A log being symbolicated shows how far its job is.
+                            InputState::Ready if state.input_progress(e.id).is_some() => {
+                                progress_ui(ui, state.input_progress(e.id));
+                            }
+                            InputState::Ready => {
+                                let detail = match &e.loaded {
+                                    Some(Loaded::Symbols(SymbolFile::Map(m), _)) => format!(
+                                        "indexed in {:.1} ms, {} sources",
+                                        m.parse_ms,
+                                        m.map.source_count()
+                                    ),
+                                    Some(Loaded::Log(log)) => {
+                                        format!("{} frames", log.table.frame_count())
+                                    }
+                                    Some(Loaded::Symbols(SymbolFile::Native(f), _)) => {
+                                        let (n, ms) = (&f.symbols, f.parse_ms);
+                                        format!(
+                                            "{} {} ({}), debug ID {}, SymCache {} KB in {ms:.1} ms",
+                                            n.info().format,
+                                            n.info().arch,
+                                            if n.info().has_debug_info {
+                                                "debug info"
+                                            } else {
+                                                "symbols only"
+                                            },
+                                            n.info().debug_id,
+                                            n.cache_len().div_ceil(1024)
+                                        )
+                                    }
+                                    Some(Loaded::Symbols(SymbolFile::Mapping(m), _)) => format!(
+                                        "scanned in {:.1} ms, {} classes{}",
+                                        m.parse_ms,
+                                        m.mapping.class_count(),
+                                        m.mapping
+                                            .map_id()
+                                            .map(|id| format!(", pg_map_id {id}"))
+                                            .unwrap_or_default()
+                                    ),
+                                    Some(Loaded::Symbols(SymbolFile::Bundle { bundle, .. }, _)) => {
+                                        bundle
+                                            .source_mapping_url
+                                            .clone()
+                                            .unwrap_or_else(|| "no sourceMappingURL".to_owned())
+                                    }
+                                    _ => "not used".to_owned(),
+                                };
+                                ui.label(RichText::new("ready").weak())
+                                    .on_hover_text(detail);
+                            }
+                            InputState::Failed(message) => {
+                                ui.label(RichText::new("error").color(theme::ERROR))
+                                    .on_hover_text(message);
+                            }
+                            InputState::Missing => {
+                                ui.label(RichText::new("missing").color(theme::WARNING))
+                                    .on_hover_text(format!("{} is not there", e.path.display()));
+                            }
+                            InputState::Cancelled => {
+                                ui.label(RichText::new("cancelled").weak());
+                                let name = format!("Load {} again", e.name);
+                                let again = ui.small_button("Load").on_hover_text(&name);
+                                again.widget_info(|| {
+                                    egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
+                                });
+                                if again.clicked() {
+                                    commands.send(Command::AddPaths(vec![e.path.clone()]));
+                                }
+                            }
+                        }
+                        let name = format!("Remove {}", e.name);
+                        let remove = ui.small_button("x").on_hover_text(&name);
+                        // The visible "x" is terse; screen readers (and tests) get the full name.
+                        remove.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
+                        });
+                        if remove.clicked() {
+                            commands.send(Command::RemoveInput(e.id));
+                        }
+                    });
+                    if let InputState::Failed(message) = &e.state {
+                        ui.label(RichText::new(message).small().color(theme::ERROR));
+                    }
+                }
+            }
+            if !state.workspace.source_roots.is_empty() {
+                ui.separator();
+                ui.label(RichText::new("Source folders").strong());
+                for (i, root) in state.workspace.source_roots.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(root).monospace());
+                        let name = format!("Remove source folder {root}");
+                        let remove = ui.small_button("x").on_hover_text(&name);
+                        remove.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
+                        });
+                        if remove.clicked() {
+                            commands.send(Command::RemoveSourceRoot(i));
+                        }
+                    });
+                }
+            }
+        });
+}
