@@ -15,6 +15,7 @@ mod function_map;
 mod index;
 mod json;
 mod map;
+mod paths;
 pub mod vlq;
 
 pub use error::{Error, ErrorKind, Result};
@@ -25,4 +26,5 @@ pub use index::{
     index_chunk_unchecked, split_chunks, split_chunks_with_head,
 };
 pub use json::StrRef;
-pub use map::{IndexMap, RegularMap, Section, SourceMap, Token, join_source_root, normalize_path};
+pub use map::{IndexMap, RegularMap, Section, SourceMap, Token};
+pub use paths::{join_source_root, normalize_path};

@@ -3,13 +3,13 @@
 use super::error::{Error, ErrorKind, Result};
 use super::function_map::FacebookSources;
 use super::index::{
-    CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, index_chunk, index_chunk_unchecked,
+    ChunkIndex, LineIndex, NONE, RawSegment, index_chunk, index_chunk_unchecked,
     split_chunks_with_head,
 };
 use super::json::{Scanner, StrRef};
+use super::paths::join_source_root;
 use crate::model::{Blob, ChunkRunner, Serial};
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -106,27 +106,6 @@ enum Mappings {
     InBlob(Range<usize>),
     /// Decoded copy, for the rare map whose `mappings` string holds JSON escapes.
     Owned(Vec<u8>),
-}
-
-/// Blocks kept decoded per thread (all maps together): a bounded, direct-mapped cache.
-const CACHE_SLOTS: usize = 512;
-
-#[derive(Debug)]
-struct CachedBlock {
-    map: u64,
-    line: u32,
-    ordinal: u32,
-    segments: Box<[RawSegment]>,
-    /// The segments' generated columns, packed (see [`greatest_lower_bound`]).
-    cols: Box<[u32]>,
-}
-
-// Each thread keeps its own decoded blocks, so a warm look-up takes no lock. The cache is
-// bounded (CACHE_SLOTS blocks per thread) and entries of dropped maps are simply overwritten.
-thread_local! {
-    // Const-initialised (filled on first use), so that reaching it is a plain thread-local
-    // access, not a call through the lazy initialiser.
-    static BLOCKS: RefCell<Vec<Option<CachedBlock>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A process-wide id per parsed map, the key of the per-thread block cache.
@@ -739,59 +718,6 @@ impl RegularMap {
         start.checked_add(bytecode_offset)
     }
 
-    /// Looks up a generated position (0-based line, 0-based UTF-16 column).
-    pub fn lookup(&self, line: u32, col: u32) -> Option<Token<'_>> {
-        let ordinal = self.index.ordinal_for(line, col)?;
-        let key = (self.id as usize)
-            ^ (line as usize).wrapping_mul(0x9E37_79B9)
-            ^ (ordinal as usize).wrapping_mul(31);
-        let slot = key % CACHE_SLOTS;
-        let seg = BLOCKS.with_borrow_mut(|cache| {
-            if cache.len() < CACHE_SLOTS {
-                cache.resize_with(CACHE_SLOTS, || None);
-            }
-            let entry = cache.get_mut(slot)?;
-            let hit = entry
-                .as_ref()
-                .is_some_and(|c| c.map == self.id && c.line == line && c.ordinal == ordinal);
-            if !hit {
-                let block = self.index.block(line, ordinal)?;
-                let mut segs = Vec::new();
-                LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
-                *entry = Some(CachedBlock {
-                    map: self.id,
-                    line,
-                    ordinal,
-                    cols: segs.iter().map(|s| s.gen_col).collect(),
-                    segments: segs.into_boxed_slice(),
-                });
-            }
-            let block = entry.as_ref()?;
-            greatest_lower_bound(&block.segments, &block.cols, col)
-        })?;
-        Some(Token {
-            map: self,
-            gen_line: line,
-            segment: seg,
-        })
-    }
-
-    /// Decodes every segment of one generated line (for the inspector and for tests).
-    pub fn line_segments(&self, line: u32) -> Vec<RawSegment> {
-        let mut all = Vec::new();
-        let mut buf = Vec::new();
-        for k in 0..self.index.block_count(line) {
-            if let Some(b) = self.index.block(line, k) {
-                LineIndex::decode_block(self.mappings_bytes(), &b, &mut buf);
-                all.extend_from_slice(&buf);
-            }
-        }
-        if self.index.block(line, 0).is_some_and(|b| b.unsorted) {
-            all.sort_by_key(|s| s.gen_col);
-        }
-        all
-    }
-
     /// A [`Token`] for a segment of this map (e.g. one from [`Self::line_segments`]).
     pub fn token(&self, gen_line: u32, segment: RawSegment) -> Token<'_> {
         Token {
@@ -802,175 +728,4 @@ impl RegularMap {
     }
 }
 
-/// Blocks up to this many segments are searched by counting (a checkpoint's block has about
-/// [`CHECKPOINT_EVERY`]).
-const COUNT_MAX: usize = 4 * CHECKPOINT_EVERY as usize;
-
-/// The segment a look-up at `col` answers with, exactly as trace-mapping's
-/// `originalPositionFor` (greatest lower bound): on an exact column match, the first of the
-/// segments with that column; otherwise the last segment before `col`.
-fn greatest_lower_bound(segs: &[RawSegment], cols: &[u32], col: u32) -> Option<RawSegment> {
-    // The columns are sorted (an unsorted line's block is sorted when decoded), so the number
-    // of those before `col` is the partition point. In a block of checkpoint size it is
-    // counted 4 at a time in vector registers, with no chain of dependent loads as in a binary
-    // search (warm look-ups 1.15-1.3x faster); a whole unsorted line is binary-searched.
-    let idx = if cols.len() <= COUNT_MAX {
-        cols.iter().map(|&c| u32::from(c < col)).sum::<u32>() as usize
-    } else {
-        cols.partition_point(|&c| c < col)
-    };
-    match segs.get(idx) {
-        Some(s) if s.gen_col == col => Some(*s),
-        _ => segs.get(idx.checked_sub(1)?).copied(),
-    }
-}
-
-/// Joins `sourceRoot` and a source, then normalizes the path (`./` removed, `a/../`
-/// folded) as `@jridgewell/trace-mapping` and the `source-map` package do.
-pub fn join_source_root(root: Option<&str>, source: &str) -> String {
-    normalize_path(&join_raw(root, source))
-}
-
-fn join_raw(root: Option<&str>, source: &str) -> String {
-    match root {
-        Some(root) if !root.is_empty() && !source.contains("://") && !source.starts_with('/') => {
-            if root.ends_with('/') {
-                format!("{root}{source}")
-            } else {
-                format!("{root}/{source}")
-            }
-        }
-        _ => source.to_owned(),
-    }
-}
-
-/// Normalizes the path part of a path or URL: drops `.` segments and folds `x/..`; a leading
-/// `..` of a relative path stays. The scheme and host of a URL are left alone.
-pub fn normalize_path(input: &str) -> String {
-    let (prefix, path) = match input.find("://") {
-        Some(i) => {
-            let after = i + 3;
-            let host_end = input[after..].find('/').map_or(input.len(), |j| after + j);
-            input.split_at(host_end)
-        }
-        None => ("", input),
-    };
-    if !path.contains("./")
-        && !path.ends_with("/.")
-        && !path.ends_with("/..")
-        && path != "."
-        && path != ".."
-    {
-        return input.to_owned();
-    }
-    let absolute = path.starts_with('/');
-    let trailing = path.ends_with('/') || path.ends_with("/.") || path.ends_with("/..");
-    let mut out: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => match out.last() {
-                Some(&last) if last != ".." => {
-                    out.pop();
-                }
-                _ if absolute => {}
-                _ => out.push(".."),
-            },
-            s => out.push(s),
-        }
-    }
-    let mut result = String::with_capacity(input.len());
-    result.push_str(prefix);
-    if absolute {
-        result.push('/');
-    }
-    result.push_str(&out.join("/"));
-    if trailing && !out.is_empty() {
-        result.push('/');
-    }
-    result
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ties_resolve_as_trace_mapping_does() {
-        // Line 0: col 0 → a.js 0:0; col 4 → a.js 1:0; col 4 → a.js 2:0; col 8 → a.js 3:0.
-        let map =
-            br#"{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA,IACA,AACA,IACA"}"#;
-        let m = SourceMap::parse(map.to_vec()).unwrap();
-        let at = |c| m.lookup(0, c).unwrap().and_then(|t| t.src_line());
-        assert_eq!(
-            at(4),
-            Some(1),
-            "exact match: the first of the tied segments"
-        );
-        assert_eq!(at(6), Some(2), "between columns: the last segment before");
-        assert_eq!(at(8), Some(3));
-        assert_eq!(
-            m.lookup(1, 0).unwrap().map(|t| t.gen_col()),
-            None,
-            "no line 1"
-        );
-    }
-
-    #[test]
-    fn paths_are_normalized_like_trace_mapping() {
-        assert_eq!(
-            normalize_path("webpack://pdf.js/./src/shared/util.js"),
-            "webpack://pdf.js/src/shared/util.js"
-        );
-        assert_eq!(
-            normalize_path("../node_modules/three/build/three.core.js"),
-            "../node_modules/three/build/three.core.js"
-        );
-        assert_eq!(normalize_path("./a/b/../c.js"), "a/c.js");
-        assert_eq!(normalize_path("a/../../b.js"), "../b.js");
-        assert_eq!(normalize_path("/x/../../y.js"), "/y.js");
-        assert_eq!(
-            normalize_path("https://h.com/a/./b/../c.js?x=1"),
-            "https://h.com/a/c.js?x=1"
-        );
-        assert_eq!(join_source_root(Some("src"), "./a.js"), "src/a.js");
-        assert_eq!(
-            join_source_root(Some("https://x.com/root/"), "b.js"),
-            "https://x.com/root/b.js"
-        );
-        assert_eq!(
-            join_source_root(Some(""), "webpack://p/./q.js"),
-            "webpack://p/q.js"
-        );
-    }
-
-    /// Counting the columns before a look-up's column answers as a binary search does, in
-    /// blocks of every size around the switch between the two (runs of equal columns too).
-    #[test]
-    fn block_search_by_count_equals_binary_search() {
-        for len in [0, 1, 2, 63, 64, 65, COUNT_MAX, COUNT_MAX + 1, 3 * COUNT_MAX] {
-            let segs: Vec<RawSegment> = (0..len as u32)
-                .map(|k| RawSegment {
-                    gen_col: 3 * (k / 2) + 1,
-                    source: k,
-                    src_line: 0,
-                    src_col: 0,
-                    name: NONE,
-                })
-                .collect();
-            let cols: Vec<u32> = segs.iter().map(|s| s.gen_col).collect();
-            for col in 0..=3 * len as u32 / 2 + 3 {
-                let idx = segs.partition_point(|s| s.gen_col < col);
-                let expected = match segs.get(idx) {
-                    Some(s) if s.gen_col == col => Some(*s),
-                    _ => idx.checked_sub(1).map(|i| segs[i]),
-                };
-                assert_eq!(
-                    greatest_lower_bound(&segs, &cols, col),
-                    expected,
-                    "{len} {col}"
-                );
-            }
-        }
-    }
-}
+mod lookup;
