@@ -1,0 +1,155 @@
+//! The CLI and the window take the same journey: for every corpus case (each folder of
+//! `tests/fixtures/{js,java,native}`, its logs against all its symbol files), the table the
+//! window keeps for a log and the JSON `symscope symbolicate` prints give the same answers,
+//! stack by stack and frame by frame, every field of the JSON contract compared.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use symscope::app::{AppState, InputState, Loaded};
+use symscope::engine::report;
+use symscope::model::FileKind;
+
+/// Every file under `dir`, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A case: its folder, its symbol files and its logs (oracles, case descriptions and
+/// expected frames are the tests' own data, not logs).
+fn cases() -> Vec<(PathBuf, Vec<PathBuf>, Vec<PathBuf>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out = Vec::new();
+    for eco in ["js", "java", "native"] {
+        let mut folders: Vec<PathBuf> = std::fs::read_dir(root.join(eco))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        folders.sort();
+        for folder in folders {
+            let (mut symbols, mut logs) = (Vec::new(), Vec::new());
+            for file in files_under(&folder) {
+                let name = file.file_name().unwrap().to_string_lossy().into_owned();
+                let bytes = std::fs::read(&file).unwrap();
+                match symscope::formats::peek(&bytes) {
+                    FileKind::SourceMap
+                    | FileKind::JavaScript
+                    | FileKind::ProguardMapping
+                    | FileKind::NativeSymbols => symbols.push(file),
+                    FileKind::Log
+                        if !["oracle", "case", "frames"]
+                            .iter()
+                            .any(|p| name.starts_with(p))
+                            && !name.ends_with(".md")
+                            && !name.ends_with(".py")
+                            && !name.ends_with(".sh") =>
+                    {
+                        logs.push(file)
+                    }
+                    _ => {}
+                }
+            }
+            if !logs.is_empty() {
+                out.push((folder, symbols, logs));
+            }
+        }
+    }
+    out
+}
+
+/// The JSON `symscope symbolicate -s FOLDER --format json LOG` prints.
+fn cli(folder: &Path, log: &Path) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["symbolicate", "--format", "json", "-s"])
+        .arg(folder)
+        .arg(log)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{log:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The window with the case's files added, once every log is symbolicated against all of
+/// them.
+fn window(symbols: &[PathBuf], logs: &[PathBuf]) -> AppState {
+    let mut app = AppState::new(Arc::new(|| {}));
+    for file in symbols.iter().chain(logs) {
+        app.add_file(file.clone(), std::fs::read(file).unwrap());
+    }
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        app.poll_jobs();
+        let settled = app.jobs.running().is_empty()
+            && app
+                .inputs
+                .iter()
+                .all(|e| !matches!(e.state, InputState::Loading));
+        if settled {
+            // Polled once more: a finished load may have started a symbolication.
+            app.poll_jobs();
+            if app.jobs.running().is_empty() {
+                return app;
+            }
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn the_window_and_the_cli_give_the_same_answers() {
+    let mut compared = 0;
+    let mut frames = 0;
+    for (folder, symbols, logs) in cases() {
+        let app = window(&symbols, &logs);
+        for log in &logs {
+            let what = log.display().to_string();
+            let entry = app
+                .inputs
+                .iter()
+                .find(|e| &e.path == log)
+                .unwrap_or_else(|| panic!("{what}: not added"));
+            let Some(Loaded::Log(file)) = &entry.loaded else {
+                panic!("{what}: not read as a log ({:?})", entry.state);
+            };
+            let table = &file.table;
+            assert!(table.is_symbolicated(), "{what}: not symbolicated");
+            let ours = serde_json::to_value(report::Json {
+                table,
+                warnings: &[],
+                total_ms: 0.0,
+            })
+            .unwrap();
+            let theirs = cli(&folder, log);
+            for key in ["schema", "format", "stacks", "modules"] {
+                assert_eq!(ours.get(key), theirs.get(key), "{what}: {key}");
+            }
+            compared += 1;
+            frames += table.frame_count();
+        }
+    }
+    // The corpus: 13 JS traces, the Java crashes, the native reports, tombstones, sanitizer
+    // and backtrace logs, minidumps and Sentry events.
+    assert!(compared >= 90, "only {compared} logs compared");
+    assert!(frames >= 1281, "only {frames} frames compared");
+}
