@@ -4,9 +4,9 @@
 
 use super::bundle::{decode_data_url, scan_bundle};
 use super::cache::{Cache, write_atomically};
+use super::detect::{Detected, MAP_PHASE, MAPPING_PHASE};
 use super::error::{Error, Reason};
 use super::log::{LogFile, read_log};
-use crate::formats;
 use crate::model::{Blob, ChunkRunner, FileKind, NoProgress, Progress, Serial};
 use crate::symbolicate::{BundleFile, MapFile, MappingFile, NativeFile, SymbolSet};
 use crate::symbols::native::{BUILD_PHASE, NativeSymbols};
@@ -15,45 +15,6 @@ use crate::symbols::sourcemap::SourceMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// A file's bytes and what they are, detected once.
-#[derive(Clone, Debug)]
-pub struct Detected {
-    /// The file as the user named it (a path, `standard input`).
-    pub name: String,
-    /// Its bytes.
-    pub blob: Blob,
-    /// What it is.
-    pub kind: FileKind,
-}
-
-impl Detected {
-    /// Detects what `blob` is.
-    pub fn new(name: impl Into<String>, blob: Blob) -> Self {
-        let kind = formats::peek(blob.as_slice());
-        Self {
-            name: name.into(),
-            blob,
-            kind,
-        }
-    }
-
-    /// The progress phase whose work a [`ChunkRunner`] spreads over cores when this file
-    /// loads: a map's index pass, a mapping's scan.
-    pub fn chunked_phase(&self) -> &'static str {
-        match self.kind {
-            FileKind::SourceMap | FileKind::JavaScript => MAP_PHASE,
-            FileKind::ProguardMapping => MAPPING_PHASE,
-            _ => "load",
-        }
-    }
-}
-
-/// The phase of a source map's parse and index pass.
-const MAP_PHASE: &str = "parse + index";
-
-/// The phase of a mapping's class scan.
-const MAPPING_PHASE: &str = "scan";
 
 /// A symbol file, loaded.
 #[derive(Clone, Debug)]

@@ -2,8 +2,8 @@
 //! symbolicated against a symbol set (results written into the table frame by frame). The CLI
 //! and the window both take it; neither holds a whole parsed trace or result.
 
+use super::detect::Detected;
 use super::error::{Error, Reason};
-use super::load::Detected;
 use super::table::{FrameTable, LogBuilder, ResultsBuilder};
 use crate::formats::{self, minidump};
 use crate::model::{Blob, Progress};

@@ -18,6 +18,7 @@
 
 mod bundle;
 mod cache;
+mod detect;
 mod error;
 mod load;
 mod log;
@@ -25,7 +26,8 @@ pub mod report;
 mod table;
 
 pub use cache::{Cache, fingerprint, write_atomically};
+pub use detect::Detected;
 pub use error::{Error, Reason};
-pub use load::{AddSymbols, Detected, Input, Loader, SymbolFile, load, load_symbols};
+pub use load::{AddSymbols, Input, Loader, SymbolFile, load, load_symbols};
 pub use log::{Cfi, LogFile, read_log};
 pub use table::{FrameRef, FrameTable};
