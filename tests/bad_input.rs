@@ -1,5 +1,9 @@
 //! Bad input gets a named error (or `unparsed` frames), never a panic or a hang.
 
+mod common;
+
+use common::js;
+
 use std::path::Path;
 use symscope::engine::AddSymbols as _;
 use symscope::formats;
@@ -7,22 +11,13 @@ use symscope::model::{Blob, NoProgress};
 use symscope::symbolicate::{self, Options, SymbolSet};
 use symscope::symbols::sourcemap::{ErrorKind, SourceMap};
 
-fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/js")
-            .join(rel),
-    )
-    .unwrap()
-}
-
 fn kind_of(json: &str) -> ErrorKind {
     SourceMap::parse(json.as_bytes().to_vec()).unwrap_err().kind
 }
 
 #[test]
 fn truncated_json_at_every_kind_of_place() {
-    let map = fixture("lodash-terser/lodash.min.js.map");
+    let map = std::fs::read(js("lodash-terser/lodash.min.js.map")).unwrap();
     // Cut inside keys, strings with escapes, the mappings string, arrays and at the end.
     let mut cuts: Vec<usize> = (1..200).map(|i| i * map.len() / 200).collect();
     cuts.extend([1, 2, 10, map.len() - 1]);

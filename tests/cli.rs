@@ -1,37 +1,14 @@
-//! The `symscope symbolicate` command as a user runs it: output shape (the contract in
-//! `shared/docs/cli-json.md`), exit codes and messages.
+//! The `symscope symbolicate` command as a user runs it: output shape (the contract that
+//! `engine::report` documents), exit codes and messages.
+
+mod common;
+
+use common::{arg, js, json_of, symscope, temp_dir};
 
 use serde_json::Value;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/js")
-        .join(rel)
-}
-
-fn symscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run symscope")
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn json_of(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
+use std::process::{Command, Stdio};
 
 fn keys(v: &Value) -> Vec<&str> {
     let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -41,14 +18,14 @@ fn keys(v: &Value) -> Vec<&str> {
 
 #[test]
 fn json_follows_the_contract() {
-    let dir = fixture("three-esbuild");
+    let dir = js("three-esbuild");
     let out = symscope(&[
         "symbolicate",
         "-s",
-        path(&dir),
+        arg(&dir),
         "--format",
         "json",
-        path(&dir.join("trace.txt")),
+        arg(&dir.join("trace.txt")),
     ]);
     let doc = json_of(&out);
     assert_eq!(
@@ -151,14 +128,14 @@ fn json_follows_the_contract() {
 
 #[test]
 fn hermes_bytecode_json_uses_zero_based_offsets_and_function_map_names() {
-    let dir = fixture("metro-hermes");
+    let dir = js("metro-hermes");
     let out = symscope(&[
         "symbolicate",
         "-s",
-        path(&dir),
+        arg(&dir),
         "--format",
         "json",
-        path(&dir.join("trace-hermes-bytecode.txt")),
+        arg(&dir.join("trace-hermes-bytecode.txt")),
     ]);
     let doc = json_of(&out);
     assert_eq!(doc["format"], "hermes-bytecode");
@@ -181,13 +158,8 @@ fn hermes_bytecode_json_uses_zero_based_offsets_and_function_map_names() {
 
 #[test]
 fn text_output_reads_like_the_trace() {
-    let dir = fixture("three-esbuild");
-    let out = symscope(&[
-        "symbolicate",
-        "-s",
-        path(&dir),
-        path(&dir.join("trace.txt")),
-    ]);
+    let dir = js("three-esbuild");
+    let out = symscope(&["symbolicate", "-s", arg(&dir), arg(&dir.join("trace.txt"))]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
@@ -208,12 +180,12 @@ fn text_output_reads_like_the_trace() {
 
 #[test]
 fn log_from_standard_input() {
-    let dir = fixture("lodash-terser");
+    let dir = js("lodash-terser");
     let mut child = Command::new(env!("CARGO_BIN_EXE_symscope"))
         .args([
             "symbolicate",
             "-s",
-            path(&dir.join("lodash.min.js.map")),
+            arg(&dir.join("lodash.min.js.map")),
             "--format",
             "json",
             "-",
@@ -229,27 +201,21 @@ fn log_from_standard_input() {
     assert_eq!(doc["stacks"][0]["frames"][1]["status"], "resolved");
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("symscope-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn unusable_inputs_exit_2_naming_the_file() {
     let dir = temp_dir("bad");
     // A missing log.
     let missing = dir.join("nope.txt");
-    let out = symscope(&["symbolicate", path(&missing)]);
+    let out = symscope(&["symbolicate", arg(&missing)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nope.txt"));
 
     // A named symbol file that is a truncated source map.
-    let map = std::fs::read(fixture("three-esbuild/three.min.js.map")).unwrap();
+    let map = std::fs::read(js("three-esbuild/three.min.js.map")).unwrap();
     let truncated = dir.join("three.min.js.map");
     std::fs::write(&truncated, &map[..map.len() / 2]).unwrap();
-    let trace = fixture("three-esbuild/trace.txt");
-    let out = symscope(&["symbolicate", "-s", path(&truncated), path(&trace)]);
+    let trace = js("three-esbuild/trace.txt");
+    let out = symscope(&["symbolicate", "-s", arg(&truncated), arg(&trace)]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -258,14 +224,14 @@ fn unusable_inputs_exit_2_naming_the_file() {
     );
 
     // A named symbol file that is not a symbol file at all.
-    let out = symscope(&["symbolicate", "-s", path(&trace), path(&trace)]);
+    let out = symscope(&["symbolicate", "-s", arg(&trace), arg(&trace)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a symbol file"));
 
     // A binary file as the log.
     let binary = dir.join("core.bin");
     std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0, 0, 0]).unwrap();
-    let out = symscope(&["symbolicate", path(&binary)]);
+    let out = symscope(&["symbolicate", arg(&binary)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("core.bin: binary file"));
     std::fs::remove_dir_all(&dir).ok();
@@ -275,7 +241,7 @@ fn unusable_inputs_exit_2_naming_the_file() {
 fn a_broken_map_in_a_directory_is_a_warning() {
     let dir = temp_dir("walk");
     std::fs::copy(
-        fixture("lodash-terser/lodash.min.js.map"),
+        js("lodash-terser/lodash.min.js.map"),
         dir.join("lodash.min.js.map"),
     )
     .unwrap();
@@ -288,10 +254,10 @@ fn a_broken_map_in_a_directory_is_a_warning() {
     let out = symscope(&[
         "symbolicate",
         "-s",
-        path(&dir),
+        arg(&dir),
         "--format",
         "json",
-        path(&fixture("lodash-terser/trace.txt")),
+        arg(&js("lodash-terser/trace.txt")),
     ]);
     let doc = json_of(&out);
     let warnings = doc["warnings"].as_array().unwrap();
@@ -307,12 +273,7 @@ fn empty_log_is_read_with_a_warning() {
     let dir = temp_dir("empty");
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "").unwrap();
-    let doc = json_of(&symscope(&[
-        "symbolicate",
-        "--format",
-        "json",
-        path(&empty),
-    ]));
+    let doc = json_of(&symscope(&["symbolicate", "--format", "json", arg(&empty)]));
     assert_eq!(doc["stacks"].as_array().unwrap().len(), 0);
     assert!(doc["warnings"][0].as_str().unwrap().contains("empty"));
     std::fs::remove_dir_all(&dir).ok();
@@ -356,11 +317,11 @@ fn native_symcache_folder() {
     let debug = crashy.join("crashy.debug");
     let log = crashy.join("crash-aslr-2.txt");
     let run = |cache: bool| {
-        let mut args = vec!["symbolicate", "--format", "json", "-s", path(&debug)];
+        let mut args = vec!["symbolicate", "--format", "json", "-s", arg(&debug)];
         if cache {
-            args.extend(["--cache", path(&dir)]);
+            args.extend(["--cache", arg(&dir)]);
         }
-        args.push(path(&log));
+        args.push(arg(&log));
         let v = json_of(&symscope(&args));
         v["stacks"].clone()
     };

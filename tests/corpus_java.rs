@@ -4,26 +4,17 @@
 //! `alternatives`. Headers and `Caused by:` lines are deobfuscated, and `... N more` is
 //! recounted.
 
+mod common;
+
 use symscope::engine::AddSymbols as _;
 use symscope::formats::parse_log;
 use symscope::model::{FrameStatus, LogFormat, SymbolicatedTrace, Trace};
 use symscope::symbolicate::{self, Options, Outcome, SymbolSet};
 
 fn run(mapping: &str, log: &str) -> (Trace, SymbolicatedTrace) {
-    let mut symbols = SymbolSet::new();
-    symbols
-        .add(mapping, std::fs::read(mapping).unwrap().into())
-        .unwrap();
     let trace = parse_log(&std::fs::read(log).unwrap());
     assert_eq!(trace.format, LogFormat::Java, "{log}");
-    let Outcome::Done(result) = symbolicate::symbolicate(
-        &trace,
-        &symbols,
-        Options::default(),
-        &mut symscope::model::NoProgress,
-    ) else {
-        panic!("cancelled")
-    };
+    let result = common::symbolicate(&trace, &common::symbols(&[mapping]), None);
     (trace, result)
 }
 

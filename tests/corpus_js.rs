@@ -1,23 +1,21 @@
 //! Every JS corpus trace resolves frame by frame like its oracle (trace-mapping, source-map,
 //! source-map-js, metro-symbolicate): see `tests/fixtures/js/README.md`.
 
+mod common;
+
+use common::{js, symbolicate};
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use symscope::engine::AddSymbols as _;
 use symscope::formats;
-use symscope::model::{
-    Blob, FrameStatus, LogFormat, NameSource, NoProgress, SymbolicatedTrace, Trace,
-};
-use symscope::symbolicate::{self, Options, Outcome, SymbolSet};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js")
-}
+use symscope::model::{Blob, FrameStatus, LogFormat, NameSource};
+use symscope::symbolicate::SymbolSet;
 
 /// Every `oracle*.json` of the JS corpus.
 fn oracles() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for case in std::fs::read_dir(fixtures()).unwrap() {
+    for case in std::fs::read_dir(js("")).unwrap() {
         let case = case.unwrap().path();
         if !case.is_dir() {
             continue;
@@ -64,13 +62,6 @@ fn symbols_from(dir: &Path, keep: impl Fn(&str) -> bool) -> SymbolSet {
     set
 }
 
-fn run(trace: &Trace, symbols: &SymbolSet, column_base: Option<u32>) -> SymbolicatedTrace {
-    match symbolicate::symbolicate(trace, symbols, Options { column_base }, &mut NoProgress) {
-        Outcome::Done(r) => r,
-        Outcome::Cancelled(_) => panic!("not cancelled"),
-    }
-}
-
 fn format_name(f: LogFormat) -> &'static str {
     f.as_str()
 }
@@ -87,7 +78,7 @@ fn check(oracle_path: &Path, symbols: &SymbolSet, expect_map_names: bool) -> usi
         oracle["trace_format"].as_str().unwrap(),
         "{ctx}: format"
     );
-    let result = run(&trace, symbols, None);
+    let result = symbolicate(&trace, symbols, None);
     let is_metro = oracle["peers"]
         .as_array()
         .unwrap()
@@ -217,14 +208,14 @@ fn every_oracle_frame_matches() {
 /// Metro's, and the answers equal the composed map's oracle.
 #[test]
 fn hermes_bytecode_through_hermesc_and_metro_maps() {
-    let dir = fixtures().join("metro-hermes");
+    let dir = js("").join("metro-hermes");
     let symbols = symbols_from(&dir, |n| n != "index.android.bundle.hbc.composed.map");
     let n = check(&dir.join("oracle-hermes-bytecode.json"), &symbols, false);
     assert_eq!(n, 17);
     let trace = formats::js::parse(
         &std::fs::read_to_string(dir.join("trace-hermes-bytecode.txt")).unwrap(),
     );
-    let result = run(&trace, &symbols, None);
+    let result = symbolicate(&trace, &symbols, None);
     assert_eq!(
         result.stacks[0].frames[0].symbol_file.as_deref(),
         Some("index.android.bundle.hbc.map + index.android.bundle.map")
@@ -234,11 +225,11 @@ fn hermes_bytecode_through_hermesc_and_metro_maps() {
 /// Metro's `x_google_ignoreList` flags library frames; the app's own frames are not flagged.
 #[test]
 fn ignore_list_flags_library_frames() {
-    let dir = fixtures().join("metro-hermes");
+    let dir = js("").join("metro-hermes");
     let symbols = symbols_from(&dir, |_| true);
     let trace =
         formats::js::parse(&std::fs::read_to_string(dir.join("trace-hermes-source.txt")).unwrap());
-    let result = run(&trace, &symbols, None);
+    let result = symbolicate(&trace, &symbols, None);
     let resolved: Vec<_> = result.stacks[0]
         .frames
         .iter()
@@ -255,7 +246,7 @@ fn ignore_list_flags_library_frames() {
 /// The index map's two errors are two stacks, each resolved in its own section.
 #[test]
 fn index_map_trace_has_two_stacks() {
-    let dir = fixtures().join("index-map-rxjs-lodash");
+    let dir = js("").join("index-map-rxjs-lodash");
     let trace = formats::js::parse(&std::fs::read_to_string(dir.join("trace.txt")).unwrap());
     assert_eq!(trace.stacks.len(), 2);
     assert_eq!(trace.stacks[0].title, "Error");
@@ -264,18 +255,18 @@ fn index_map_trace_has_two_stacks() {
             .title
             .starts_with("TypeError: Cannot read properties of undefined")
     );
-    let result = run(&trace, &symbols_from(&dir, |_| true), None);
+    let result = symbolicate(&trace, &symbols_from(&dir, |_| true), None);
     assert!(result.stacks[0].crashed && !result.stacks[1].crashed);
 }
 
 /// `--column-base 0` shifts every look-up by one column.
 #[test]
 fn column_base_override() {
-    let dir = fixtures().join("three-esbuild");
+    let dir = js("").join("three-esbuild");
     let symbols = symbols_from(&dir, |_| true);
     let trace = formats::js::parse(&std::fs::read_to_string(dir.join("trace.txt")).unwrap());
-    let one = run(&trace, &symbols, None);
-    let zero = run(&trace, &symbols, Some(0));
+    let one = symbolicate(&trace, &symbols, None);
+    let zero = symbolicate(&trace, &symbols, Some(0));
     assert_eq!(one.stacks[0].frames[0].generated, Some((0, 98187)));
     assert_eq!(zero.stacks[0].frames[0].generated, Some((0, 98188)));
 }
@@ -302,7 +293,7 @@ fn base64(data: &[u8]) -> String {
 /// esbuild's `--sourcemap=inline` writes) resolves like the same map beside it.
 #[test]
 fn inline_data_url_map() {
-    let dir = fixtures().join("lodash-terser");
+    let dir = js("").join("lodash-terser");
     let bundle = std::fs::read_to_string(dir.join("lodash.min.js")).unwrap();
     let map = std::fs::read(dir.join("lodash.min.js.map")).unwrap();
     let at = bundle.rfind("//# sourceMappingURL=").unwrap();

@@ -3,8 +3,9 @@
 //! one — against llvm-symbolizer's answers, with the binary, its split `.debug` file and its
 //! Breakpad `.sym`; and a plain address list read as offsets into the one file given.
 
-#[path = "common/reference.rs"]
-mod reference;
+mod common;
+
+use common::reference;
 
 use serde_json::Value;
 use symscope::engine::AddSymbols as _;
@@ -15,23 +16,10 @@ use symscope::symbolicate::{self, Options, Outcome, SymbolSet};
 const DIR: &str = "tests/fixtures/native/crashy";
 
 fn run(symbols: &[&str], log: &[u8]) -> SymbolicatedTrace {
-    let mut set = SymbolSet::new();
-    for s in symbols {
-        let path = format!("{DIR}/{s}");
-        set.add(&path, std::fs::read(&path).unwrap().into())
-            .unwrap();
-    }
+    let paths: Vec<String> = symbols.iter().map(|s| format!("{DIR}/{s}")).collect();
     let trace = parse_log(log);
     assert!(trace.format.is_native(), "{:?}", trace.format);
-    let Outcome::Done(r) = symbolicate::symbolicate(
-        &trace,
-        &set,
-        Options::default(),
-        &mut symscope::model::NoProgress,
-    ) else {
-        panic!("cancelled")
-    };
-    r
+    common::symbolicate(&trace, &common::symbols(&paths), None)
 }
 
 /// See `tests/native_oracle.rs`: the lambda's rendering, and Breakpad's missing return types.

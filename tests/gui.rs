@@ -1,6 +1,10 @@
 //! The real app driven through AccessKit as a person would: dropping files, clicking frames,
 //! typing a filter, pasting a trace, saving and reopening a workspace.
 
+mod common;
+
+use common::{js, temp_dir};
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use std::path::{Path, PathBuf};
@@ -8,19 +12,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symscope::app::{AppState, InputState, Loaded};
 use symscope::engine::SymbolFile;
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/js")
-        .join(rel)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("symscope-gui-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// A dropped file, as winit hands it to egui.
 #[derive(Debug)]
@@ -89,8 +80,8 @@ fn three_resolved() -> Harness<'static, AppState> {
     drop_files(
         &mut h,
         &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
         ],
     );
     settle(&mut h, |h| has_label(h, "16222:39"));
@@ -132,8 +123,8 @@ fn drop_a_trace_and_its_map_shows_original_names() {
     drop_files(
         &mut h,
         &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
         ],
     );
     settle(&mut h, |h| {
@@ -171,13 +162,13 @@ fn drop_a_trace_and_its_map_shows_original_names() {
 fn a_map_dropped_after_its_trace_resymbolicates_it() {
     let mut h = app();
     h.run_steps(2);
-    drop_files(&mut h, &[fixture("lodash-terser/trace.txt")]);
+    drop_files(&mut h, &[js("lodash-terser/trace.txt")]);
     settle(&mut h, |h| has_label(h, "at Ct (out/lodash.min.js:9:5583)"));
     assert!(
         !has_label(&h, "node_modules/lodash/lodash.js"),
         "nothing resolves without the map"
     );
-    drop_files(&mut h, &[fixture("lodash-terser/lodash.min.js.map")]);
+    drop_files(&mut h, &[js("lodash-terser/lodash.min.js.map")]);
     settle(&mut h, |h| has_label(h, "node_modules/lodash/lodash.js"));
 }
 
@@ -234,7 +225,7 @@ fn a_pasted_trace_becomes_a_log() {
     let mut h = app();
     h.state_mut().workspace_path = Some(dir.join("ws.ron"));
     h.run_steps(2);
-    let trace = std::fs::read_to_string(fixture("rxjs-esbuild/trace.txt")).unwrap();
+    let trace = std::fs::read_to_string(js("rxjs-esbuild/trace.txt")).unwrap();
     h.event(egui::Event::Paste(trace));
     settle(&mut h, |h| {
         h.state().inputs.iter().any(|e| e.name == "pasted-1.txt")
@@ -248,16 +239,16 @@ fn a_pasted_trace_becomes_a_log() {
 fn a_broken_map_shows_its_error_and_the_rest_still_works() {
     let dir = temp_dir("broken");
     let bad = dir.join("three.min.js.map");
-    let map = std::fs::read(fixture("three-esbuild/three.min.js.map")).unwrap();
+    let map = std::fs::read(js("three-esbuild/three.min.js.map")).unwrap();
     std::fs::write(&bad, &map[..map.len() / 3]).unwrap();
     let mut h = app();
     h.run_steps(2);
     drop_files(
         &mut h,
         &[
-            fixture("lodash-terser/trace.txt"),
+            js("lodash-terser/trace.txt"),
             bad,
-            fixture("lodash-terser/lodash.min.js.map"),
+            js("lodash-terser/lodash.min.js.map"),
         ],
     );
     settle(&mut h, |h| has_label(h, "node_modules/lodash/lodash.js"));
@@ -276,8 +267,8 @@ fn save_and_reopen_gives_the_same_workspace() {
     drop_files(
         &mut h,
         &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
         ],
     );
     settle(&mut h, |h| has_label(h, "16222:39"));
@@ -334,9 +325,9 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
     drop_files(
         &mut h,
         &[
-            fixture("three-esbuild/trace.txt"),
-            fixture("three-esbuild/three.min.js.map"),
-            fixture("three-esbuild/three.min.js"),
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
+            js("three-esbuild/three.min.js"),
         ],
     );
     settle(&mut h, |h| has_label(h, "16287:9"));
@@ -457,7 +448,7 @@ fn cancel_a_long_job() {
             97_000 + i % 1_700
         ));
     }
-    let map = std::fs::read(fixture("three-esbuild/three.min.js.map")).unwrap();
+    let map = std::fs::read(js("three-esbuild/three.min.js.map")).unwrap();
     h.state_mut()
         .add_file(PathBuf::from("three.min.js.map"), map);
     settle(&mut h, |h| {
@@ -505,7 +496,7 @@ fn cancel_a_long_job() {
         "a cancelled run leaves no result"
     );
     // The app still works: a small trace resolves.
-    drop_files(&mut h, &[fixture("three-esbuild/trace.txt")]);
+    drop_files(&mut h, &[js("three-esbuild/trace.txt")]);
     settle(&mut h, |h| has_label(h, "trace.txt"));
     assert!(
         !has_label(&h, "Cancel symbolicate big.txt"),

@@ -4,6 +4,10 @@
 //!
 //! Run with `cargo test --features snapshots --test snapshots` (`.ci/run` does).
 
+mod common;
+
+use common::js;
+
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::{Harness, SnapshotOptions};
 use std::path::{Path, PathBuf};
@@ -11,12 +15,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symscope::app::{AppState, JobTiming};
 use symscope::jobs::{JobState, Span};
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/js")
-        .join(rel)
-}
 
 fn screenshots() -> SnapshotOptions {
     SnapshotOptions::new().output_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots"))
@@ -36,7 +34,7 @@ fn loaded_app() -> Harness<'static, AppState> {
         "three-esbuild/three.min.js.map",
         "three-esbuild/three.min.js",
     ] {
-        let path = fixture(f);
+        let path = js(f);
         let bytes = std::fs::read(&path).unwrap();
         // A stable path in the pictures, whatever the checkout's location.
         h.state_mut()

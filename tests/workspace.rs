@@ -1,19 +1,16 @@
 //! Workspace files on disk: the golden schema-1 file still opens, missing and changed inputs
 //! are told apart, saves are atomic, and newer or broken files are refused and left alone.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::temp_dir;
+
+use std::path::Path;
 use symscope::model::FileKind;
 use symscope::workspace::{self, InputStatus, Workspace, WorkspaceError};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("symscope-ws-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 #[test]
