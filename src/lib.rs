@@ -1,9 +1,25 @@
-//! Symscope: a symbol and trace explorer.
+//! Symscope: a symbol and trace explorer. The library holds everything; `src/main.rs` is a
+//! thin shell that opens the window or runs [`cli`].
 //!
-//! Layers, each using only those before it: [`model`] (plain data), [`formats`] (log parsers,
-//! file-kind detection), [`symbols`] (symbol-file readers), [`symbolicate`] (matching and
-//! resolving), [`jobs`] (background work), [`workspace`] (the saved document). The pure
-//! layers start no threads.
+//! The layers, each using only those before it (`tests/layers.rs` checks this, and that the
+//! parts of a layer do not use each other in a circle):
+//!
+//! | layer | what |
+//! |---|---|
+//! | [`model`] | plain data: traces and the traits that read and write them (`TraceView`, `TraceSink`), resolved frames, file kinds, `Blob`, `SourceText`, `Progress`, the `ChunkRunner` seam |
+//! | [`formats`] | pure log parsers (JavaScript engines, Java/Android, Apple reports, minidumps, Sentry events, tombstones, gdb, sanitizers, address lists) and file-kind detection from bytes |
+//! | [`symbols`] | pure symbol-file readers and look-ups: [`symbols::sourcemap`] (our lazy decoder), [`symbols::proguard`] (a class-header index over the `proguard` crate), [`symbols::native`] (SymCaches through `symbolic`, ELF and Mach-O read by our adapted reader on two threads) |
+//! | [`symbolicate`] | pure: matching frames to symbol files, resolving, naming functions, explaining failures, frame by frame into a result sink |
+//! | [`engine`] | pure: the one journey of the CLI and the window: detect once, load by one route with one cache scheme, read a log into its compact table, symbolicate it, write it out (text, the JSON contract) |
+//! | [`jobs`] | background work: a named rayon pool whose jobs report progress, can be cancelled, record timing spans and turn panics into failed jobs; the `ChunkRunner` on all cores |
+//! | [`workspace`] | the RON document (`workspaces/*.ron`): atomic saves, schema checks, missing and changed inputs, autosave debounce |
+//! | [`app`] | state, commands, the frame loop and view models (knows eframe) |
+//! | [`ui`] | egui only: a file per panel that reads state and emits commands; the theme's tokens |
+//!
+//! The pure layers start no threads and take no cancel flag: they report progress through
+//! [`model::Progress`], whose answer says whether to go on, and run pieces on several cores
+//! only through a [`model::ChunkRunner`] the caller gives. [`fuzzing`] holds the fuzz
+//! targets' entry points.
 
 pub mod app;
 pub mod cli;

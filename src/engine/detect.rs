@@ -25,8 +25,8 @@ impl Detected {
         }
     }
 
-    /// The progress phase whose work a [`ChunkRunner`] spreads over cores when this file
-    /// loads: a map's index pass, a mapping's scan.
+    /// The progress phase whose work a [`crate::model::ChunkRunner`] spreads over cores when
+    /// this file loads: a map's index pass, a mapping's scan.
     pub fn chunked_phase(&self) -> &'static str {
         match self.kind {
             FileKind::SourceMap | FileKind::JavaScript => MAP_PHASE,

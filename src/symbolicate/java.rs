@@ -1,5 +1,14 @@
 //! Java/Android traces against ProGuard/R8 mappings: picks the mapping, cuts out the classes
 //! the trace names, and deobfuscates frames, exception headers and class names in messages.
+//!
+//! - The mapping: a frame whose source file is R8's `r8-map-id-<id>` picks the mapping with
+//!   that `pg_map_id`; otherwise the one holding most of the trace's classes, with a warning
+//!   when several fit. A class that appears twice in a mapping is warned about.
+//! - A method name ProGuard specialised (`taxRate$cf96df0`: `$` and the 7–8 digit hex hash of
+//!   its old descriptor) is shown as the source names it (`taxRate`); synthetic names
+//!   (`access$000`, `lambda$main$0`) are kept.
+//! - `... N more` is recounted once deobfuscated (the note says `"... 3 more" once
+//!   deobfuscated`): inlining changes how many original frames the shared tail holds.
 
 use super::{EachFrame, Resolve, ResultSink, Summary, SymbolSet, unresolved, walk};
 use crate::formats::java::{self, throwable_class_range};

@@ -1,7 +1,13 @@
-//! JavaScript frames against source maps: a frame's file finds its map (by bundle comment,
-//! file name or the map's `file`), its position is looked up (through two maps for Hermes
-//! bytecode: hermesc's, then Metro's), and its function is named as Sentry and
-//! metro-symbolicate name it.
+//! JavaScript frames against source maps: a frame's file finds its map (see `symbols.rs`),
+//! its position is looked up (through two maps for Hermes bytecode: hermesc's, then Metro's),
+//! and its function is named, in this order: Metro's function map (`x_facebook_sources`,
+//! exactly as metro-symbolicate finds it); the name of the caller frame's call-site token
+//! (Sentry's heuristic); the callee of the caller's call expression read from the original
+//! source (`this.expandByObject(` → `expandByObject`), for maps whose tokens carry no names
+//! (esbuild's); the frame's own token; the name the engine printed. The location's
+//! `name_source` says which answered. An unresolved frame says why: `no_symbols` (and which
+//! map to add), `not_covered` (no mapping there, or one without a source, as in a bundler's
+//! runtime helper), `skipped` (native and built-in frames), `unparsed` (kept, not understood).
 
 use super::names::{SourceCache, callee_at};
 use super::{Options, Resolver, ResultSink, Summary, SymbolSet, basename, unresolved, walk};

@@ -1,6 +1,13 @@
-//! Native frames against native debug files: each frame's module is matched to a file by
-//! name (`crashy` ↔ `crashy`, `crashy.debug`, `crashy.sym`), preferring files with line
-//! information; the module offset is looked up (a return address minus one).
+//! Native frames against native debug files. A frame's module finds its file by the
+//! identifier the log prints (a tombstone's build ID, an Apple image's UUID, a minidump
+//! module's debug ID: it picks the file and, in a universal file, the slice), else by name
+//! (`crashy` ↔ `crashy`, `crashy.debug`, `crashy.sym`), files with line information first; a
+//! stripped binary found by name hands over to the file with its build ID and line
+//! information (the `.gnu_debuglink` and `.build-id/xx/rest.debug` routes). A file named like
+//! the module but with another ID is refused (`no_symbols`, its note naming both IDs), never
+//! used for wrong frames. The module offset is looked up, a caller's return address minus one
+//! (a crash record's callers; sanitizer reports and tombstones print theirs as looked up).
+//! A coverage report counts, per module, its frames, those resolved and its debug file.
 
 use super::{Resolve, ResultSink, Summary, SymbolSet, unresolved, walk};
 use crate::model::{

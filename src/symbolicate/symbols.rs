@@ -1,4 +1,10 @@
-//! The set of symbol files a log is resolved against, and how a frame's file finds its map.
+//! The set of symbol files a log is resolved against, and how a frame's file or URL (query
+//! and fragment ignored) finds its map, strongest first: the bundle's `//# debugId=` against
+//! the map's `debugId`; the bundle's `//# sourceMappingURL=`; the map's file name (`X.map`,
+//! `X.js` → `X.map`, `X.*.map`) or its `file` field. A map whose only sources are other
+//! bundles here (hermesc's map) is used only chained with the map of that bundle (Metro's);
+//! a map that reaches original sources wins. When several maps still fit, the choice is a
+//! warning.
 
 use crate::symbols::native::NativeSymbols;
 use crate::symbols::proguard::Mapping;

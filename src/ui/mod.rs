@@ -1,7 +1,7 @@
 //! The window, in egui only. [`app_ui`] lays out the panels; each panel is a `*_ui` function
 //! in a file of its own that reads [`AppState`] and the frame's [`Views`] and emits
-//! [`Command`]s, which the app applies at the end of the frame. No panel writes state. Colours
-//! and sizes are named tokens in `theme.rs`.
+//! [`Command`](crate::app::Command)s, which the app applies at the end of the frame. No
+//! panel writes state. Colours and sizes are named tokens in `theme.rs`.
 //!
 //! Panels: `menu.rs` (menu bar, filter), `status.rs` (jobs, errors), `workspace_panel.rs`
 //! (inputs), `stack_list.rs` (frames), `frame_detail.rs` (the selected frame),

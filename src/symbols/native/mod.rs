@@ -1,6 +1,31 @@
 //! Native debug files (ELF/DWARF, Mach-O/dSYM, PE/PDB, Breakpad `.sym`) through `symbolic`:
-//! each file is converted once into a SymCache (kept by the caller, e.g. in the workspace
-//! cache), and addresses are looked up in it, inline chains innermost first, names demangled.
+//! each file is converted once into a SymCache (`symbolic` 12's format, kept by the caller in
+//! the engine's cache), and addresses are looked up in it, inline chains innermost first,
+//! names demangled (C++, Rust, Swift) and without GCC's clone suffixes (`f.cold`,
+//! `f.part.0`), which the symbol table has and DWARF, like llvm-symbolizer, does not.
+//!
+//! Why ELF and Mach-O are converted by our own code (adapted from `symbolic`): `symbolic`'s
+//! converter builds a tree of nodes and vectors per inlinee and hashes strings per line
+//! record; ours reads each function flat, writes it by index, reads the compilation units in
+//! two shares on two threads and merges the writers in unit order, so the cold build is
+//! faster than llvm-symbolizer's answer (`cargo bench --bench native`, which runs it in the
+//! same process; `benches/README.md`). The result is byte for byte the SymCache `symbolic`'s
+//! own `process_object` writes: unit tests over every corpus file read in 1, 2, 3 and
+//! one-share-per-unit shares, the benchmark on a 377 MB binary, and the `native_symbols` fuzz
+//! target all check it. `symbolic` skips a function whose range an earlier unit had (C++
+//! inline and template functions are described in many units), so a share starts from the
+//! ranges of the units before it: the second thread first scans the first share's function
+//! ranges. Units differ in cost far more than in size, so the thread done first takes over the
+//! back half of the units the other has not started, again and again while that pays; the
+//! first share is cut larger (`LEAD`) so that the second, which has scanned the first's units
+//! already and takes over cheaply, is the one done first. Breakpad files are read by
+//! `symbolic` and written by our writer on a second thread; PE and PDB files go through
+//! `symbolic`'s `process_object` (which undecorates Windows names). Callers memory-map a
+//! large file rather than read it (`jobs::read_or_map`).
+//!
+//! Two renderings differ from llvm-symbolizer's, both correct: lambdas (`{lambda(long)#1}`
+//! against `'lambda'(long)`) and Breakpad names, which `dump_syms` writes without return
+//! types.
 //!
 //! - `pipeline.rs`: one object's conversion: PE and PDB through `symbolic`'s own converter,
 //!   Breakpad read and written on two threads, ELF and Mach-O DWARF through the schedule;
