@@ -1,6 +1,21 @@
 //! Symscope: a symbol and trace explorer. The library holds everything; `src/main.rs` is a
 //! thin shell that opens the window or runs [`cli`].
 //!
+//! The CLI and the window are two faces of one engine:
+//!
+//! ```text
+//!           the window                            headless
+//!   ui ──▶ app ──▶ jobs, workspace              cli.rs
+//!            │                                     │
+//!            └──────────────▶ engine ◀─────────────┘
+//!                               │
+//!                          symbolicate
+//!                            │      │
+//!                       symbols    formats
+//!                            │      │
+//!                             model
+//! ```
+//!
 //! The layers, each using only those before it (`tests/layers.rs` checks this, and that the
 //! parts of a layer do not use each other in a circle):
 //!

@@ -166,6 +166,50 @@ pub fn load_symbols(
     }
 }
 
+/// What a kind of derived data is called in the cache and in the progress phases.
+struct Derived {
+    /// The cache file's kind (`proguard-index`).
+    kind: &'static str,
+    /// The phases reading it, building it and writing it.
+    read: &'static str,
+    build: &'static str,
+    write: &'static str,
+}
+
+/// `build`s what `file` is turned into, or reads it from the loader's cache when it is there
+/// and `read` takes it back, and writes what was built to the cache (a failed write only
+/// means the next run builds it again). Returns it with the milliseconds it took.
+fn through_cache<T>(
+    file: &Detected,
+    loader: Loader<'_>,
+    progress: &mut dyn Progress,
+    derived: &Derived,
+    read: impl FnOnce(Vec<u8>) -> Option<T>,
+    build: impl FnOnce(&mut dyn Progress) -> Result<T, Reason>,
+    write: impl FnOnce(&T) -> Vec<u8>,
+) -> Result<(T, f64), Error> {
+    let name = file.name.as_str();
+    let start = Instant::now();
+    let ms = |start: Instant| start.elapsed().as_secs_f64() * 1e3;
+    let cached = loader
+        .cache
+        .map(|c| c.file(derived.kind, file.blob.as_slice()));
+    if let Some(path) = &cached {
+        begin(progress, derived.read, name)?;
+        if let Some(value) = std::fs::read(path).ok().and_then(read) {
+            return Ok((value, ms(start)));
+        }
+    }
+    begin(progress, derived.build, name)?;
+    let value = build(progress).map_err(|reason| Error::new(name, reason))?;
+    let took = ms(start);
+    if let Some(path) = &cached {
+        begin(progress, derived.write, name)?;
+        write_atomically(path, &write(&value)).ok();
+    }
+    Ok((value, took))
+}
+
 /// A ProGuard/R8 mapping: its index read from the cache when one fits, else scanned (in
 /// chunks through the loader's runner) and written to the cache.
 fn load_mapping(
@@ -173,79 +217,57 @@ fn load_mapping(
     loader: Loader<'_>,
     progress: &mut dyn Progress,
 ) -> Result<SymbolFile, Error> {
-    let name = file.name.as_str();
-    let start = Instant::now();
-    let cached = loader
-        .cache
-        .map(|c| c.file("proguard-index", file.blob.as_slice()));
-    if let Some(path) = &cached {
-        begin(progress, "read cached index", name)?;
-        let read = std::fs::read(path)
-            .ok()
-            .and_then(|index| Mapping::from_index_bytes(file.blob.clone(), &index));
-        if let Some(mapping) = read {
-            let ms = start.elapsed().as_secs_f64() * 1e3;
-            return Ok(SymbolFile::Mapping(MappingFile::new(
-                name,
-                Arc::new(mapping),
-                ms,
-            )));
-        }
-    }
-    begin(progress, MAPPING_PHASE, name)?;
-    let mapping =
-        Mapping::parse_with(file.blob.clone(), loader.runner).map_err(|e| Error::new(name, e))?;
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    if let Some(path) = &cached {
-        begin(progress, "write cached index", name)?;
-        // Derived data: a failed write only means the next run scans again.
-        write_atomically(path, &mapping.to_index_bytes()).ok();
-    }
-    Ok(SymbolFile::Mapping(MappingFile::new(
-        name,
-        Arc::new(mapping),
-        ms,
-    )))
+    let derived = Derived {
+        kind: "proguard-index",
+        read: "read cached index",
+        build: MAPPING_PHASE,
+        write: "write cached index",
+    };
+    let (mapping, ms) = through_cache(
+        file,
+        loader,
+        progress,
+        &derived,
+        |index| Mapping::from_index_bytes(file.blob.clone(), &index),
+        |_| Ok(Mapping::parse_with(file.blob.clone(), loader.runner)?),
+        Mapping::to_index_bytes,
+    )?;
+    let mapping = MappingFile::new(&file.name, Arc::new(mapping), ms);
+    Ok(SymbolFile::Mapping(mapping))
 }
 
 /// A native debug file: its SymCaches read from the cache when they are there, else built
-/// (reporting each function read, phase [`BUILD_PHASE`]) and written to the cache (a failed
-/// write only means the next run builds them again).
+/// (reporting each function read, phase [`BUILD_PHASE`]) and written to the cache.
 fn load_native(
     file: &Detected,
     loader: Loader<'_>,
     progress: &mut dyn Progress,
 ) -> Result<SymbolFile, Error> {
-    let name = file.name.as_str();
-    let start = Instant::now();
-    let cached = loader
-        .cache
-        .map(|c| c.file("symcache", file.blob.as_slice()));
-    if let Some(path) = &cached {
-        begin(progress, "read cached SymCache", name)?;
-        let read = std::fs::read(path)
-            .ok()
-            .and_then(|b| NativeSymbols::from_cache(Arc::new(b)));
-        if let Some(native) = read {
-            let ms = start.elapsed().as_secs_f64() * 1e3;
-            return Ok(SymbolFile::Native(NativeFile::new(
-                name,
-                Arc::new(native),
-                ms,
-            )));
-        }
-    }
-    begin(progress, BUILD_PHASE, name)?;
-    let native =
-        NativeSymbols::convert_reporting(file.blob.as_slice(), None, loader.runner, progress)
-            .map_err(|e| Error::new(name, e))?;
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    if let Some(path) = &cached {
-        begin(progress, "write cached SymCache", name)?;
-        write_atomically(path, &native.to_cache_bytes()).ok();
-    }
+    let derived = Derived {
+        kind: "symcache",
+        read: "read cached SymCache",
+        build: BUILD_PHASE,
+        write: "write cached SymCache",
+    };
+    let (native, ms) = through_cache(
+        file,
+        loader,
+        progress,
+        &derived,
+        |bytes| NativeSymbols::from_cache(Arc::new(bytes)),
+        |progress| {
+            let bytes = file.blob.as_slice();
+            Ok(NativeSymbols::convert_reporting(
+                bytes,
+                None,
+                loader.runner,
+                progress,
+            )?)
+        },
+        NativeSymbols::to_cache_bytes,
+    )?;
     Ok(SymbolFile::Native(NativeFile::new(
-        name,
+        &file.name,
         Arc::new(native),
         ms,
     )))

@@ -10,10 +10,12 @@
 //! runtime helper), `skipped` (native and built-in frames), `unparsed` (kept, not understood).
 
 use super::names::{SourceCache, callee_at};
-use super::{Options, Resolver, ResultSink, Summary, SymbolSet, basename, unresolved, walk};
+use super::{
+    Options, Resolver, ResultSink, Summary, SymbolSet, basename, timings, unresolved, walk,
+};
 use crate::model::{
     FrameInput, FrameStatus, FrameView, NameSource, Progress, ResolvedLocation, SymbolicatedFrame,
-    Timing, TraceView,
+    TraceView,
 };
 use crate::symbols::sourcemap::{SourceMap, Token};
 use std::collections::HashMap;
@@ -39,21 +41,13 @@ pub(super) fn symbolicate(
         pending: None,
     };
     let cancelled = walk(trace, &mut js, progress, "look-up", sink);
-    let mut timings: Vec<Timing> = symbols
+    let loads = symbols
         .maps
         .iter()
-        .map(|m| Timing {
-            name: format!("index {}", m.name),
-            ms: m.parse_ms,
-        })
-        .collect();
-    timings.push(Timing {
-        name: "look-up".to_owned(),
-        ms: start.elapsed().as_secs_f64() * 1e3,
-    });
+        .map(|m| (format!("index {}", m.name), m.parse_ms));
     Summary {
         warnings: js.warnings,
-        timings,
+        timings: timings(loads, start),
         modules: Vec::new(),
         cancelled,
     }

@@ -179,6 +179,17 @@ fn walk(
     false
 }
 
+/// A run's timed phases: loading each of its symbol files (`loads`, name and milliseconds),
+/// then the look-up that began at `start`.
+fn timings(loads: impl Iterator<Item = (String, f64)>, start: std::time::Instant) -> Vec<Timing> {
+    let mut timings: Vec<Timing> = loads.map(|(name, ms)| Timing { name, ms }).collect();
+    timings.push(Timing {
+        name: "look-up".to_owned(),
+        ms: start.elapsed().as_secs_f64() * 1e3,
+    });
+    timings
+}
+
 fn unresolved(status: FrameStatus, symbol_file: Option<String>, note: String) -> SymbolicatedFrame {
     SymbolicatedFrame {
         status,

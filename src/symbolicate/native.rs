@@ -9,10 +9,10 @@
 //! (a crash record's callers; sanitizer reports and tombstones print theirs as looked up).
 //! A coverage report counts, per module, its frames, those resolved and its debug file.
 
-use super::{Resolve, ResultSink, Summary, SymbolSet, unresolved, walk};
+use super::{Resolve, ResultSink, Summary, SymbolSet, timings, unresolved, walk};
 use crate::model::{
     Coverage, FrameInput, FrameStatus, FrameView, ModuleCoverage, Progress, ResolvedLocation,
-    SymbolicatedFrame, Timing, TraceView,
+    SymbolicatedFrame, TraceView,
 };
 use crate::symbols::native::NativeObject;
 use std::collections::HashMap;
@@ -298,18 +298,11 @@ pub(super) fn symbolicate(
         modules: Vec::new(),
     };
     let cancelled = walk(trace, &mut natives, progress, "look-up", sink);
-    let mut timings: Vec<Timing> = symbols
+    let loads = symbols
         .natives
         .iter()
-        .map(|f| Timing {
-            name: format!("build SymCache {}", f.name),
-            ms: f.parse_ms,
-        })
-        .collect();
-    timings.push(Timing {
-        name: "look-up".to_owned(),
-        ms: start.elapsed().as_secs_f64() * 1e3,
-    });
+        .map(|f| (format!("build SymCache {}", f.name), f.parse_ms));
+    let timings = timings(loads, start);
     let mut warnings = Vec::new();
     let moduleless = (0..trace.stack_count()).any(|s| {
         (0..trace.frame_count(s))

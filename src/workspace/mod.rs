@@ -263,34 +263,15 @@ pub fn save(path: &Path, ws: &Workspace) -> Result<(), WorkspaceError> {
     })
 }
 
-/// Writes a file of derived data atomically (temporary file, rename), creating its folder.
-pub fn write_cache(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map_or_else(|| "cache".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)
-    };
-    write().inspect_err(|_| {
-        std::fs::remove_file(&tmp).ok();
-    })
-}
-
 /// The folder for derived data beside a workspace file (`demo.ron` → `demo.cache/`).
 pub fn cache_dir(path: &Path) -> PathBuf {
     path.with_extension("cache")
 }
 
-/// The content hash stored in [`Input::hash`].
+/// The content hash stored in [`Input::hash`] (the engine's fingerprint, which also names
+/// the input's files in the cache folder).
 pub fn fingerprint(bytes: &[u8]) -> String {
-    format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+    crate::engine::fingerprint(bytes)
 }
 
 /// The state of an input file on disk compared with the workspace.
