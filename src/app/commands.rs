@@ -98,6 +98,7 @@ impl AppState {
         }
     }
 
+    /// Applies one command.
     pub(super) fn apply_one(&mut self, command: Command) {
         let changed = Instant::now();
         match command {

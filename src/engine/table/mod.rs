@@ -23,6 +23,7 @@ use crate::model::{
     ResolvedLocation, SymbolicatedFrame, SymbolicatedStack, SymbolicatedTrace, Timing, Trace,
     TraceView,
 };
+use crate::symbolicate::{ResultSink as _, Summary};
 use std::sync::Arc;
 use strings::{NONE, Strings, Text};
 
@@ -156,12 +157,12 @@ impl FrameTable {
         };
         let mut results = ResultsBuilder::new(&parsed);
         for stack in &result.stacks {
-            crate::symbolicate::ResultSink::stack(&mut results, &stack.title, stack.crashed);
+            results.stack(&stack.title, stack.crashed);
             for frame in &stack.frames {
-                crate::symbolicate::ResultSink::frame(&mut results, frame.clone());
+                results.frame(frame.clone());
             }
         }
-        let summary = crate::symbolicate::Summary {
+        let summary = Summary {
             warnings: result.warnings.clone(),
             timings: result.timings.clone(),
             modules: result.modules.clone(),
@@ -465,9 +466,10 @@ impl<'a> FrameRef<'a> {
         let opt = |v: u32| (v != NONE).then_some(v);
         let strings = &results.strings;
         let function = match l.function {
+            Text::None => None,
+            Text::Str(id) => strings.get(id),
             // A span of the frame's line, which the log's strings hold.
             Text::Span(..) => l.function.get(self.raw(), &self.table.log.strings),
-            other => other.get("", strings),
         };
         Some(ResolvedLocation {
             function,
