@@ -17,9 +17,10 @@ pub const MAP_MIN: u64 = 4 << 20;
 
 /// The bytes of the file at `path`: read when small, memory-mapped when large.
 ///
-/// Reading the 377 MB debug file of `cargo bench --bench native` takes 170–250 ms (copying
-/// it and faulting in fresh pages), more than a tenth of a one-off `symscope symbolicate`;
-/// mapping it takes none, and only the pages the reader touches are brought in.
+/// Reading a debug file of hundreds of megabytes copies it and faults in fresh pages, a
+/// large part of a one-off `symscope symbolicate` (`cargo bench --bench native` measures
+/// that run); mapping it costs nothing up front, and only the pages the reader touches are
+/// brought in.
 #[expect(
     unsafe_code,
     reason = "memory-mapping a file, proven by the native benchmark's one-off rows"

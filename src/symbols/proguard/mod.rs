@@ -2,8 +2,8 @@
 //! deobfuscation through the `proguard` crate on only the classes a trace names.
 //!
 //! Real mappings run to tens or hundreds of MB, and the crate parses a whole one before its
-//! first answer (74× slower than this on a 10 MB mapping, `cargo bench --bench proguard`); a
-//! trace names a few dozen classes.
+//! first answer (`cargo bench --bench proguard` runs it in the same process); a trace names a
+//! few dozen classes.
 //! - **Index** ([`Mapping`], `index.rs`): class lines (`original.Name -> obf.Name:`) are the
 //!   only lines ending in `:`, so one memmem pass for `":\n"` (and `":\r\n"`) finds them all
 //!   without visiting member lines. The pass is cut into chunks (run on every core through the

@@ -1,7 +1,7 @@
 //! JavaScript source maps: our own lazy decoder. A stack trace touches a handful of generated
 //! lines, so only those are decoded. It is our own rather than the `sourcemap` crate because
-//! it is 5–9× faster cold and 2–4× faster warm (`cargo bench --bench sourcemap`, which runs
-//! the crate in the same process; `benches/README.md`).
+//! it is several times faster, cold and warm (`cargo bench --bench sourcemap` runs the crate
+//! in the same process; `benches/README.md` has the figures).
 //!
 //! - The JSON is scanned, not materialised (`json.rs`): `sourcesContent`, `names` and
 //!   `sources` stay byte ranges into the file (strings skipped quote to quote with memchr) and

@@ -92,7 +92,7 @@ fn greatest_lower_bound(segs: &[RawSegment], cols: &[u32], col: u32) -> Option<R
     // The columns are sorted (an unsorted line's block is sorted when decoded), so the number
     // of those before `col` is the partition point. In a block of checkpoint size it is
     // counted 4 at a time in vector registers, with no chain of dependent loads as in a binary
-    // search (warm look-ups 1.15-1.3x faster); a whole unsorted line is binary-searched.
+    // search; a whole unsorted line is binary-searched.
     let idx = if cols.len() <= COUNT_MAX {
         cols.iter().map(|&c| u32::from(c < col)).sum::<u32>() as usize
     } else {

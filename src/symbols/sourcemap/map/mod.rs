@@ -78,9 +78,9 @@ fn locate_mappings(bytes: &[u8], range: Range<usize>) -> Option<Range<usize>> {
 }
 
 /// Percent of `mappings` in the first chunk when indexing on several cores: the first chunk
-/// skips the bookkeeping of the others (see `split_chunks_with_head`). Measured on pdf.worker
-/// and three.min.js with 2 cores: 40–50 were best (5–10% faster cold than equal chunks); 70
-/// leaves the other core idle at the end.
+/// skips the bookkeeping of the others (see `split_chunks_with_head`). Measured with the
+/// source-map benchmark on 2 cores: 40–50 beat equal chunks; 70 leaves the other core idle at
+/// the end.
 const HEAD_SHARE: usize = 50;
 
 /// Below this many bytes of `mappings`, indexing while the JSON is read is not worth it.
