@@ -118,6 +118,11 @@ pub fn parse_frame(line: &str) -> Option<JavaFrame<'_>> {
         return None;
     }
     let location = &tail[..close];
+    // A Java location is a file name (`Foo.java:12`); a path or URL there is a JavaScript
+    // frame (`at X.eval(webpack:///./src/x.jsx?:295:108)`).
+    if location.contains(['/', '\\']) || location.matches(':').count() > 1 {
+        return None;
+    }
     let (module, qualified) = match head.rfind('/') {
         Some(slash) => (
             Some(&head[..slash]).filter(|m| !m.is_empty()),

@@ -94,6 +94,11 @@ pub struct FrameInput<S = String> {
     /// The frame has no position by nature (`native`, `[native code]`, `<anonymous>`, eval code).
     #[serde(skip)]
     pub builtin: bool,
+    /// JavaScript: the frame runs in eval'd code; this is its position there as printed
+    /// (`<anonymous>:1:5`, `eval line 2 > eval:1:30`), while `file`/`line`/`column` are the
+    /// eval call in the real file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval: Option<S>,
 }
 
 /// `Some(0x1500)` as `"0x1500"`.
@@ -119,6 +124,7 @@ impl FrameInput {
             arch: self.arch.as_deref(),
             return_address: self.return_address,
             builtin: self.builtin,
+            eval: self.eval.as_deref(),
         }
     }
 }
@@ -138,6 +144,7 @@ impl FrameInput<&str> {
             arch: self.arch.map(str::to_owned),
             return_address: self.return_address,
             builtin: self.builtin,
+            eval: self.eval.map(str::to_owned),
         }
     }
 }

@@ -77,7 +77,7 @@ struct Pending {
 
 impl super::Resolve for Js<'_> {
     fn frame(&mut self, frame: &FrameView<'_>, sink: &mut dyn ResultSink) {
-        let (resolved, token) = resolve_frame(
+        let (mut resolved, token) = resolve_frame(
             frame.input.as_ref(),
             self.base,
             self.symbols,
@@ -85,6 +85,15 @@ impl super::Resolve for Js<'_> {
             &mut self.warnings,
             &mut self.sources,
         );
+        if let Some(eval) = frame.input.as_ref().and_then(|i| i.eval) {
+            let note = format!(
+                "runs in eval'd code (at {eval} there); shown at the eval call, the position a source map can map"
+            );
+            resolved.note = Some(match resolved.note.take() {
+                Some(n) => format!("{n}; {note}"),
+                None => note,
+            });
+        }
         let printed = token
             .as_ref()
             .and_then(|_| printed_name(frame.input.as_ref()?.function?));

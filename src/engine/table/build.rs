@@ -99,6 +99,7 @@ impl TraceSink for LogBuilder {
                     column: i.column.unwrap_or(NONE),
                     builtin: i.builtin,
                     library: is_library_input(i),
+                    eval: Text::of(i.eval, raw, &mut self.strings),
                 };
                 if i.address.is_some()
                     || i.module.is_some()

@@ -54,6 +54,8 @@ struct InputRec {
     builtin: bool,
     /// Library code by what the log says (runtime internals, `node_modules`, JDK classes).
     library: bool,
+    /// JavaScript: the position inside eval'd code.
+    eval: Text,
 }
 
 /// A native frame's address and module, by frame index.
@@ -425,6 +427,7 @@ impl<'a> FrameRef<'a> {
             arch: native.and_then(|n| text(n.arch)),
             return_address: native.is_some_and(|n| n.return_address),
             builtin: rec.builtin,
+            eval: rec.eval.get(raw, strings),
         })
     }
 

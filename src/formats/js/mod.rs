@@ -1,20 +1,17 @@
-//! JavaScript stack traces: V8, SpiderMonkey, JavaScriptCore, Hermes (JS and bytecode).
+//! JavaScript stack traces: V8 (Chrome, Node, Edge), SpiderMonkey (Firefox), JavaScriptCore
+//! (Safari, React Native), Chakra (old Edge), Hermes (JS and bytecode). `frame.rs` reads one
+//! line; this module groups lines into stacks and tells the format from the mix.
 //!
 //! Pure functions over `&str`. Every line of the log ends up somewhere: in a stack's title,
-//! as a frame, or as an `unparsed` frame; only blank lines between stacks are dropped.
+//! as a frame, or as an `unparsed` frame; only blank lines between stacks are dropped, so a
+//! frame's index is its place in the stack as the engine printed it.
+
+mod frame;
+
+pub use frame::parse_location;
 
 use crate::model::{FrameInput, LogFormat, Trace, TraceSink};
-
-/// What one line of a log is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Line<'a> {
-    /// A frame, with the syntax family it was written in.
-    Frame(Syntax, FrameInput<&'a str>),
-    /// Only white space.
-    Blank,
-    /// Anything else (an error header, a message line, noise).
-    Text,
-}
+use frame::{Line, classify};
 
 /// Frame syntax families; the format is decided from the mix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +31,15 @@ pub fn parse(text: &str) -> Trace {
     trace
 }
 
+/// A frame printed as a name alone (JavaScriptCore's frames in eval'd code): no position.
+fn named_only(name: &str) -> FrameInput<&str> {
+    FrameInput {
+        function: Some(name),
+        builtin: true,
+        ..FrameInput::default()
+    }
+}
+
 /// [`parse`], writing each stack and frame into `sink` as it is read (nothing is kept but the
 /// current stack's header lines).
 pub fn parse_into(text: &str, sink: &mut dyn TraceSink) {
@@ -43,32 +49,50 @@ pub fn parse_into(text: &str, sink: &mut dyn TraceSink) {
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         match classify(raw) {
-            Line::Frame(syntax, input) => {
+            Line::Frame(syntax, input, owned_file) => {
                 counts.add(syntax);
-                stack.open = true;
-                stack.send_header(sink, &mut any_stack);
+                if !stack.has_frames {
+                    stack.open = true;
+                    stack.at_sign = matches!(syntax, Syntax::AtSign { .. });
+                    // JavaScriptCore prints the frames of eval'd code as names alone, before
+                    // the first frame with a position.
+                    let named = match syntax {
+                        Syntax::AtSign { jsc_hint: true, .. } => stack.take_named_frames(),
+                        _ => Vec::new(),
+                    };
+                    stack.send_header(sink, &mut any_stack);
+                    for (n, line) in named {
+                        sink.frame(line, n, Some(named_only(line.trim())));
+                    }
+                }
+                let mut input: FrameInput<&str> = input;
+                if let Some(file) = owned_file.as_deref() {
+                    input.file = Some(file);
+                }
                 sink.frame(raw, line_no, Some(input));
                 stack.has_frames = true;
                 stack.gap = false;
+            }
+            Line::BareName(name) if stack.has_frames && stack.at_sign && !stack.gap => {
+                sink.frame(raw, line_no, Some(named_only(name)));
             }
             Line::Blank => {
                 if stack.has_frames {
                     stack.gap = true;
                 } else if stack.open {
-                    stack.title_lines.push(raw);
+                    stack.title_lines.push((line_no, raw));
                 }
             }
-            Line::Text => {
+            Line::BareName(_) | Line::Text => {
                 if !stack.open || (stack.has_frames && (stack.gap || looks_like_error_header(raw)))
                 {
                     stack.finish(sink, &mut any_stack);
                     stack.open = true;
-                    stack.title_line = line_no;
-                    stack.title_lines.push(raw);
+                    stack.title_lines.push((line_no, raw));
                 } else if stack.has_frames {
                     sink.frame(raw, line_no, None);
                 } else {
-                    stack.title_lines.push(raw);
+                    stack.title_lines.push((line_no, raw));
                 }
                 stack.gap = false;
             }
@@ -78,29 +102,51 @@ pub fn parse_into(text: &str, sink: &mut dyn TraceSink) {
     sink.end(counts.format(), Vec::new());
 }
 
-/// The stack being read: its header lines until its first frame, then whether a blank line
-/// followed its frames.
+/// The stack being read: its header lines (with their line numbers) until its first frame,
+/// then the kind of its frames and whether a blank line followed them.
 #[derive(Default)]
 struct OpenStack<'a> {
     open: bool,
-    title_lines: Vec<&'a str>,
-    title_line: usize,
+    title_lines: Vec<(usize, &'a str)>,
     header_sent: bool,
     has_frames: bool,
+    /// Its frames are SpiderMonkey's or JavaScriptCore's (`f@loc`).
+    at_sign: bool,
     gap: bool,
 }
 
-impl OpenStack<'_> {
+impl<'a> OpenStack<'a> {
+    /// The header lines that are names alone, when every header line is one (the stack has
+    /// no message, as in Safari's `error.stack`): they are frames.
+    fn take_named_frames(&mut self) -> Vec<(usize, &'a str)> {
+        let all_named = !self.title_lines.is_empty()
+            && self
+                .title_lines
+                .iter()
+                .all(|(_, l)| matches!(classify(l), Line::BareName(_)));
+        if all_named {
+            std::mem::take(&mut self.title_lines)
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Writes the header (once): the title lines without trailing blank ones; the first stack
     /// of the log is the crashing one.
     fn send_header(&mut self, sink: &mut dyn TraceSink, any_stack: &mut bool) {
         if self.header_sent {
             return;
         }
-        while self.title_lines.last().is_some_and(|l| l.trim().is_empty()) {
+        while self
+            .title_lines
+            .last()
+            .is_some_and(|(_, l)| l.trim().is_empty())
+        {
             self.title_lines.pop();
         }
-        sink.stack(&self.title_lines.join("\n"), self.title_line, !*any_stack);
+        let title_line = self.title_lines.first().map_or(0, |&(n, _)| n);
+        let title: Vec<&str> = self.title_lines.iter().map(|&(_, l)| l).collect();
+        sink.stack(&title.join("\n"), title_line, !*any_stack);
         *any_stack = true;
         self.header_sent = true;
     }
@@ -168,211 +214,6 @@ impl Counts {
     }
 }
 
-fn classify(line: &str) -> Line<'_> {
-    let t = line.trim();
-    if t.is_empty() {
-        return Line::Blank;
-    }
-    if let Some(rest) = t.strip_prefix("at ")
-        && let Some(f) = parse_at_frame(rest.trim_start())
-    {
-        return f;
-    }
-    if let Some(f) = parse_at_sign_frame(t) {
-        return f;
-    }
-    Line::Text
-}
-
-/// `f (loc)`, `loc`, `f (address at file:1:offset)`, `f (native)` (after `at `).
-fn parse_at_frame(rest: &str) -> Option<Line<'_>> {
-    if let Some(inner) = rest.strip_suffix(')')
-        && let Some(open) = matching_open_paren(inner)
-    {
-        let function = inner[..open].trim();
-        let loc = inner[open + 1..].trim();
-        let function = (!function.is_empty()).then_some(function);
-        let hermes_name = matches!(function, Some("anonymous" | "global"));
-        if let Some(addr) = loc.strip_prefix("address at ") {
-            let (file, line, column) = parse_location(addr)?;
-            return Some(Line::Frame(
-                Syntax::HermesBytecode,
-                FrameInput {
-                    function,
-                    file: Some(file),
-                    line,
-                    column,
-                    ..FrameInput::default()
-                },
-            ));
-        }
-        let v8_hint = function.is_some_and(|f| {
-            f.contains("<anonymous>")
-                || f.contains(" [as ")
-                || f.starts_with("new ")
-                || f.starts_with("async ")
-        }) || loc == "<anonymous>"
-            || loc.starts_with("node:")
-            || loc.starts_with("eval at ");
-        if loc == "native"
-            || loc == "<anonymous>"
-            || loc == "native code"
-            || loc.starts_with("index ")
-        {
-            return Some(Line::Frame(
-                Syntax::At {
-                    hermes_hint: loc == "native" || hermes_name,
-                    v8_hint,
-                },
-                FrameInput {
-                    function,
-                    file: Some(loc),
-                    builtin: true,
-                    ..FrameInput::default()
-                },
-            ));
-        }
-        if let Some(eval) = loc.strip_prefix("eval at ") {
-            // `eval at f (file:1:2), <anonymous>:1:5`: the frame runs in eval'd code.
-            let own = eval.rsplit_once(", ").map_or(eval, |(_, own)| own);
-            let parsed = parse_location(own);
-            let (file, line, column) = parsed.unwrap_or((own, None, None));
-            return Some(Line::Frame(
-                Syntax::At {
-                    hermes_hint: false,
-                    v8_hint: true,
-                },
-                FrameInput {
-                    function,
-                    builtin: file == "<anonymous>",
-                    file: Some(file),
-                    line,
-                    column,
-                    ..FrameInput::default()
-                },
-            ));
-        }
-        let (file, line, column) = parse_location(loc)?;
-        return Some(Line::Frame(
-            Syntax::At {
-                hermes_hint: hermes_name,
-                v8_hint,
-            },
-            FrameInput {
-                function,
-                file: Some(file),
-                line,
-                column,
-                ..FrameInput::default()
-            },
-        ));
-    }
-    // `at loc` with no function (V8 anonymous functions).
-    let (file, line, column) = parse_location(rest)?;
-    if file.contains(' ') && !file.contains("://") {
-        return None;
-    }
-    Some(Line::Frame(
-        Syntax::At {
-            hermes_hint: false,
-            v8_hint: true,
-        },
-        FrameInput {
-            file: Some(file),
-            line,
-            column,
-            ..FrameInput::default()
-        },
-    ))
-}
-
-/// The index of the `(` that matches the last `)` (already stripped) of `s`.
-fn matching_open_paren(s: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, b) in s.bytes().enumerate().rev() {
-        match b {
-            b')' => depth += 1,
-            b'(' if depth == 0 => return Some(i),
-            b'(' => depth -= 1,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// `f@loc`, `@loc`, `global code@loc`, `f@[native code]` (SpiderMonkey, JSC).
-fn parse_at_sign_frame(t: &str) -> Option<Line<'_>> {
-    let at = t.find('@')?;
-    let function = &t[..at];
-    let loc = &t[at + 1..];
-    let jsc_words = matches!(
-        function,
-        "global code" | "module code" | "eval code" | "anonymous function"
-    );
-    if function.contains(char::is_whitespace) && !jsc_words {
-        return None;
-    }
-    let sm_hint = function.contains('/') || function.contains('<') || function.contains('*');
-    let function = (!function.is_empty()).then_some(function);
-    if loc == "[native code]" {
-        return Some(Line::Frame(
-            Syntax::AtSign {
-                jsc_hint: true,
-                sm_hint: false,
-            },
-            FrameInput {
-                function,
-                file: Some(loc),
-                builtin: true,
-                ..FrameInput::default()
-            },
-        ));
-    }
-    let (file, line, column) = parse_location(loc)?;
-    if file.contains(char::is_whitespace) && !file.contains(" > ") {
-        return None;
-    }
-    let builtin =
-        file.contains(" > eval") || file.contains(" > Function") || file == "debugger eval code";
-    Some(Line::Frame(
-        Syntax::AtSign {
-            jsc_hint: jsc_words,
-            sm_hint: sm_hint || builtin,
-        },
-        FrameInput {
-            function,
-            file: Some(file),
-            line,
-            column,
-            builtin,
-            ..FrameInput::default()
-        },
-    ))
-}
-
-/// `file:line:column` or `file:line`; the file may itself contain `:` (URLs).
-pub fn parse_location(loc: &str) -> Option<(&str, Option<u32>, Option<u32>)> {
-    let (head, last) = loc.rsplit_once(':')?;
-    let last: u32 = parse_num(last)?;
-    if let Some((file, line)) = head.rsplit_once(':')
-        && let Some(line) = parse_num(line)
-        && !file.is_empty()
-    {
-        return Some((file, Some(line), Some(last)));
-    }
-    if head.is_empty() || head.ends_with('/') {
-        return None;
-    }
-    Some((head, Some(last), None))
-}
-
-fn parse_num(s: &str) -> Option<u32> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
 /// Whether a text line after frames starts a new error (`TypeError: …`, `Error`, `Uncaught X`).
 fn looks_like_error_header(line: &str) -> bool {
     let t = line.trim_start();
@@ -392,7 +233,7 @@ mod tests {
 
     fn one(line: &str) -> FrameInput<&str> {
         match classify(line) {
-            Line::Frame(_, f) => f,
+            Line::Frame(_, f, _) => f,
             other => panic!("{line:?} → {other:?}"),
         }
     }
@@ -432,8 +273,17 @@ mod tests {
         let f = one("    at Object.<anonymous> (webpack://app/./src/index.js:4:9)");
         assert_eq!(f.file, Some("webpack://app/./src/index.js"));
         let f = one("    at eval (eval at run (http://x/a.js:1:10), <anonymous>:1:5)");
-        assert!(f.builtin);
-        assert_eq!(f.function, Some("eval"));
+        assert_eq!(
+            (f.function, f.file, f.line, f.column, f.builtin, f.eval),
+            (
+                Some("eval"),
+                Some("http://x/a.js"),
+                Some(1),
+                Some(10),
+                false,
+                Some("<anonymous>:1:5")
+            )
+        );
         let f = one("    at eval (eval at run (http://x/a.js:1:10), http://x/b.js:7:2)");
         assert_eq!(
             (f.file, f.line, f.builtin),
