@@ -55,7 +55,7 @@ impl AppState {
                         loaded,
                     }),
                 ) => {
-                    if matches!(loaded, Loaded::Log(_)) {
+                    if matches!(*loaded, Loaded::Log(_)) {
                         new_logs.push(input);
                     } else {
                         resymbolicate = true;
@@ -63,7 +63,7 @@ impl AppState {
                     if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
                         e.kind = kind;
                         e.state = InputState::Ready;
-                        e.loaded = Some(loaded);
+                        e.loaded = Some(*loaded);
                     }
                     if let Some(i) = self.inputs.iter().position(|e| e.id == input)
                         && let Some(doc) = self.workspace.inputs.get_mut(i)

@@ -48,8 +48,8 @@ pub enum JobOutput {
         input: InputId,
         /// What it turned out to be.
         kind: FileKind,
-        /// The result.
-        loaded: Loaded,
+        /// The result (boxed: a loaded file is much larger than a symbolicated log's handle).
+        loaded: Box<Loaded>,
     },
     /// A log was symbolicated.
     Symbolicated {
@@ -104,7 +104,7 @@ pub fn load(
     Ok(JobOutput::Loaded {
         input,
         kind: file.kind,
-        loaded,
+        loaded: Box::new(loaded),
     })
 }
 

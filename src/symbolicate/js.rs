@@ -36,7 +36,13 @@ pub(super) fn symbolicate(
             .column_base
             .unwrap_or_else(|| trace.format().default_column_base()),
         matches: HashMap::new(),
-        warnings: Vec::new(),
+        next_maps: HashMap::new(),
+        // A map that breaks a rule of the spec but is read anyway says so.
+        warnings: symbols
+            .maps
+            .iter()
+            .flat_map(|m| m.violations.iter().map(move |v| format!("{}: {v}", m.name)))
+            .collect(),
         sources: SourceCache::default(),
         pending: None,
     };
@@ -60,6 +66,8 @@ struct Js<'s> {
     base: u32,
     /// One match per frame file name and run; the name is copied only the first time.
     matches: HashMap<String, Option<Resolver>>,
+    /// The next map of a transitive chain, by map and original source.
+    next_maps: NextMaps,
     warnings: Vec<String>,
     sources: SourceCache,
     /// The frame before this one, held back until its caller (this frame) is resolved: its
@@ -82,6 +90,7 @@ impl super::Resolve for Js<'_> {
             self.base,
             self.symbols,
             &mut self.matches,
+            &mut self.next_maps,
             &mut self.warnings,
             &mut self.sources,
         );
@@ -128,6 +137,7 @@ fn resolve_frame(
     base: u32,
     symbols: &SymbolSet,
     matches: &mut HashMap<String, Option<Resolver>>,
+    next_maps: &mut NextMaps,
     warnings: &mut Vec<String>,
     sources: &mut SourceCache,
 ) -> (SymbolicatedFrame, Option<NamedToken>) {
@@ -245,6 +255,30 @@ fn resolve_frame(
             );
         }
     };
+    // Transitive maps: while the original file is itself generated and its map is here,
+    // follow the position into that map (a position it does not map ends the chain).
+    let mut token = token;
+    let mut at = inner.unwrap_or(outer);
+    let mut seen = vec![outer, at];
+    while let Some(next) = token
+        .source_path()
+        .and_then(|src| next_map(symbols, next_maps, at, &src))
+        .filter(|n| !seen.contains(n) && seen.len() < MAX_CHAIN)
+    {
+        let (Some(l), Some(c)) = (token.src_line(), token.src_col()) else {
+            break;
+        };
+        let Ok(t) = lookup(&symbols.maps[next].map, l, c) else {
+            break;
+        };
+        if t.src_line().is_none() {
+            break;
+        }
+        token = t;
+        at = next;
+        seen.push(next);
+        symbol_file = format!("{symbol_file} + {}", symbols.maps[next].name);
+    }
     let Some(src_line) = token.src_line() else {
         return (
             unresolved(FrameStatus::NotCovered, Some(symbol_file), no_source_note()),
@@ -283,6 +317,25 @@ fn resolve_frame(
         },
         Some(named),
     )
+}
+
+/// The longest chain of maps followed (a guard against maps that name each other).
+const MAX_CHAIN: usize = 16;
+
+/// The next map of a chain, by map index and original source.
+type NextMaps = HashMap<usize, HashMap<String, Option<usize>>>;
+
+fn next_map(symbols: &SymbolSet, cache: &mut NextMaps, from: usize, source: &str) -> Option<usize> {
+    if symbols.maps.len() < 2 {
+        return None;
+    }
+    let by_source = cache.entry(from).or_default();
+    if let Some(&n) = by_source.get(source) {
+        return n;
+    }
+    let n = symbols.map_of_source(source, from);
+    by_source.insert(source.to_owned(), n);
+    n
 }
 
 fn no_source_note() -> String {

@@ -8,7 +8,7 @@
 
 use crate::symbols::native::NativeSymbols;
 use crate::symbols::proguard::Mapping;
-use crate::symbols::sourcemap::SourceMap;
+use crate::symbols::sourcemap::{SourceMap, Violation, validate};
 use std::sync::Arc;
 
 /// A loaded source map with the name it is known by.
@@ -24,6 +24,8 @@ pub struct MapFile {
     source_basenames: Vec<String>,
     /// Milliseconds spent parsing and indexing.
     pub parse_ms: f64,
+    /// The rules of the spec the map breaks while staying usable (said in the warnings).
+    pub violations: Vec<Violation>,
 }
 
 /// A loaded ProGuard/R8 mapping with the name it is known by.
@@ -75,6 +77,7 @@ impl MapFile {
         Self {
             name: basename(path).to_owned(),
             path: path.to_owned(),
+            violations: validate(&map),
             map,
             source_basenames,
             parse_ms,
@@ -241,6 +244,16 @@ impl SymbolSet {
         intermediates
             .first()
             .map(|&i| self.reach_originals(i, None))
+    }
+
+    /// The map of `source` (a position's original file, itself generated), other than map
+    /// `from`: the next map of a transitive chain (bundle → intermediate → original).
+    pub fn map_of_source(&self, source: &str, from: usize) -> Option<usize> {
+        let file = basename(source);
+        if file.is_empty() || self.maps.len() < 2 {
+            return None;
+        }
+        self.map_candidates_by_name(file).find(|&j| j != from)
     }
 
     /// Map `i` as it is, or chained with the map of its generated source when it is an

@@ -26,8 +26,11 @@ pub enum ErrorKind {
     NegativeValue,
     /// `mappings` is larger than 4 GiB, which the index cannot address.
     TooLarge,
-    /// An index-map section is malformed (missing `offset`/`map`, `url` sections, unordered).
+    /// An index-map section is malformed (missing `offset`/`map`, `url` sections, unordered
+    /// or overlapping, a `map` that is not an object, `mappings` beside `sections`).
     BadSection,
+    /// A field the spec requires is missing (`sources`).
+    MissingField,
 }
 
 impl ErrorKind {
@@ -45,6 +48,7 @@ impl ErrorKind {
             Self::NegativeValue => "mapping segment has a negative column or line",
             Self::TooLarge => "`mappings` is larger than 4 GiB",
             Self::BadSection => "malformed index-map section",
+            Self::MissingField => "a required field is missing",
         }
     }
 }

@@ -73,6 +73,11 @@ impl<'a> Scanner<'a> {
         self.pos
     }
 
+    /// The whole document.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
     fn err(&self, what: &str) -> Error {
         Error::at(ErrorKind::BadJson, self.pos).with_detail(what.to_owned())
     }

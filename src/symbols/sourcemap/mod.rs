@@ -41,6 +41,7 @@ mod index;
 mod json;
 mod map;
 mod paths;
+mod validate;
 pub mod vlq;
 
 pub use error::{Error, ErrorKind, Result};
@@ -53,3 +54,4 @@ pub use index::{
 pub use json::StrRef;
 pub use map::{IndexMap, RegularMap, Section, SourceMap, Token};
 pub use paths::{join_source_root, normalize_path};
+pub use validate::{Violation, validate};

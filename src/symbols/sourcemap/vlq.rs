@@ -80,12 +80,14 @@ pub fn decode_all(s: &[u8]) -> Option<Vec<i64>> {
         if c >= 64 {
             return None;
         }
-        acc |= u64::from(c & 31) << shift;
+        let digit = u64::from(c & 31);
+        if shift < 35 {
+            acc |= digit << shift;
+        } else if digit != 0 {
+            return None;
+        }
         if c & 32 != 0 {
-            shift += 5;
-            if shift > 30 {
-                return None;
-            }
+            shift = (shift + 5).min(35);
         } else {
             if acc > u64::from(u32::MAX) {
                 return None;
@@ -123,6 +125,9 @@ mod tests {
     fn rejects_bad_digits_and_overflow() {
         assert_eq!(decode_all(b"A!"), None);
         assert_eq!(decode_all(b"g"), None, "unfinished term");
-        assert_eq!(decode_all(b"gggggggA"), None, "over 32 bits");
+        assert_eq!(decode_all(b"ggggggQ"), None, "over 32 bits");
+        assert_eq!(decode_all(b"gggggggB"), None, "a digit past 32 bits");
+        // Zero digits past 32 bits do not change the value (the spec bounds values only).
+        assert_eq!(decode_all(b"iggggggggggggA"), Some(vec![1]));
     }
 }

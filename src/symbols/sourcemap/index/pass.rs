@@ -124,14 +124,18 @@ fn vlq_long(bytes: &[u8], mut pos: usize, c: u8) -> Result<(i64, usize), ErrorKi
             return Err(ErrorKind::BadBase64);
         }
         pos += 1;
-        value |= u64::from(c & 31) << shift;
+        // Digits past 32 bits may be written, as zeros (the spec bounds the value, not the
+        // number of digits).
+        let digit = u64::from(c & 31);
+        if shift < 35 {
+            value |= digit << shift;
+        } else if digit != 0 {
+            return Err(ErrorKind::VlqOverflow);
+        }
         if c & 32 == 0 {
             break;
         }
-        shift += 5;
-        if shift > 30 {
-            return Err(ErrorKind::VlqOverflow);
-        }
+        shift = (shift + 5).min(35);
     }
     if value > u64::from(u32::MAX) {
         return Err(ErrorKind::VlqOverflow);

@@ -87,7 +87,11 @@ fn errors_are_named() {
         ErrorKind::BadNameIndex
     );
     assert_eq!(
-        LineIndex::build(b"gggggggA", 1, 0).unwrap_err().kind,
+        LineIndex::build(b"ggggggQ", 1, 0).unwrap_err().kind,
+        ErrorKind::VlqOverflow
+    );
+    assert_eq!(
+        LineIndex::build(b"gggggggB", 1, 0).unwrap_err().kind,
         ErrorKind::VlqOverflow
     );
     assert_eq!(

@@ -311,14 +311,23 @@ impl SourceMap {
                 (raw, Some((g, chunks)))
             }
         };
-        if let Some(v) = raw.version
-            && v != 3.0
-        {
-            return Err(
-                Error::new(ErrorKind::UnsupportedVersion).with_detail(format!("version {v}"))
-            );
+        match raw.version {
+            Some(v) if v != 3.0 => {
+                return Err(
+                    Error::new(ErrorKind::UnsupportedVersion).with_detail(format!("version {v}"))
+                );
+            }
+            None => {
+                return Err(Error::new(ErrorKind::UnsupportedVersion)
+                    .with_detail("no `version` field (it must be 3)".to_owned()));
+            }
+            Some(_) => {}
         }
         if let Some(sections) = raw.sections {
+            if raw.mappings.is_some() {
+                return Err(Error::new(ErrorKind::BadSection)
+                    .with_detail("an index map has `sections`, not `mappings` too".to_owned()));
+            }
             return Ok(Self::Index(IndexMap {
                 blob,
                 file: raw.file,
@@ -328,7 +337,9 @@ impl SourceMap {
         let Some(mappings_ref) = raw.mappings else {
             return Err(Error::new(ErrorKind::NotASourceMap));
         };
-        let sources = raw.sources.unwrap_or_default();
+        let Some(sources) = raw.sources else {
+            return Err(Error::new(ErrorKind::MissingField).with_detail("`sources`".to_owned()));
+        };
         let names = raw.names.unwrap_or_default();
         let mappings = if mappings_ref.escaped {
             let decoded = mappings_ref
@@ -533,11 +544,19 @@ fn read_sections(s: &mut Scanner<'_>) -> Result<Vec<Section>> {
             return Err(bad("negative or huge section offset"));
         }
         let (line, column) = (line as u32, column as u32);
-        if out
-            .last()
-            .is_some_and(|p| (p.line, p.column) > (line, column))
-        {
-            return Err(bad("sections are not in order"));
+        if s.bytes().get(raw.start) != Some(&b'{') {
+            return Err(bad("a section's `map` is not an object"));
+        }
+        match out.last() {
+            Some(p) if (p.line, p.column) > (line, column) => {
+                return Err(bad("sections are not in order"));
+            }
+            Some(p) if (p.line, p.column) == (line, column) => {
+                return Err(bad(
+                    "two sections start at the same offset (sections overlap)",
+                ));
+            }
+            _ => {}
         }
         out.push(Section {
             line,
@@ -587,7 +606,7 @@ impl IndexMap {
 }
 
 impl RegularMap {
-    fn mappings_bytes(&self) -> &[u8] {
+    pub(crate) fn mappings_bytes(&self) -> &[u8] {
         match &self.mappings {
             Mappings::InBlob(r) => self.blob.as_slice().get(r.clone()).unwrap_or(&[]),
             Mappings::Owned(v) => v,
