@@ -162,21 +162,24 @@ fn formats_are_detected() {
     assert_eq!(format("hermesBytecodeLocation"), LogFormat::HermesBytecode);
 }
 
+/// The case whose name holds `needle`, read and symbolicated by the engine with no symbols.
+fn symbolicated(needle: &str) -> symscope::engine::LogFile {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.name.contains(needle))
+        .unwrap_or_else(|| panic!("no case {needle}"));
+    let file = Detected::new("pasted.txt", Blob::from(case.stack.into_bytes()));
+    let log = read_log(&file, &Cfi::default(), &mut NoProgress).unwrap();
+    log.symbolicate(&SymbolSet::default(), Options::default(), &mut NoProgress)
+        .unwrap()
+}
+
 /// An eval'd frame is shown at the eval call, and says where it ran in the eval'd code; a
 /// frame with no position is kept as `skipped`, with the reason.
 #[test]
 fn eval_and_native_frames_say_what_they_are() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.name.contains("should parse nested eval() from Chrome"))
-        .unwrap();
-    let file = Detected::new("pasted.txt", Blob::from(case.stack.into_bytes()));
-    let log = read_log(&file, &Cfi::default(), &mut NoProgress).unwrap();
-    let log = log
-        .symbolicate(&SymbolSet::default(), Options::default(), &mut NoProgress)
-        .unwrap();
-    let frames: Vec<_> = log.table.frames().map(|(_, f)| f).collect();
-    let baz = &frames[0];
+    let log = symbolicated("should parse nested eval() from Chrome");
+    let baz = log.table.frames().map(|(_, f)| f).next().unwrap();
     assert_eq!(baz.input().unwrap().eval, Some("<anonymous>:1:30"));
     let note = baz.note().unwrap();
     assert!(
@@ -184,15 +187,7 @@ fn eval_and_native_frames_say_what_they_are() {
         "{note}"
     );
 
-    let case = cases()
-        .into_iter()
-        .find(|c| c.name.contains("should parse Safari 6 Error.stack"))
-        .unwrap();
-    let file = Detected::new("pasted.txt", Blob::from(case.stack.into_bytes()));
-    let log = read_log(&file, &Cfi::default(), &mut NoProgress).unwrap();
-    let log = log
-        .symbolicate(&SymbolSet::default(), Options::default(), &mut NoProgress)
-        .unwrap();
+    let log = symbolicated("should parse Safari 6 Error.stack");
     let native = log.table.frames().map(|(_, f)| f).last().unwrap();
     assert_eq!(native.raw(), "[native code]");
     assert_eq!(native.status(), Some(FrameStatus::Skipped));

@@ -1,6 +1,8 @@
 //! JavaScript frames against source maps: a frame's file finds its map (see `symbols.rs`),
 //! its position is looked up (through two maps for Hermes bytecode: hermesc's, then Metro's),
-//! and its function is named, in this order: Metro's function map (`x_facebook_sources`,
+//! then followed through the map of its original file while that file is itself generated
+//! and its map is loaded (bundle → TypeScript output → original: the tc39 suite's transitive
+//! cases), and its function is named, in this order: Metro's function map (`x_facebook_sources`,
 //! exactly as metro-symbolicate finds it); the name of the caller frame's call-site token
 //! (Sentry's heuristic); the callee of the caller's call expression read from the original
 //! source (`this.expandByObject(` → `expandByObject`), for maps whose tokens carry no names
@@ -8,6 +10,9 @@
 //! `name_source` says which answered. An unresolved frame says why: `no_symbols` (and which
 //! map to add), `not_covered` (no mapping there, or one without a source, as in a bundler's
 //! runtime helper), `skipped` (native and built-in frames), `unparsed` (kept, not understood).
+//! A frame in eval'd code is looked up at the eval call and its note gives the eval'd
+//! position; a loaded map that breaks a rule of the spec engines let pass says so in the
+//! run's warnings.
 
 use super::names::{SourceCache, callee_at};
 use super::{
