@@ -261,14 +261,16 @@ fn resolve_frame(
         }
     };
     // Transitive maps: while the original file is itself generated and its map is here,
-    // follow the position into that map (a position it does not map ends the chain).
+    // follow the position into that map (a position it does not map ends the chain). With
+    // one map loaded there is no chain, and nothing is allocated here.
     let mut token = token;
     let mut at = inner.unwrap_or(outer);
-    let mut seen = vec![outer, at];
-    while let Some(next) = token
-        .source_path()
-        .and_then(|src| next_map(symbols, next_maps, at, &src))
-        .filter(|n| !seen.contains(n) && seen.len() < MAX_CHAIN)
+    let mut seen = Vec::new();
+    while symbols.maps.len() > 1
+        && let Some(next) = token
+            .source_path()
+            .and_then(|src| next_map(symbols, next_maps, at, &src))
+            .filter(|&n| n != outer && n != at && !seen.contains(&n) && seen.len() < MAX_CHAIN)
     {
         let (Some(l), Some(c)) = (token.src_line(), token.src_col()) else {
             break;
@@ -331,9 +333,6 @@ const MAX_CHAIN: usize = 16;
 type NextMaps = HashMap<usize, HashMap<String, Option<usize>>>;
 
 fn next_map(symbols: &SymbolSet, cache: &mut NextMaps, from: usize, source: &str) -> Option<usize> {
-    if symbols.maps.len() < 2 {
-        return None;
-    }
     let by_source = cache.entry(from).or_default();
     if let Some(&n) = by_source.get(source) {
         return n;
