@@ -25,6 +25,7 @@ pub fn scan_bundle(path: &str, bytes: &[u8]) -> BundleFile {
         name: basename(path).to_owned(),
         source_mapping_url: comment(b"sourceMappingURL="),
         debug_id: comment(b"debugId="),
+        bytes: None,
     }
 }
 

@@ -139,7 +139,8 @@ pub fn load_symbols(
         }
         FileKind::JavaScript => {
             begin(progress, "scan", name)?;
-            let bundle = scan_bundle(name, file.blob.as_slice());
+            let mut bundle = scan_bundle(name, file.blob.as_slice());
+            bundle.bytes = Some(file.blob.clone());
             let map = match bundle.source_mapping_url.as_deref() {
                 Some(url) if url.starts_with("data:") => {
                     // An inline map: it belongs to this bundle, named as if it sat beside it.

@@ -62,15 +62,17 @@
 //!   "resolved": [Location, ...],           // innermost first; empty unless resolved
 //!   "alternatives": [[Location, ...], ...],// ProGuard/R8: other possible chains, in R8's order
 //!   "note": null               // why it is not resolved (or is ambiguous), in words a person
-//!                              // can act on
+//!                              // can act on; on a resolved JS frame, which function in the
+//!                              // bundle named it, or the eval'd position
 //! }
 //! ```
 //! Location:
 //! ```jsonc
 //! {
-//!   "function": "expandByObject",
-//!   "name_source": "caller_token",  // JS: function_map | caller_token | caller_source |
-//!                                   // token | trace; null elsewhere
+//!   "function": "Box3.expandByObject",  // null: anonymous (or not known)
+//!   "name_source": "scope",    // JS: function_map | scope (the enclosing function in the
+//!                              // bundle; with "function": null, an anonymous function) |
+//!                              // caller_token | caller_source | token | trace; null elsewhere
 //!   "token_name": "expandByObject", // JS: the `names` entry at the position
 //!   "file": "../node_modules/three/build/three.core.js",  // sourceRoot applied
 //!   "line": 16222,             // 1-based

@@ -37,6 +37,10 @@ impl FrameStatus {
 pub enum NameSource {
     /// Metro's function map (`x_facebook_sources`), as metro-symbolicate shows it.
     FunctionMap,
+    /// The function that encloses the frame in the bundle, parsed, its name's identifiers
+    /// mapped to their original names (Chrome DevTools' and Sentry's way); with no function
+    /// name, the enclosing function is anonymous (or the frame is top-level code).
+    Scope,
     /// The name of the caller frame's call-site token (the Sentry heuristic).
     CallerToken,
     /// The callee of the caller frame's call expression, read from the original source text
@@ -123,7 +127,8 @@ pub struct SymbolicatedFrame {
     pub resolved: Vec<ResolvedLocation>,
     /// Other possible chains, best first (ProGuard/R8).
     pub alternatives: Vec<Vec<ResolvedLocation>>,
-    /// Why the frame is not resolved, in words a person can act on.
+    /// Why the frame is not resolved, in words a person can act on; on a resolved JavaScript
+    /// frame, which function in the bundle named it, or the eval'd position.
     pub note: Option<String>,
 }
 

@@ -3,9 +3,12 @@
 //! then followed through the map of its original file while that file is itself generated
 //! and its map is loaded (bundle → TypeScript output → original: the tc39 suite's transitive
 //! cases), and its function is named, in this order: Metro's function map (`x_facebook_sources`,
-//! exactly as metro-symbolicate finds it); the name of the caller frame's call-site token
-//! (Sentry's heuristic); the callee of the caller's call expression read from the original
-//! source (`this.expandByObject(` → `expandByObject`), for maps whose tokens carry no names
+//! exactly as metro-symbolicate finds it); the function that encloses the frame in the bundle,
+//! when the bundle is loaded (`scope_names.rs`: parsed, its name mapped to original names; an
+//! anonymous function stays anonymous); the name the engine printed, for an unminified bundle
+//! that could not be parsed there; the name of the caller frame's call-site token (Sentry's
+//! heuristic); the callee of the caller's call expression read from the original source
+//! (`this.expandByObject(` → `expandByObject`), for maps whose tokens carry no names
 //! (esbuild's); the frame's own token; the name the engine printed. The location's
 //! `name_source` says which answered. An unresolved frame says why: `no_symbols` (and which
 //! map to add), `not_covered` (no mapping there, or one without a source, as in a bundler's
@@ -15,6 +18,7 @@
 //! run's warnings.
 
 use super::names::{SourceCache, callee_at};
+use super::scope_names::{ScopeAnswer, ScopeNames, scope_pass};
 use super::{
     Options, Resolver, ResultSink, Summary, SymbolSet, basename, timings, unresolved, walk,
 };
@@ -35,11 +39,15 @@ pub(super) fn symbolicate(
     sink: &mut dyn ResultSink,
 ) -> Summary {
     let start = Instant::now();
+    let base = options
+        .column_base
+        .unwrap_or_else(|| trace.format().default_column_base());
+    let mut sources = SourceCache::default();
+    let scopes = scope_pass(trace, symbols, base, &mut sources);
     let mut js = Js {
         symbols,
-        base: options
-            .column_base
-            .unwrap_or_else(|| trace.format().default_column_base()),
+        base,
+        scopes,
         matches: HashMap::new(),
         next_maps: HashMap::new(),
         // A map that breaks a rule of the spec but is read anyway says so.
@@ -48,7 +56,7 @@ pub(super) fn symbolicate(
             .iter()
             .flat_map(|m| m.violations.iter().map(move |v| format!("{}: {v}", m.name)))
             .collect(),
-        sources: SourceCache::default(),
+        sources,
         pending: None,
     };
     let cancelled = walk(trace, &mut js, progress, "look-up", sink);
@@ -69,6 +77,8 @@ struct Js<'s> {
     symbols: &'s SymbolSet,
     /// Base of the log's columns.
     base: u32,
+    /// What the bundles say about each frame's enclosing function.
+    scopes: ScopeNames,
     /// One match per frame file name and run; the name is copied only the first time.
     matches: HashMap<String, Option<Resolver>>,
     /// The next map of a transitive chain, by map and original source.
@@ -86,6 +96,8 @@ struct Pending {
     token: Option<NamedToken>,
     /// The method name as the engine printed it (the last resort).
     printed: Option<String>,
+    /// The whole name the engine printed (`XRef.parse`), for unminified bundles.
+    printed_full: Option<String>,
 }
 
 impl super::Resolve for Js<'_> {
@@ -108,13 +120,22 @@ impl super::Resolve for Js<'_> {
                 None => note,
             });
         }
-        let printed = token
-            .as_ref()
-            .and_then(|_| printed_name(frame.input.as_ref()?.function?));
+        let mut token = token;
+        // What the bundle says about the enclosing function (found before the walk).
+        if let (Some(t), Some(file), Some((l, c))) = (
+            token.as_mut(),
+            frame.input.as_ref().and_then(|i| i.file),
+            resolved.generated,
+        ) && !self.scopes.is_empty()
+        {
+            t.scope = self.scopes.get(&(file.to_owned(), l, c)).cloned();
+        }
+        let printed_as = token.as_ref().and_then(|_| frame.input.as_ref()?.function);
         let next = Pending {
             frame: resolved,
             token,
-            printed,
+            printed: printed_as.and_then(printed_name),
+            printed_full: printed_as.and_then(printed_full_name),
         };
         if let Some(before) = self.pending.replace(next) {
             let caller = self.pending.as_ref().and_then(|p| p.token.as_ref());
@@ -136,6 +157,8 @@ struct NamedToken {
     token_name: Option<String>,
     /// The callee of the call expression at this position in the original source.
     callee: Option<String>,
+    /// The enclosing function in the bundle, when the bundle is here.
+    scope: Option<ScopeAnswer>,
 }
 fn resolve_frame(
     input: Option<&FrameInput<&str>>,
@@ -312,6 +335,7 @@ fn resolve_frame(
         function_map: token.function_map_name(),
         token_name,
         callee,
+        scope: None,
     };
     (
         SymbolicatedFrame {
@@ -360,21 +384,29 @@ fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
         Ok(Some(t)) => Ok(t),
     }
 }
-/// A frame with its function named: the Metro function map where present, else the caller
-/// frame's call-site token (the Sentry heuristic), else the callee of the caller's call
-/// expression in the original source, else the frame's own token, else the name the engine
-/// printed.
+/// A frame with its function named, in this order: Metro's function map; the enclosing
+/// function in the bundle (anonymous stays anonymous); the name the engine printed, when the
+/// bundle is here, unminified, but could not be parsed there; the caller frame's call-site
+/// token (the Sentry heuristic); the callee of the caller's call expression in the original
+/// source; the frame's own token; the method name the engine printed.
 fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
     let Pending {
         mut frame,
         token,
         printed,
+        printed_full,
     } = pending;
     let Some(own) = token else {
         return frame;
     };
+    let mut note = None;
     let (function, source) = if let Some(f) = own.function_map {
         (Some(f), Some(NameSource::FunctionMap))
+    } else if let Some(ScopeAnswer::Found { name, note: n }) = own.scope {
+        note = Some(n);
+        (name, Some(NameSource::Scope))
+    } else if let (Some(ScopeAnswer::Unminified), Some(p)) = (&own.scope, printed_full) {
+        (Some(p), Some(NameSource::Trace))
     } else if let Some(c) = caller.and_then(|c| c.token_name.clone()) {
         (Some(c), Some(NameSource::CallerToken))
     } else if let Some(c) = caller.and_then(|c| c.callee.clone()) {
@@ -390,7 +422,32 @@ fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
         loc.function = function;
         loc.name_source = source;
     }
+    if let Some(n) = note {
+        frame.note = Some(match frame.note.take() {
+            Some(before) => format!("{before}; {n}"),
+            None => n,
+        });
+    }
     frame
+}
+
+/// The whole name an engine printed, when it names a function: `XRef.parse`, `new Foo` →
+/// `Foo`, `async load` → `load`, `Function.of [as map]` → `Function.of`; nothing for
+/// anonymous frames.
+fn printed_full_name(function: &str) -> Option<String> {
+    let f = function.split(" [as ").next().unwrap_or(function).trim();
+    let f = f.strip_prefix("async ").unwrap_or(f);
+    let f = f.strip_prefix("new ").unwrap_or(f);
+    let plain = !f.is_empty()
+        && f.split('.').all(|part| {
+            !part.is_empty()
+                && part != "<anonymous>"
+                && part
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
+        })
+        && !matches!(f, "anonymous" | "global code" | "eval");
+    plain.then(|| f.to_owned())
 }
 
 /// The method name in a function as an engine prints it: `De.setFromObject` →
@@ -425,5 +482,21 @@ mod tests {
         assert_eq!(printed_name("Object.<anonymous>"), None);
         assert_eq!(printed_name("en/Fr.mapValues/<"), None);
         assert_eq!(printed_name("anonymous"), None);
+    }
+
+    #[test]
+    fn printed_full_names() {
+        assert_eq!(
+            printed_full_name("XRef.parse").as_deref(),
+            Some("XRef.parse")
+        );
+        assert_eq!(printed_full_name("new Foo").as_deref(), Some("Foo"));
+        assert_eq!(
+            printed_full_name("Function.of [as map]").as_deref(),
+            Some("Function.of")
+        );
+        assert_eq!(printed_full_name("Object.<anonymous>"), None);
+        assert_eq!(printed_full_name("en/Fr.mapValues/<"), None);
+        assert_eq!(printed_full_name("anonymous"), None);
     }
 }

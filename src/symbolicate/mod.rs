@@ -12,6 +12,7 @@ mod java;
 mod js;
 mod names;
 mod native;
+mod scope_names;
 mod symbols;
 
 pub use java::stack_shape;

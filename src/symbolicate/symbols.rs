@@ -6,6 +6,7 @@
 //! a map that reaches original sources wins. When several maps still fit, the choice is a
 //! warning.
 
+use crate::model::Blob;
 use crate::symbols::native::NativeSymbols;
 use crate::symbols::proguard::Mapping;
 use crate::symbols::sourcemap::{SourceMap, Violation, validate};
@@ -63,6 +64,8 @@ pub struct BundleFile {
     pub source_mapping_url: Option<String>,
     /// The `//# debugId=` value, if any.
     pub debug_id: Option<String>,
+    /// Its text, for naming frames after their enclosing function (`None`: not kept).
+    pub bytes: Option<Blob>,
 }
 
 impl MapFile {

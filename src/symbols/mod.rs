@@ -2,4 +2,5 @@
 
 pub mod native;
 pub mod proguard;
+pub mod scopes;
 pub mod sourcemap;

@@ -172,6 +172,7 @@ fn name_source_text(src: crate::model::NameSource) -> &'static str {
     use crate::model::NameSource;
     match src {
         NameSource::FunctionMap => "name from Metro's function map",
+        NameSource::Scope => "name of the enclosing function in the bundle",
         NameSource::CallerToken => "name from the caller's call-site token",
         NameSource::CallerSource => "name from the caller's call in the source",
         NameSource::Token => "name of the token here",

@@ -1,0 +1,333 @@
+//! Names from the function that encloses each frame in its bundle (when the bundle is here):
+//! the bundle is parsed around the frame's position (`symbols::scopes`), and the identifiers of
+//! the enclosing function's name are mapped through the source map to their original names:
+//! the `names` entry of a segment that starts at the identifier, else the identifier at the
+//! segment's original position in `sourcesContent` (maps without names, such as esbuild's),
+//! else the identifier as the bundle has it (an unminified bundle).
+
+use super::names::SourceCache;
+use super::{Resolver, SymbolSet, basename};
+use crate::model::{TraceView, utf16_col_to_byte};
+use crate::symbols::scopes::{Scope, enclosing_functions};
+use crate::symbols::sourcemap::SourceMap;
+use std::collections::HashMap;
+
+/// What the bundle says about a frame's function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum ScopeAnswer {
+    /// The enclosing function was found: its original name (`None`: anonymous or top-level
+    /// code) and a note saying which function it is.
+    Found {
+        /// The original name.
+        name: Option<String>,
+        /// What the frame detail says about it.
+        note: String,
+    },
+    /// The bundle is here and not minified but could not be parsed there: the name the engine
+    /// printed is the original one.
+    Unminified,
+}
+
+/// Scope answers by frame file and 0-based generated position, for one run.
+pub(super) type ScopeNames = HashMap<(String, u32, u32), ScopeAnswer>;
+
+/// A frame's file and 0-based generated line and column.
+type FramePos = (String, u32, u32);
+
+/// Finds the enclosing function of every frame of `trace` whose bundle is loaded with its map
+/// (`base`: the log's column base). Bundles with a Metro function map are left to it.
+pub(super) fn scope_pass(
+    trace: &dyn TraceView,
+    symbols: &SymbolSet,
+    base: u32,
+    sources: &mut SourceCache,
+) -> ScopeNames {
+    let mut out = ScopeNames::new();
+    if symbols.bundles.iter().all(|b| b.bytes.is_none()) {
+        return out;
+    }
+    // Positions per (bundle, map).
+    let mut wanted: HashMap<(usize, usize), Vec<FramePos>> = HashMap::new();
+    let mut matched: HashMap<String, Option<(usize, usize)>> = HashMap::new();
+    for s in 0..trace.stack_count() {
+        for f in 0..trace.frame_count(s) {
+            let Some(input) = trace.frame(s, f).and_then(|v| v.input) else {
+                continue;
+            };
+            let (Some(file), Some(line), false) = (input.file, input.line, input.builtin) else {
+                continue;
+            };
+            if line == 0 {
+                continue;
+            }
+            let target = *matched.entry(file.to_owned()).or_insert_with(|| {
+                let name = basename(file);
+                let b = symbols
+                    .bundles
+                    .iter()
+                    .position(|b| b.name == name && b.bytes.is_some())?;
+                match symbols.find(file)?.resolver {
+                    Resolver::Map(m)
+                        if !symbols.maps[m]
+                            .map
+                            .regular_maps()
+                            .iter()
+                            .any(|r| r.has_function_map()) =>
+                    {
+                        Some((b, m))
+                    }
+                    _ => None,
+                }
+            });
+            if let Some(key) = target {
+                let col = input.column.unwrap_or(base).saturating_sub(base);
+                wanted
+                    .entry(key)
+                    .or_default()
+                    .push((file.to_owned(), line - 1, col));
+            }
+        }
+    }
+    for ((b, m), frames) in wanted {
+        let Some(bytes) = &symbols.bundles[b].bytes else {
+            continue;
+        };
+        let Ok(src) = std::str::from_utf8(bytes.as_slice()) else {
+            continue;
+        };
+        let text = Lines::new(src);
+        let offsets: Vec<usize> = frames
+            .iter()
+            .map(|&(_, l, c)| text.offset(l, c).unwrap_or(usize::MAX))
+            .collect();
+        let found = enclosing_functions(src, &offsets);
+        let map = &symbols.maps[m].map;
+        for ((file, l, c), (found, off)) in frames.into_iter().zip(found.into_iter().zip(offsets)) {
+            let answer = match found {
+                Some(_) if off == usize::MAX => continue,
+                None if text.unminified() => ScopeAnswer::Unminified,
+                None => continue,
+                Some(found) => {
+                    let (fl, fc) = text.position(found.function_at);
+                    let at = format!("{}:{}", fl + 1, fc + 1);
+                    // A `function` whose start maps onto a named function in the original
+                    // keeps that name (minifiers drop expression names and fold
+                    // `function mapValues(…)` into `lodash.mapValues = function(…)`).
+                    let declared = matches!(found.scope, Scope::Named(_) | Scope::Anonymous)
+                        .then(|| declared_name(&text, map, sources, found.function_at))
+                        .flatten();
+                    if let Some(name) = declared {
+                        out.insert(
+                            (file, l, c),
+                            ScopeAnswer::Found {
+                                note: format!(
+                                    "named after its enclosing function (at {at} in the bundle), declared as {name} in the original"
+                                ),
+                                name: Some(name),
+                            },
+                        );
+                        continue;
+                    }
+                    match found.scope {
+                        Scope::TopLevel => ScopeAnswer::Found {
+                            name: None,
+                            note: "top-level code of the bundle (outside any function)".to_owned(),
+                        },
+                        Scope::Anonymous => ScopeAnswer::Found {
+                            name: None,
+                            note: format!(
+                                "its enclosing function in the bundle (at {at}) is anonymous"
+                            ),
+                        },
+                        Scope::Named(parts) => {
+                            let names: Vec<String> = parts
+                                .iter()
+                                .map(|r| original_name(&text, map, sources, r.clone()))
+                                .collect();
+                            let generated: Vec<&str> =
+                                parts.iter().map(|r| &src[r.clone()]).collect();
+                            let name = names.join(".");
+                            ScopeAnswer::Found {
+                                note: format!(
+                                    "named after its enclosing function in the bundle: {} at {at}",
+                                    generated.join(".")
+                                ),
+                                name: Some(name),
+                            }
+                        }
+                    }
+                }
+            };
+            out.insert((file, l, c), answer);
+        }
+    }
+    out
+}
+
+/// The original name of the identifier at `range` of the bundle.
+fn original_name(
+    text: &Lines<'_>,
+    map: &SourceMap,
+    sources: &mut SourceCache,
+    range: std::ops::Range<usize>,
+) -> String {
+    let generated = &text.src[range.clone()];
+    let (line, col) = text.position(range.start);
+    let Ok(Some(token)) = map.lookup(line, col) else {
+        return generated.to_owned();
+    };
+    if token.gen_col() != col {
+        return generated.to_owned();
+    }
+    if let Some(name) = token.name() {
+        return name.into_owned();
+    }
+    let from_source = (|| {
+        let source = sources.get(token.map(), token.source_index()?)?;
+        let line = source.line(token.src_line()? as usize)?;
+        identifier_at(line, token.src_col()?)
+    })();
+    from_source.unwrap_or_else(|| generated.to_owned())
+}
+
+/// The name a `function` at byte `at` of the bundle is declared with in the original source,
+/// when the segment there maps to `function NAME` (or `async function* NAME`).
+fn declared_name(
+    text: &Lines<'_>,
+    map: &SourceMap,
+    sources: &mut SourceCache,
+    at: usize,
+) -> Option<String> {
+    let here = &text.src[at..];
+    if !(here.starts_with("function") || here.starts_with("async function")) {
+        return None;
+    }
+    let (line, col) = text.position(at);
+    let token = map.lookup(line, col).ok()??;
+    if token.gen_col() != col {
+        return None;
+    }
+    let source = sources.get(token.map(), token.source_index()?)?;
+    let original = source.line(token.src_line()? as usize)?;
+    let rest = &original[utf16_col_to_byte(original, token.src_col()?)?..];
+    let rest = rest.strip_prefix("async").map_or(rest, str::trim_start);
+    let rest = rest.strip_prefix("function")?;
+    if !rest.starts_with([' ', '\t', '*']) {
+        return None;
+    }
+    identifier_at(rest.trim_start_matches([' ', '\t', '*']), 0)
+}
+
+/// The identifier at UTF-16 column `col` of `line`, past any keywords that introduce it
+/// (`class Box3` → `Box3`, `async function load` → `load`).
+fn identifier_at(line: &str, col: u32) -> Option<String> {
+    let mut rest = &line[utf16_col_to_byte(line, col)?..];
+    loop {
+        let len: usize = rest
+            .chars()
+            .take_while(|&c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
+            .map(char::len_utf8)
+            .sum();
+        let word = &rest[..len];
+        if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        if !matches!(
+            word,
+            "class"
+                | "function"
+                | "async"
+                | "static"
+                | "get"
+                | "set"
+                | "export"
+                | "default"
+                | "var"
+                | "let"
+                | "const"
+        ) {
+            return Some(word.to_owned());
+        }
+        rest = rest[len..].trim_start_matches(|c: char| c.is_whitespace() || c == '*');
+    }
+}
+
+/// A bundle's line starts, for converting between byte offsets and (line, UTF-16 column).
+struct Lines<'a> {
+    src: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(src: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', src.as_bytes()).map(|p| p + 1));
+        Self { src, starts }
+    }
+
+    /// Not minified: lines of ordinary length.
+    fn unminified(&self) -> bool {
+        self.src.len() / self.starts.len() < 200
+    }
+
+    fn line(&self, l: usize) -> &'a str {
+        let start = self.starts[l];
+        let end = self.starts.get(l + 1).map_or(self.src.len(), |&e| e - 1);
+        &self.src[start..end]
+    }
+
+    /// The byte offset of 0-based `line`, UTF-16 `col`.
+    fn offset(&self, line: u32, col: u32) -> Option<usize> {
+        let l = line as usize;
+        if l >= self.starts.len() {
+            return None;
+        }
+        let text = self.line(l);
+        let c = col as usize;
+        let byte = if text.as_bytes().get(..c).is_some_and(|p| p.is_ascii()) {
+            c
+        } else {
+            utf16_col_to_byte(text, col)?
+        };
+        Some(self.starts[l] + byte)
+    }
+
+    /// The 0-based line and UTF-16 column of byte `offset`.
+    fn position(&self, offset: usize) -> (u32, u32) {
+        let l = self.starts.partition_point(|&s| s <= offset) - 1;
+        let before = &self.src.as_bytes()[self.starts[l]..offset];
+        let col = if before.is_ascii() {
+            before.len()
+        } else {
+            self.src[self.starts[l]..offset].encode_utf16().count()
+        };
+        (l as u32, col as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_past_keywords() {
+        assert_eq!(identifier_at("class Box3 {", 0).as_deref(), Some("Box3"));
+        assert_eq!(
+            identifier_at("  async function* load(", 2).as_deref(),
+            Some("load")
+        );
+        assert_eq!(identifier_at("x = y", 4).as_deref(), Some("y"));
+        assert_eq!(identifier_at("x = 1", 4), None);
+        assert_eq!(identifier_at("short", 99), None);
+    }
+
+    #[test]
+    fn offsets_and_positions() {
+        let t = Lines::new("ab\n\u{e9}\u{1F600}x\ny");
+        assert_eq!(t.offset(1, 3), Some(3 + 2 + 4));
+        assert_eq!(t.position(3 + 2 + 4), (1, 3));
+        assert_eq!(t.offset(2, 0), Some(t.src.len() - 1));
+        assert_eq!(t.offset(3, 0), None);
+        assert_eq!(t.position(1), (0, 1));
+    }
+}

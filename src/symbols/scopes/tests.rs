@@ -1,0 +1,131 @@
+use super::*;
+
+/// The name of the function enclosing the first `@` in `src` (the `@` is removed), its parts
+/// joined with dots; `<anonymous>` or `<top>`.
+fn name_at(src: &str) -> String {
+    let at = src.find('@').unwrap();
+    let text = src.replacen('@', "", 1);
+    let found = enclosing_functions(&text, &[at]).remove(0).expect("parsed");
+    match found.scope {
+        Scope::Named(parts) => parts
+            .iter()
+            .map(|r| &text[r.clone()])
+            .collect::<Vec<_>>()
+            .join("."),
+        Scope::Anonymous => "<anonymous>".to_owned(),
+        Scope::TopLevel => "<top>".to_owned(),
+    }
+}
+
+#[test]
+fn names_as_v8_gives_them() {
+    let cases = [
+        ("function warn(m){console.log(@m)}", "warn"),
+        ("class XRef{parse(){this.@a()}}", "XRef.parse"),
+        ("class XRef{static parse(){@a()}}", "XRef.parse"),
+        (
+            "var De=class{expandByObject(t){@t.x()}}",
+            "De.expandByObject",
+        ),
+        ("class A{constructor(){@x()}}", "A"),
+        ("var a=function(){@x()}", "a"),
+        ("var a=function b(){@x()}", "b"),
+        ("const f=(x)=>{@g(x)}", "f"),
+        ("a.b.c=function(){@x()}", "a.b.c"),
+        ("A.prototype.run=function(){@x()}", "A.run"),
+        ("this.go=function(){@x()}", "go"),
+        ("x={load:function(){@y()}}", "load"),
+        ("x={load(){@y()}}", "load"),
+        ("x={'load':()=>{@y()}}", "load"),
+        ("class A{h=()=>{@y()}}", "h"),
+        ("class A{#p(){@y()}}", "A.#p"),
+        ("var o={a:1,b:()=>{@y()}}", "b"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(name_at(src), want, "{src}");
+    }
+}
+
+#[test]
+fn anonymous_stays_anonymous() {
+    let cases = [
+        // A callback is not named after the function it is passed to or its parameter.
+        ("function go(cb){cb()}go(function(){@x()})", "<anonymous>"),
+        ("arr.forEach(v=>@v.run())", "<anonymous>"),
+        ("(function(){@x()})()", "<anonymous>"),
+        ("p.then(()=>{@x()})", "<anonymous>"),
+        ("x=1;@foo();", "<top>"),
+        // The innermost function wins, however deep.
+        ("class A{m(){return [1].map(v=>{@v()})}}", "<anonymous>"),
+        ("class A{m(){function inner(){@q()}}}", "inner"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(name_at(src), want, "{src}");
+    }
+}
+
+#[test]
+fn slices_not_the_whole_file() {
+    // A big file: the function holding the position is found by parsing little of it.
+    let mut src = String::new();
+    for i in 0..2000 {
+        src.push_str(&format!("function f{i}(a){{return a.map(x=>x*{i})}}\n"));
+    }
+    let at = src.len();
+    src.push_str("class Big{\n  parse(){\n    this.x();\n  }\n}\n");
+    for i in 0..2000 {
+        src.push_str(&format!("var g{i}=function(){{return {i}}};\n"));
+    }
+    let pos = at + src[at..].find("this.x").unwrap();
+    let found = enclosing_functions(&src, &[pos]).remove(0).unwrap();
+    let Scope::Named(parts) = &found.scope else {
+        panic!("{found:?}");
+    };
+    let name: Vec<&str> = parts.iter().map(|r| &src[r.clone()]).collect();
+    assert_eq!(name, ["Big", "parse"]);
+    assert!(found.parsed < 200, "{found:?}");
+}
+
+#[test]
+fn many_positions_in_one_minified_line() {
+    let src = "var A=class{a(){x()}b(){y()}},B=function(){z()};function C(){w(()=>{v()})}";
+    let offs: Vec<usize> = ["x()", "y()", "z()", "w(", "v()"]
+        .iter()
+        .map(|p| src.find(p).unwrap())
+        .collect();
+    let got: Vec<String> = enclosing_functions(src, &offs)
+        .into_iter()
+        .map(|f| match f.unwrap().scope {
+            Scope::Named(p) => p
+                .iter()
+                .map(|r| &src[r.clone()])
+                .collect::<Vec<_>>()
+                .join("."),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(got, ["A.a", "A.b", "B", "C", "Anonymous"]);
+}
+
+#[test]
+fn a_misleading_scan_falls_back_to_the_whole_file() {
+    // `a++ / b / c` reads as a regular expression to the scanner: the slices fail, the whole
+    // file still answers.
+    let src = "function f(){var a=1,b=2,c=3;a++ /b/ (c);g()}";
+    let pos = src.find("g()").unwrap();
+    let found = enclosing_functions(src, &[pos]).remove(0).unwrap();
+    let Scope::Named(parts) = found.scope else {
+        panic!("{found:?}");
+    };
+    assert_eq!(
+        parts.iter().map(|r| &src[r.clone()]).collect::<Vec<_>>(),
+        ["f"]
+    );
+}
+
+#[test]
+fn not_javascript() {
+    assert_eq!(enclosing_functions("<html><body>", &[3]), vec![None]);
+    // Offsets past the end are clamped, never a panic.
+    assert!(enclosing_functions("f()", &[100]).len() == 1);
+}
