@@ -17,7 +17,7 @@
 //! position; a loaded map that breaks a rule of the spec engines let pass says so in the
 //! run's warnings.
 
-use super::names::{SourceCache, callee_at};
+use super::names::{SourceCache, callee_at, is_ident};
 use super::scope_names::{ScopeAnswer, ScopeNames, scope_pass};
 use super::{
     Options, Resolver, ResultSink, Summary, SymbolSet, basename, timings, unresolved, walk,
@@ -126,9 +126,8 @@ impl super::Resolve for Js<'_> {
             token.as_mut(),
             frame.input.as_ref().and_then(|i| i.file),
             resolved.generated,
-        ) && !self.scopes.is_empty()
-        {
-            t.scope = self.scopes.get(&(file.to_owned(), l, c)).cloned();
+        ) {
+            t.scope = self.scopes.get(file).and_then(|s| s.get(&(l, c))).cloned();
         }
         let printed_as = token.as_ref().and_then(|_| frame.input.as_ref()?.function);
         let next = Pending {
@@ -435,16 +434,12 @@ fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
 /// `Foo`, `async load` → `load`, `Function.of [as map]` → `Function.of`; nothing for
 /// anonymous frames.
 fn printed_full_name(function: &str) -> Option<String> {
-    let f = function.split(" [as ").next().unwrap_or(function).trim();
-    let f = f.strip_prefix("async ").unwrap_or(f);
-    let f = f.strip_prefix("new ").unwrap_or(f);
+    let f = printed_core(function);
     let plain = !f.is_empty()
         && f.split('.').all(|part| {
             !part.is_empty()
                 && part != "<anonymous>"
-                && part
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
+                && part.chars().all(|c| is_ident(c) || c == '#')
         })
         && !matches!(f, "anonymous" | "global code" | "eval");
     plain.then(|| f.to_owned())
@@ -454,17 +449,18 @@ fn printed_full_name(function: &str) -> Option<String> {
 /// `setFromObject`, `new Foo` → `Foo`, `Function.of [as map]` → `of`; nothing for anonymous
 /// frames (`<anonymous>`, `anonymous`, SpiderMonkey's `a/b<`).
 fn printed_name(function: &str) -> Option<String> {
-    let f = function.split(" [as ").next().unwrap_or(function);
-    let f = f.strip_prefix("async ").unwrap_or(f);
-    let f = f.strip_prefix("new ").unwrap_or(f);
+    let f = printed_core(function);
     let last = f.rsplit('.').next().unwrap_or(f).trim();
-    let plain = !last.is_empty()
-        && last != "anonymous"
-        && last != "global"
-        && last
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    let plain =
+        !last.is_empty() && last != "anonymous" && last != "global" && last.chars().all(is_ident);
     plain.then(|| last.to_owned())
+}
+
+/// A printed function without its alias and prefixes: `new Foo [as bar]` → `Foo`.
+fn printed_core(function: &str) -> &str {
+    let f = function.split(" [as ").next().unwrap_or(function).trim();
+    let f = f.strip_prefix("async ").unwrap_or(f);
+    f.strip_prefix("new ").unwrap_or(f)
 }
 
 #[cfg(test)]

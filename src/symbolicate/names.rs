@@ -5,7 +5,8 @@ use crate::symbols::sourcemap::RegularMap;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-fn is_ident(c: char) -> bool {
+/// A character of a JavaScript identifier.
+pub(super) fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 

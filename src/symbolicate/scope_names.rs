@@ -5,7 +5,7 @@
 //! segment's original position in `sourcesContent` (maps without names, such as esbuild's),
 //! else the identifier as the bundle has it (an unminified bundle).
 
-use super::names::SourceCache;
+use super::names::{SourceCache, is_ident};
 use super::{Resolver, SymbolSet, basename};
 use crate::model::{TraceView, utf16_col_to_byte};
 use crate::symbols::scopes::{Scope, enclosing_functions};
@@ -28,8 +28,8 @@ pub(super) enum ScopeAnswer {
     Unminified,
 }
 
-/// Scope answers by frame file and 0-based generated position, for one run.
-pub(super) type ScopeNames = HashMap<(String, u32, u32), ScopeAnswer>;
+/// Scope answers by frame file, then 0-based generated position, for one run.
+pub(super) type ScopeNames = HashMap<String, HashMap<(u32, u32), ScopeAnswer>>;
 
 /// A frame's file and 0-based generated line and column.
 type FramePos = (String, u32, u32);
@@ -116,19 +116,14 @@ pub(super) fn scope_pass(
                     let declared = matches!(found.scope, Scope::Named(_) | Scope::Anonymous)
                         .then(|| declared_name(&text, map, sources, found.function_at))
                         .flatten();
-                    if let Some(name) = declared {
-                        out.insert(
-                            (file, l, c),
-                            ScopeAnswer::Found {
-                                note: format!(
-                                    "named after its enclosing function (at {at} in the bundle), declared as {name} in the original"
-                                ),
-                                name: Some(name),
-                            },
-                        );
-                        continue;
-                    }
                     match found.scope {
+                        _ if declared.is_some() => ScopeAnswer::Found {
+                            note: format!(
+                                "named after its enclosing function (at {at} in the bundle), declared as {} in the original",
+                                declared.as_deref().unwrap_or_default()
+                            ),
+                            name: declared,
+                        },
                         Scope::TopLevel => ScopeAnswer::Found {
                             name: None,
                             note: "top-level code of the bundle (outside any function)".to_owned(),
@@ -158,7 +153,7 @@ pub(super) fn scope_pass(
                     }
                 }
             };
-            out.insert((file, l, c), answer);
+            out.entry(file).or_default().insert((l, c), answer);
         }
     }
     out
@@ -225,7 +220,7 @@ fn identifier_at(line: &str, col: u32) -> Option<String> {
     loop {
         let len: usize = rest
             .chars()
-            .take_while(|&c| c.is_alphanumeric() || c == '_' || c == '$' || c == '#')
+            .take_while(|&c| is_ident(c) || c == '#')
             .map(char::len_utf8)
             .sum();
         let word = &rest[..len];

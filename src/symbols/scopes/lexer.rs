@@ -255,7 +255,7 @@ fn starts_statement(rest: &[u8]) -> bool {
     let rest = rest.trim_ascii_start();
     let len = rest
         .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'#'))
+        .take_while(|&&c| is_word_byte(c) || c == b'#')
         .count();
     let word = &rest[..len];
     !word.is_empty()
@@ -266,12 +266,17 @@ fn starts_statement(rest: &[u8]) -> bool {
         )
 }
 
+/// A byte of an ASCII identifier or keyword.
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
 /// The word just before byte `at` (spaces skipped).
 pub(super) fn word_before(src: &[u8], at: usize) -> &[u8] {
     let end = src[..at].trim_ascii_end().len();
     let start = src[..end]
         .iter()
-        .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$'))
+        .rposition(|&c| !is_word_byte(c))
         .map_or(0, |p| p + 1);
     &src[start..end]
 }
@@ -313,22 +318,12 @@ fn skip_regex(src: &[u8], mut i: usize) -> usize {
 
 /// Whether a `/` at `i` begins a regular expression: what precedes it cannot end an operand.
 fn regex_allowed(src: &[u8], i: usize) -> bool {
-    let mut j = i;
-    while j > 0 && src[j - 1].is_ascii_whitespace() {
-        j -= 1;
-    }
-    let Some(&p) = j.checked_sub(1).and_then(|k| src.get(k)) else {
+    let Some(&p) = src[..i].trim_ascii_end().last() else {
         return true;
     };
-    if p.is_ascii_alphanumeric() || p == b'_' || p == b'$' {
-        let mut s = j;
-        while s > 0
-            && (src[s - 1].is_ascii_alphanumeric() || src[s - 1] == b'_' || src[s - 1] == b'$')
-        {
-            s -= 1;
-        }
+    if is_word_byte(p) {
         return matches!(
-            &src[s..j],
+            word_before(src, i),
             b"return"
                 | b"typeof"
                 | b"instanceof"

@@ -142,7 +142,13 @@ impl SliceParser {
         // First the top-level statement with only the path to the position: each open
         // bracket's head from the boundary before it (earlier statements, members and
         // arguments left out: they cannot name the function).
+        // The `;`/`{` boundaries differ from the others only when some level has a `,` or `}`
+        // boundary after them.
+        let differ = snap.weak != snap.strong || stack.iter().any(|o| o.weak != o.strong);
         for weak in [true, false] {
+            if !weak && !differ {
+                break;
+            }
             let Some(spliced) = splice(src, snap, weak) else {
                 continue;
             };
@@ -165,20 +171,24 @@ impl SliceParser {
             // From the last boundary, then the last `;` or `{`; cut at the innermost
             // bracket's close; then, from the `;`, the whole rest of the enclosing block
             // (for an expression cut short, `a ? function () {…}` without its `: b`).
-            let tail = (j > 0 && j < m)
-                .then(|| snap.closes[j - 1])
-                .flatten()
-                .and_then(|end| src.get(strong..end))
-                .map(str::to_owned);
-            let tries = [
-                slice(src, snap, j, weak).map(|t| (weak, t)),
-                (strong != weak)
-                    .then(|| slice(src, snap, j, strong))
-                    .flatten()
-                    .map(|t| (strong, t)),
-                tail.map(|t| (strong, t)),
-            ];
-            for (start, text) in tries.into_iter().flatten() {
+            // Built one at a time: most levels answer (or fail) at the first.
+            let tries = [(weak, false), (strong, false), (strong, true)];
+            let texts = tries
+                .into_iter()
+                .enumerate()
+                .filter_map(|(k, (start, tail))| {
+                    if k == 1 && strong == weak {
+                        return None;
+                    }
+                    let text = if tail {
+                        let end = (j > 0 && j < m).then(|| snap.closes[j - 1]).flatten()?;
+                        src.get(start..end)?.to_owned()
+                    } else {
+                        slice(src, snap, j, start)?
+                    };
+                    Some((start, text))
+                });
+            for (start, text) in texts {
                 let pos = snap.offset - start;
                 self.parsed += text.len();
                 match self.parse(&text, pos, start, j == 0) {
