@@ -51,15 +51,48 @@ impl SourceText {
 /// The byte offset in `line` of UTF-16 column `col16` (source-map columns count UTF-16 code
 /// units). `None` past the end of the line; a column inside a surrogate pair rounds down.
 pub fn utf16_col_to_byte(line: &str, col16: u32) -> Option<usize> {
+    let bytes = line.as_bytes();
+    if bytes.get(..col16 as usize).is_some_and(<[u8]>::is_ascii) {
+        return Some(col16 as usize);
+    }
     let mut units = 0u32;
-    for (byte, ch) in line.char_indices() {
+    let mut start = 0;
+    // Whole chunks before the column are counted, not walked (minified lines run to megabytes).
+    while let Some(chunk) = bytes.get(start..start + 64) {
+        let n = utf16_len(chunk) as u32;
+        if units + n > col16 {
+            break;
+        }
+        units += n;
+        start += 64;
+        // The chunk's last character may run on: its units are counted at its first byte.
+        while bytes.get(start).is_some_and(|b| b & 0xC0 == 0x80) {
+            start += 1;
+        }
+    }
+    for (byte, ch) in line[start..].char_indices() {
         let w = ch.len_utf16() as u32;
         if units + w > col16 {
-            return Some(byte);
+            return Some(start + byte);
         }
         units += w;
     }
     (units == col16).then_some(line.len())
+}
+
+/// The number of UTF-16 code units of UTF-8 `bytes` that start on a character boundary: one
+/// per character, two for a character outside the BMP (a 4-byte sequence).
+pub fn utf16_len(bytes: &[u8]) -> usize {
+    // Byte-wide sums over short chunks, so the loop runs on whole vectors.
+    bytes
+        .chunks(127)
+        .map(|chunk| {
+            let units = chunk.iter().fold(0u8, |n, &b| {
+                n + u8::from(b & 0xC0 != 0x80) + u8::from(b >= 0xF0)
+            });
+            usize::from(units)
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -90,5 +123,31 @@ mod tests {
         assert_eq!(utf16_col_to_byte(line, 5), Some(9));
         assert_eq!(utf16_col_to_byte(line, 6), Some(10));
         assert_eq!(utf16_col_to_byte(line, 7), None);
+    }
+
+    #[test]
+    fn long_lines_count_as_the_walk_does() {
+        // Every column of lines that cross many 64-byte chunks, characters of every width
+        // straddling chunk ends, against a plain walk over the characters.
+        let pieces = ["a", "\u{e9}", "\u{2192}", "\u{1F600}", "xyz"];
+        for seed in 0..7usize {
+            let line: String = (0..300)
+                .map(|i| pieces[(i * 7 + seed * 3 + i / 5) % 5])
+                .collect();
+            let mut units = 0u32;
+            let mut expect = Vec::new();
+            for (byte, ch) in line.char_indices() {
+                for _ in 0..ch.len_utf16() {
+                    expect.push(byte);
+                }
+                units += ch.len_utf16() as u32;
+            }
+            for col in 0..units {
+                assert_eq!(utf16_col_to_byte(&line, col), Some(expect[col as usize]));
+            }
+            assert_eq!(utf16_col_to_byte(&line, units), Some(line.len()));
+            assert_eq!(utf16_col_to_byte(&line, units + 1), None);
+            assert_eq!(utf16_len(line.as_bytes()), units as usize);
+        }
     }
 }

@@ -7,7 +7,7 @@
 
 use super::names::{SourceCache, is_ident};
 use super::{Resolver, SymbolSet, basename};
-use crate::model::{TraceView, utf16_col_to_byte};
+use crate::model::{TraceView, utf16_col_to_byte, utf16_len};
 use crate::symbols::scopes::{Scope, enclosing_functions};
 use crate::symbols::sourcemap::SourceMap;
 use std::collections::HashMap;
@@ -251,13 +251,16 @@ fn identifier_at(line: &str, col: u32) -> Option<String> {
 struct Lines<'a> {
     src: &'a str,
     starts: Vec<usize>,
+    /// Every byte ASCII: columns are byte counts.
+    ascii: bool,
 }
 
 impl<'a> Lines<'a> {
     fn new(src: &'a str) -> Self {
         let mut starts = vec![0];
         starts.extend(memchr::memchr_iter(b'\n', src.as_bytes()).map(|p| p + 1));
-        Self { src, starts }
+        let ascii = src.is_ascii();
+        Self { src, starts, ascii }
     }
 
     /// Not minified: lines of ordinary length.
@@ -278,9 +281,8 @@ impl<'a> Lines<'a> {
             return None;
         }
         let text = self.line(l);
-        let c = col as usize;
-        let byte = if text.as_bytes().get(..c).is_some_and(|p| p.is_ascii()) {
-            c
+        let byte = if self.ascii {
+            (col as usize <= text.len()).then_some(col as usize)?
         } else {
             utf16_col_to_byte(text, col)?
         };
@@ -291,10 +293,10 @@ impl<'a> Lines<'a> {
     fn position(&self, offset: usize) -> (u32, u32) {
         let l = self.starts.partition_point(|&s| s <= offset) - 1;
         let before = &self.src.as_bytes()[self.starts[l]..offset];
-        let col = if before.is_ascii() {
+        let col = if self.ascii {
             before.len()
         } else {
-            self.src[self.starts[l]..offset].encode_utf16().count()
+            utf16_len(before)
         };
         (l as u32, col as u32)
     }
@@ -324,5 +326,10 @@ mod tests {
         assert_eq!(t.offset(2, 0), Some(t.src.len() - 1));
         assert_eq!(t.offset(3, 0), None);
         assert_eq!(t.position(1), (0, 1));
+        // An ASCII file: columns are bytes, a column past its line's end is refused.
+        let t = Lines::new("abc\nde\n");
+        assert!(t.ascii);
+        assert_eq!((t.offset(1, 2), t.offset(1, 3)), (Some(6), None));
+        assert_eq!(t.position(5), (1, 1));
     }
 }

@@ -62,191 +62,299 @@ const SPECIAL: [bool; 256] = {
 /// Scans `src` from `from` (a statement start, nothing open) and snapshots each of `targets`
 /// (sorted byte offsets at or after `from`). Stops once every target is passed and the innermost
 /// bracket open there (with `all_closes`, every one) is closed.
+#[cfg(test)]
 pub(super) fn scan(
     src: &[u8],
     from: usize,
     targets: &[usize],
     all_closes: bool,
 ) -> Result<Vec<Snapshot>, Desync> {
-    let mut out: Vec<Snapshot> = Vec::with_capacity(targets.len());
-    // Snapshots waiting for the bracket at each depth to close (a bracket closes before
-    // another opens at its depth), and for the top-level statement's `;`.
-    let mut waiting: Vec<Vec<usize>> = Vec::new();
-    let mut waiting_top: Vec<usize> = Vec::new();
-    let mut still_open = 0usize;
-    let mut stack: Vec<Open> = Vec::new();
-    // The last `)` closed and where its `(` was (a `{` after `switch (…)` is a switch body).
-    let mut last_paren = (usize::MAX - 1, 0);
-    let (mut weak, mut strong) = (from, from);
-    let mut next = 0; // next target
-    let n = src.len();
-    let mut i = from;
-    // Template mode: inside the text of a template literal (not its `${…}`).
-    let mut in_template = false;
-    loop {
-        // Snapshot every target reached (a target inside a string or comment is taken where
-        // the code resumes).
-        while next < targets.len() && targets[next] <= i {
-            let snap = Snapshot {
-                offset: targets[next],
-                stack: stack.clone(),
-                weak,
-                strong,
-                closes: vec![None; stack.len()],
-                close: None,
-            };
-            if stack.is_empty() {
-                waiting_top.push(out.len());
-            }
-            if waiting.len() < stack.len() {
-                waiting.resize(stack.len(), Vec::new());
-            }
-            // Only the innermost bracket's close, unless every close is asked for.
-            let first = if all_closes {
-                0
-            } else {
-                stack.len().saturating_sub(1)
-            };
-            for w in &mut waiting[first..stack.len()] {
-                w.push(out.len());
-            }
-            still_open += stack.len() - first + usize::from(stack.is_empty());
-            out.push(snap);
-            next += 1;
-        }
-        if next == targets.len() && still_open == 0 {
-            break;
-        }
-        if i >= n {
-            break;
-        }
-        if in_template {
-            // Template text: up to the closing backtick or a `${`.
-            let mut j = i;
-            loop {
-                match src.get(j) {
-                    None => return Ok(out),
-                    Some(b'\\') => j += 2,
-                    Some(b'`') => {
-                        in_template = false;
-                        i = j + 1;
-                        break;
-                    }
-                    Some(b'$') if src.get(j + 1) == Some(&b'{') => {
-                        push(&mut stack, b'$', j + 1, &mut weak, &mut strong);
-                        in_template = false;
-                        i = j + 2;
-                        break;
-                    }
-                    Some(_) => j += 1,
-                }
-            }
-            continue;
-        }
-        // Plain code up to the next byte that matters (or the next target).
-        let limit = targets.get(next).map_or(n, |&t| t.min(n));
-        while i < limit && !SPECIAL[src[i] as usize] {
-            i += 1;
-        }
-        if i >= n || (i == limit && next < targets.len()) {
-            continue;
-        }
-        let b = src[i];
-        match b {
-            b'{' | b'(' | b'[' => {
-                push(&mut stack, b, i, &mut weak, &mut strong);
-                if b == b'{'
-                    && last_paren.0 + 1 == src[..i].trim_ascii_end().len()
-                    && word_before(src, last_paren.1) == b"switch"
-                    && let Some(top) = stack.last_mut()
-                {
-                    top.switch_body = true;
-                }
-                i += 1;
-            }
-            b'}' | b')' | b']' => {
-                let want = match b {
-                    b'}' => [b'{', b'$'],
-                    b')' => [b'(', b'('],
-                    _ => [b'[', b'['],
-                };
-                let Some(top) = stack.pop() else {
-                    return Err(Desync::Unbalanced);
-                };
-                if !want.contains(&top.kind) {
-                    return Err(Desync::Unbalanced);
-                }
-                let depth = stack.len();
-                if let Some(w) = waiting.get_mut(depth).filter(|w| !w.is_empty()) {
-                    for s in w.drain(..) {
-                        out[s].closes[depth] = Some(i);
-                        if depth + 1 == out[s].stack.len() {
-                            out[s].close = Some(i);
-                        }
-                        still_open -= 1;
-                    }
-                }
-                weak = top.weak;
-                strong = top.strong;
-                i += 1;
-                if top.kind == b'$' {
-                    in_template = true;
-                } else if b == b'}' && starts_statement(&src[i..]) {
-                    weak = i;
-                } else if b == b')' {
-                    last_paren = (i, top.at);
-                }
-            }
-            b',' => {
-                i += 1;
-                weak = i;
-            }
-            b';' => {
-                if stack.is_empty() && !waiting_top.is_empty() {
-                    for s in waiting_top.drain(..) {
-                        out[s].close = Some(i);
-                        still_open -= 1;
-                    }
-                }
-                i += 1;
-                weak = i;
-                strong = i;
-            }
-            b'\'' | b'"' => {
-                i = skip_string(src, i + 1, b);
-            }
-            b'`' => {
-                in_template = true;
-                i += 1;
-            }
-            _ => {
-                // `/`: a comment, a regular expression or a division.
-                match src.get(i + 1) {
-                    Some(b'/') => {
-                        i = memchr::memchr(b'\n', &src[i..]).map_or(n, |p| i + p + 1);
-                    }
-                    Some(b'*') => {
-                        i = memchr::memmem::find(&src[i + 2..], b"*/").map_or(n, |p| i + 2 + p + 2);
-                    }
-                    _ if regex_allowed(src, i) => i = skip_regex(src, i + 1),
-                    _ => i += 1,
-                }
-            }
-        }
-    }
-    Ok(out)
+    let mut scanner = Scanner::new(src, from, targets.to_vec());
+    scanner.run(all_closes)?;
+    Ok(scanner.out)
 }
 
-fn push(stack: &mut Vec<Open>, kind: u8, at: usize, weak: &mut usize, strong: &mut usize) {
-    stack.push(Open {
-        kind,
-        at,
-        weak: *weak,
-        strong: *strong,
-        switch_body: false,
-    });
-    *weak = at + 1;
-    *strong = at + 1;
+/// A scan that can stop once the innermost brackets open at its targets close, and later go on
+/// to the closes of the outer ones.
+pub(super) struct Scanner<'a> {
+    src: &'a [u8],
+    targets: Vec<usize>,
+    /// The snapshots taken so far.
+    pub out: Vec<Snapshot>,
+    // Snapshots waiting for the bracket at each depth to close (a bracket closes before
+    // another opens at its depth), and for the top-level statement's `;`.
+    waiting: Vec<Vec<usize>>,
+    waiting_top: Vec<usize>,
+    /// Closes still to come: of the innermost brackets (and top-level statements), of all.
+    open_inner: usize,
+    open_all: usize,
+    stack: Vec<Open>,
+    // The last `)` closed and where its `(` was (a `{` after `switch (…)` is a switch body).
+    last_paren: (usize, usize),
+    weak: usize,
+    strong: usize,
+    next: usize,
+    i: usize,
+    // Inside the text of a template literal (not its `${…}`).
+    in_template: bool,
+    /// Where the scan ends (the file's end, or the end of a piece searched for blocks).
+    end: usize,
+    /// Blocks (`{…}`, not `${…}`) closed with nothing else open, when asked for: their
+    /// contents' ranges.
+    blocks: Option<Vec<std::ops::Range<usize>>>,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scan of `src` from `from` (a statement start, nothing open) that snapshots each of
+    /// `targets` (sorted byte offsets at or after `from`).
+    pub fn new(src: &'a [u8], from: usize, targets: Vec<usize>) -> Self {
+        Self {
+            src,
+            out: Vec::with_capacity(targets.len()),
+            targets,
+            waiting: Vec::new(),
+            waiting_top: Vec::new(),
+            open_inner: 0,
+            open_all: 0,
+            stack: Vec::new(),
+            last_paren: (usize::MAX - 1, 0),
+            weak: from,
+            strong: from,
+            next: 0,
+            i: from,
+            in_template: false,
+            end: src.len(),
+            blocks: None,
+        }
+    }
+
+    /// Scans on until every target is passed and the innermost bracket open at each (with
+    /// `all_closes`, every one) is closed, or the file ends.
+    pub fn run(&mut self, all_closes: bool) -> Result<(), Desync> {
+        let src = self.src;
+        let n = self.end;
+        let mut i = self.i;
+        let r = loop {
+            // Snapshot every target reached (a target inside a string or comment is taken
+            // where the code resumes).
+            while self.next < self.targets.len() && self.targets[self.next] <= i {
+                self.snapshot();
+            }
+            let open = if all_closes {
+                self.open_all
+            } else {
+                self.open_inner
+            };
+            if (self.next == self.targets.len() && open == 0 && self.blocks.is_none()) || i >= n {
+                break Ok(());
+            }
+            if self.in_template {
+                // Template text: up to the closing backtick or a `${`.
+                let mut j = i;
+                loop {
+                    match src.get(j) {
+                        None => {
+                            // The file ends inside the template.
+                            self.i = n;
+                            return Ok(());
+                        }
+                        Some(b'\\') => j += 2,
+                        Some(b'`') => {
+                            self.in_template = false;
+                            i = j + 1;
+                            break;
+                        }
+                        Some(b'$') if src.get(j + 1) == Some(&b'{') => {
+                            self.push(b'$', j + 1);
+                            self.in_template = false;
+                            i = j + 2;
+                            break;
+                        }
+                        Some(_) => j += 1,
+                    }
+                }
+                continue;
+            }
+            // Plain code up to the next byte that matters (or the next target).
+            let limit = self.targets.get(self.next).map_or(n, |&t| t.min(n));
+            while i < limit && !SPECIAL[src[i] as usize] {
+                i += 1;
+            }
+            if i >= n || (i == limit && self.next < self.targets.len()) {
+                continue;
+            }
+            let b = src[i];
+            match b {
+                b'{' | b'(' | b'[' => {
+                    self.push(b, i);
+                    if b == b'{'
+                        && self.last_paren.0 + 1 == src[..i].trim_ascii_end().len()
+                        && word_before(src, self.last_paren.1) == b"switch"
+                        && let Some(top) = self.stack.last_mut()
+                    {
+                        top.switch_body = true;
+                    }
+                    i += 1;
+                }
+                b'}' | b')' | b']' => {
+                    if let Err(e) = self.close(b, i) {
+                        break Err(e);
+                    }
+                    i += 1;
+                    if b == b'}' && !self.in_template && starts_statement(&src[i..]) {
+                        self.weak = i;
+                    }
+                }
+                b',' => {
+                    i += 1;
+                    self.weak = i;
+                }
+                b';' => {
+                    if self.stack.is_empty() {
+                        for s in self.waiting_top.drain(..) {
+                            self.out[s].close = Some(i);
+                            self.open_inner -= 1;
+                            self.open_all -= 1;
+                        }
+                    }
+                    i += 1;
+                    self.weak = i;
+                    self.strong = i;
+                }
+                b'\'' | b'"' => {
+                    i = skip_string(src, i + 1, b);
+                }
+                b'`' => {
+                    self.in_template = true;
+                    i += 1;
+                }
+                _ => {
+                    // `/`: a comment, a regular expression or a division.
+                    match src.get(i + 1) {
+                        Some(b'/') => {
+                            i = memchr::memchr(b'\n', &src[i..]).map_or(n, |p| i + p + 1);
+                        }
+                        Some(b'*') => {
+                            i = memchr::memmem::find(&src[i + 2..], b"*/")
+                                .map_or(n, |p| i + 2 + p + 2);
+                        }
+                        _ if regex_allowed(src, i) => i = skip_regex(src, i + 1),
+                        _ => i += 1,
+                    }
+                }
+            }
+        };
+        self.i = i;
+        r
+    }
+
+    /// Adds `more` targets (sorted) to a scan that has not yet passed them; `false` if it has.
+    pub fn add_targets(&mut self, more: &[usize]) -> bool {
+        let fits = more.first().is_none_or(|&t| t >= self.i)
+            && self.next == self.targets.len()
+            && !self.in_template;
+        if fits {
+            self.targets.extend_from_slice(more);
+        }
+        fits
+    }
+
+    /// The contents of the blocks (`{…}`) in `src[from..to]` that close there with nothing
+    /// else open, at least `min` bytes long (`from`: a statement boundary). Empty if the piece
+    /// does not scan.
+    pub fn blocks(
+        src: &'a [u8],
+        from: usize,
+        to: usize,
+        min: usize,
+    ) -> Vec<std::ops::Range<usize>> {
+        let mut scanner = Scanner::new(src, from, Vec::new());
+        scanner.end = to.min(src.len());
+        scanner.blocks = Some(Vec::new());
+        if scanner.run(false).is_err() {
+            return Vec::new();
+        }
+        let mut blocks = scanner.blocks.unwrap_or_default();
+        blocks.retain(|r| r.len() >= min && r.end < to);
+        blocks
+    }
+
+    /// Snapshots the next target; it waits for the close of every bracket open there.
+    fn snapshot(&mut self) {
+        let depth = self.stack.len();
+        let at = self.out.len();
+        self.out.push(Snapshot {
+            offset: self.targets[self.next],
+            stack: self.stack.clone(),
+            weak: self.weak,
+            strong: self.strong,
+            closes: vec![None; depth],
+            close: None,
+        });
+        if depth == 0 {
+            self.waiting_top.push(at);
+            self.open_inner += 1;
+            self.open_all += 1;
+        } else {
+            if self.waiting.len() < depth {
+                self.waiting.resize(depth, Vec::new());
+            }
+            for w in &mut self.waiting[..depth] {
+                w.push(at);
+            }
+            self.open_inner += 1;
+            self.open_all += depth;
+        }
+        self.next += 1;
+    }
+
+    fn push(&mut self, kind: u8, at: usize) {
+        self.stack.push(Open {
+            kind,
+            at,
+            weak: self.weak,
+            strong: self.strong,
+            switch_body: false,
+        });
+        self.weak = at + 1;
+        self.strong = at + 1;
+    }
+
+    /// The closer `b` at `i`.
+    fn close(&mut self, b: u8, i: usize) -> Result<(), Desync> {
+        let want = match b {
+            b'}' => [b'{', b'$'],
+            b')' => [b'(', b'('],
+            _ => [b'[', b'['],
+        };
+        let top = self.stack.pop().ok_or(Desync::Unbalanced)?;
+        if !want.contains(&top.kind) {
+            return Err(Desync::Unbalanced);
+        }
+        let depth = self.stack.len();
+        if let (0, b'{', Some(blocks)) = (depth, top.kind, &mut self.blocks) {
+            blocks.push(top.at + 1..i);
+        }
+        if let Some(w) = self.waiting.get_mut(depth).filter(|w| !w.is_empty()) {
+            for s in w.drain(..) {
+                let snap = &mut self.out[s];
+                snap.closes[depth] = Some(i);
+                if depth + 1 == snap.stack.len() {
+                    snap.close = Some(i);
+                    self.open_inner -= 1;
+                }
+                self.open_all -= 1;
+            }
+        }
+        self.weak = top.weak;
+        self.strong = top.strong;
+        if top.kind == b'$' {
+            self.in_template = true;
+        } else if b == b')' {
+            self.last_paren = (i, top.at);
+        }
+        Ok(())
+    }
 }
 
 /// Whether what follows a `}` (spaces skipped) begins a new statement: a word that does not
@@ -405,6 +513,29 @@ mod tests {
         let s = snap(src, "HERE");
         let kinds: Vec<u8> = s.stack.iter().map(|o| o.kind).collect();
         assert_eq!(kinds, b"({");
+    }
+
+    #[test]
+    fn a_scan_taken_up_again_sees_what_a_fresh_one_sees() {
+        let src = b"f(a,{b(){c()}});function g(){if(x){h([1,`${y}`,() => {i()}])}}k();";
+        let at = |p: &[u8]| src.windows(p.len()).position(|w| w == p).unwrap();
+        let (first, later) = (at(b"c()"), [at(b"h("), at(b"i()"), at(b"k()")]);
+        let mut scanner = Scanner::new(src, 0, vec![first]);
+        scanner.run(false).unwrap();
+        assert!(scanner.add_targets(&later));
+        scanner.run(false).unwrap();
+        let fresh = scan(src, 0, &[first, later[0], later[1], later[2]], false).unwrap();
+        assert_eq!(scanner.out, fresh);
+        // Going on to every close fills in the outer ones.
+        scanner.run(true).unwrap();
+        assert!(
+            scanner
+                .out
+                .iter()
+                .all(|s| s.closes.iter().all(Option::is_some))
+        );
+        // A scan cannot take up a position it has passed.
+        assert!(!scanner.add_targets(&[first]));
     }
 
     #[test]

@@ -73,6 +73,7 @@ fn enclosing_sorted(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
     let mut answers: Vec<Option<Found>> = vec![None; offsets.len()];
     let mut parser = SliceParser::default();
     let mut unanswered: Vec<usize> = Vec::new();
+    let mut zero: Option<lexer::Scanner<'_>> = None;
     // Positions that share a restart point are scanned together.
     let mut k = 0;
     while k < order.len() {
@@ -86,31 +87,48 @@ fn enclosing_sorted(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
             k += 1;
         }
         let targets: Vec<usize> = group.iter().map(|&i| offsets[i].min(bytes.len())).collect();
-        let scan = |all| {
-            lexer::scan(bytes, from, &targets, all)
-                .or_else(|_| match from {
-                    0 => Err(lexer::Desync::Unbalanced),
-                    _ => lexer::scan(bytes, 0, &targets, all),
-                })
-                .ok()
-                .filter(|s| s.len() == targets.len())
+        // From the restart point, else from the start: by one scan from the start, taken up
+        // again for later positions while it has not passed them.
+        let mut own = (from > 0).then(|| lexer::Scanner::new(bytes, from, targets.clone()));
+        if let Some(s) = &mut own
+            && s.run(false).is_err()
+        {
+            own = None;
+        }
+        let (scanner, base) = match own.as_mut() {
+            Some(s) => (s, 0),
+            None => {
+                if !zero.as_mut().is_some_and(|z| z.add_targets(&targets)) {
+                    zero = Some(lexer::Scanner::new(bytes, 0, targets.clone()));
+                }
+                let Some(z) = zero.as_mut() else { continue };
+                let base = z.out.len();
+                if z.run(false).is_err() {
+                    // Nothing more can be read from the start.
+                    unanswered.extend(group);
+                    zero = None;
+                    continue;
+                }
+                (z, base)
+            }
         };
-        let Some(snaps) = scan(false) else {
+        if scanner.out.len() - base != targets.len() {
             unanswered.extend(group);
             continue;
-        };
+        }
         let mut again = Vec::new();
-        for (k, (&i, snap)) in group.iter().zip(&snaps).enumerate() {
-            match parser.by_slices(src, snap) {
+        for (k, &i) in group.iter().enumerate() {
+            match parser.by_slices(src, &scanner.out[base + k]) {
                 Some(found) => answers[i] = Some(found),
                 None => again.push(k),
             }
         }
-        // The outer brackets' closes, for the slower slices, only when needed.
         if !again.is_empty() {
-            let all = scan(true);
+            let all = scanner.run(true).is_ok();
             for k in again {
-                let found = all.as_ref().and_then(|s| parser.by_slices(src, &s[k]));
+                let found = all
+                    .then(|| parser.by_slices(src, &scanner.out[base + k]))
+                    .flatten();
                 match found {
                     Some(f) => answers[group[k]] = Some(f),
                     None => unanswered.push(group[k]),
@@ -325,8 +343,7 @@ fn splice(src: &str, snap: &lexer::Snapshot, weak: bool) -> Option<Spliced> {
             // The statement kept from a switch body needs a label.
             text.push_str("default:");
         }
-        pieces.push((text.len(), from));
-        text.push_str(src.get(from..to)?);
+        push_piece(&mut text, &mut pieces, src, from, to)?;
     }
     let from = bound(m);
     if m > 0 && snap.stack[m - 1].switch_body {
@@ -335,10 +352,11 @@ fn splice(src: &str, snap: &lexer::Snapshot, weak: bool) -> Option<Spliced> {
     if from > snap.offset {
         return None;
     }
-    pieces.push((text.len(), from));
-    let pos = text.len() + (snap.offset - from);
+    push_piece(&mut text, &mut pieces, src, from, snap.offset)?;
+    let pos = text.len();
     // The innermost bracket's contents and close (at the top level, the statement's `;`).
-    text.push_str(src.get(from..=close)?);
+    pieces.push((text.len(), snap.offset));
+    text.push_str(src.get(snap.offset..=close)?);
     let body = |o: &lexer::Open| statement_body(src, o);
     if m > 0 {
         text.push_str(body(&snap.stack[m - 1]));
@@ -348,6 +366,26 @@ fn splice(src: &str, snap: &lexer::Snapshot, weak: bool) -> Option<Spliced> {
         text.push_str(body(o));
     }
     Some(Spliced { text, pos, pieces })
+}
+
+/// Appends `src[from..to]` to `text`, the contents of its long blocks left out (`{…}` → `{}`:
+/// what precedes a position in its statement only matters by its shape).
+fn push_piece(
+    text: &mut String,
+    pieces: &mut Vec<(usize, usize)>,
+    src: &str,
+    from: usize,
+    to: usize,
+) -> Option<()> {
+    let mut at = from;
+    for block in lexer::Scanner::blocks(src.as_bytes(), from, to, 256) {
+        pieces.push((text.len(), at));
+        text.push_str(src.get(at..block.start)?);
+        at = block.end;
+    }
+    pieces.push((text.len(), at));
+    text.push_str(src.get(at..to)?);
+    Some(())
 }
 
 fn closer(kind: u8) -> char {

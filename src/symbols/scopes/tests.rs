@@ -129,3 +129,75 @@ fn not_javascript() {
     // Offsets past the end are clamped, never a panic.
     assert!(enclosing_functions("f()", &[100]).len() == 1);
 }
+
+#[test]
+fn a_case_of_a_switch_is_parsed_alone() {
+    // A frame in a long `switch` case: only the case's statement is parsed (under a `default:`
+    // label), the cases before it left out.
+    let mut src = String::from("function render(t){switch(t.kind){");
+    for i in 0..300 {
+        src.push_str(&format!("case {i}:go({i});break;"));
+    }
+    src.push_str("case 'x':if(t.a){");
+    src.push_str(&"t.b();".repeat(500));
+    src.push_str("}else @draw(t);return}}");
+    let at = src.find('@').unwrap();
+    let src = src.replacen('@', "", 1);
+    let found = enclosing_functions(&src, &[at]).remove(0).unwrap();
+    let Scope::Named(parts) = &found.scope else {
+        panic!("{found:?}");
+    };
+    assert_eq!(&src[parts[0].clone()], "render");
+    // The 3 KB `if` block before the position is left out too.
+    assert!(found.parsed < 400, "{found:?}");
+}
+
+#[test]
+fn long_blocks_before_the_position_are_left_out() {
+    let body = "a.b(c);".repeat(400);
+    let src =
+        format!("var o={{first(){{{body}}},second:function(){{{body}}}}},p=function(){{x()}};");
+    let pos = src.find("x()").unwrap();
+    let first = src.find("a.b(c)").unwrap();
+    let found = enclosing_functions(&src, &[pos, first]);
+    let names: Vec<String> = found
+        .iter()
+        .map(|f| match &f.as_ref().unwrap().scope {
+            Scope::Named(p) => p
+                .iter()
+                .map(|r| &src[r.clone()])
+                .collect::<Vec<_>>()
+                .join("."),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["p", "first"]);
+    assert!(found[0].as_ref().unwrap().parsed < 300, "{found:?}");
+}
+
+#[test]
+fn a_failed_restart_falls_back_to_the_start() {
+    // `g()` sits at column 0 after a `;` line, but inside an IIFE: scanned from its line, a `}`
+    // closes nothing, and the scan from the start answers (anonymous, not top-level code).
+    let src =
+        "function a(){\n  b();\n}\n(function(){\nvar z=0;\ng()\n})();\nfunction c(){\n  d();\n}\n";
+    let offs = [
+        src.find("b()").unwrap(),
+        src.find("g()").unwrap(),
+        src.find("d()").unwrap(),
+    ];
+    let got: Vec<Scope> = enclosing_functions(src, &offs)
+        .into_iter()
+        .map(|f| f.unwrap().scope)
+        .collect();
+    let a = src.find("a(").unwrap();
+    let c = src.find("c(").unwrap();
+    assert_eq!(
+        got,
+        [
+            Scope::Named(std::iter::once(a..a + 1).collect()),
+            Scope::Anonymous,
+            Scope::Named(std::iter::once(c..c + 1).collect())
+        ]
+    );
+}
