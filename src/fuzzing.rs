@@ -224,6 +224,44 @@ pub fn stack_parsers(data: &[u8]) {
     );
 }
 
+/// Reads any bytes as JavaScript and finds the function enclosing positions derived from the
+/// input (each `@` marks one, removed): the names found must be identifiers inside the text,
+/// and where the whole text parses, the slices must give what the whole parse gives.
+pub fn scopes(data: &[u8]) {
+    use crate::symbols::scopes::{Scope, enclosing_functions, enclosing_functions_whole};
+    let text = String::from_utf8_lossy(data);
+    let mut offsets: Vec<usize> = text.match_indices('@').map(|(i, _)| i).collect();
+    for (k, at) in offsets.iter_mut().enumerate() {
+        *at -= k;
+    }
+    let src = text.replace('@', "");
+    if offsets.is_empty() {
+        offsets = vec![0, src.len() / 3, src.len() / 2, src.len()];
+    }
+    offsets.truncate(16);
+    let found = enclosing_functions(&src, &offsets);
+    assert_eq!(found.len(), offsets.len());
+    for f in found.iter().flatten() {
+        assert!(f.function_at <= src.len());
+        if let Scope::Named(parts) = &f.scope {
+            for r in parts {
+                let name = src.get(r.clone()).expect("a name inside the text");
+                assert!(!name.is_empty());
+            }
+        }
+    }
+    let whole = enclosing_functions_whole(&src, &offsets);
+    for ((slices, whole), at) in found.iter().zip(&whole).zip(&offsets) {
+        if let (Some(s), Some(w)) = (slices, whole) {
+            assert_eq!(
+                (&s.scope, s.function_at),
+                (&w.scope, w.function_at),
+                "at {at}"
+            );
+        }
+    }
+}
+
 /// Reads any bytes as a native debug file (ELF, Mach-O, PE, PDB, Breakpad, through
 /// `symbolic`); when one converts, looks addresses up in every object, writes the cache file
 /// and reads it back; then reads the input itself as a cache file, and checks that DWARF

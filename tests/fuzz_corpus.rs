@@ -53,3 +53,8 @@ fn proguard_corpus() {
 fn native_symbols_corpus() {
     replay("native_symbols", symscope::fuzzing::native_symbols);
 }
+
+#[test]
+fn scopes_corpus() {
+    replay("scopes", symscope::fuzzing::scopes);
+}

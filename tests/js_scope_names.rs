@@ -2,7 +2,8 @@
 //! expected names were read by hand from the original sources (`sourcesContent`) at each
 //! frame's original position: the function that encloses that line, named as V8 names it (a
 //! declaration or named expression by its name, a method with its class, a function assigned
-//! to a variable, member or property by it; `""` for an anonymous function). On the
+//! to a variable, member or property by it; `""` for an anonymous function, `X.<anonymous>` when
+//! V8 printed its receiver `X`). On the
 //! unminified pdf.js bundle they equal the names the engine printed (except
 //! `BasePdfManager.ensureDoc`, where V8 prints the receiver's class, `LocalPdfManager`). Frames
 //! Metro's function map names are checked against metro-symbolicate in `corpus_js.rs`. See
@@ -37,12 +38,12 @@ const EXPECTED: &[(&str, &str, &[&str])] = &[
             "errorContext",
             "Observable.subscribe",
             "",
-            "",
+            "t.<anonymous>",
             "",
             "errorContext",
             "Observable.subscribe",
             "",
-            "",
+            "t.<anonymous>",
             "",
             "errorContext",
             "Observable.subscribe",
@@ -178,17 +179,17 @@ const EXPECTED: &[(&str, &str, &[&str])] = &[
             "errorContext",
             "Observable.subscribe",
             "",
-            "",
-            "",
-            "errorContext",
-            "Observable.subscribe",
-            "",
-            "",
+            "t.<anonymous>",
             "",
             "errorContext",
             "Observable.subscribe",
             "",
+            "t.<anonymous>",
             "",
+            "errorContext",
+            "Observable.subscribe",
+            "",
+            "t.<anonymous>",
             "",
             "errorContext",
             "Observable.subscribe",

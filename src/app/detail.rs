@@ -40,7 +40,8 @@ pub struct FrameDetail {
     pub chain: Vec<ResolvedLocation>,
     /// Other candidate chains, best first (an ambiguous ProGuard/R8 mapping).
     pub alternatives: Vec<Vec<ResolvedLocation>>,
-    /// Why it is not resolved.
+    /// Why it is not resolved, or, for a resolved frame, how its answer was found (where
+    /// its name came from, an eval'd position).
     pub note: Option<String>,
     /// For a Java `... N more` line: the frames it stands for (the enclosing trace's last
     /// N), as shown in the list.

@@ -71,7 +71,8 @@
 //! {
 //!   "function": "Box3.expandByObject",  // null: anonymous (or not known)
 //!   "name_source": "scope",    // JS: function_map | scope (the enclosing function in the
-//!                              // bundle; with "function": null, an anonymous function) |
+//!                              // bundle; with "function": null or "X.<anonymous>", an
+//!                              // anonymous function, X the receiver V8 printed) |
 //!                              // caller_token | caller_source | token | trace; null elsewhere
 //!   "token_name": "expandByObject", // JS: the `names` entry at the position
 //!   "file": "../node_modules/three/build/three.core.js",  // sourceRoot applied

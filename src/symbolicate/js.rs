@@ -98,6 +98,9 @@ struct Pending {
     printed: Option<String>,
     /// The whole name the engine printed (`XRef.parse`), for unminified bundles.
     printed_full: Option<String>,
+    /// The receiver of an anonymous function as the engine printed it (`Object` of
+    /// `Object.<anonymous>`).
+    receiver: Option<String>,
 }
 
 impl super::Resolve for Js<'_> {
@@ -135,6 +138,7 @@ impl super::Resolve for Js<'_> {
             token,
             printed: printed_as.and_then(printed_name),
             printed_full: printed_as.and_then(printed_full_name),
+            receiver: printed_as.and_then(printed_receiver),
         };
         if let Some(before) = self.pending.replace(next) {
             let caller = self.pending.as_ref().and_then(|p| p.token.as_ref());
@@ -394,6 +398,7 @@ fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
         token,
         printed,
         printed_full,
+        receiver,
     } = pending;
     let Some(own) = token else {
         return frame;
@@ -403,6 +408,8 @@ fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
         (Some(f), Some(NameSource::FunctionMap))
     } else if let Some(ScopeAnswer::Found { name, note: n }) = own.scope {
         note = Some(n);
+        // An anonymous function keeps the receiver V8 printed: `Object.<anonymous>`.
+        let name = name.or_else(|| receiver.map(|r| format!("{r}.<anonymous>")));
         (name, Some(NameSource::Scope))
     } else if let (Some(ScopeAnswer::Unminified), Some(p)) = (&own.scope, printed_full) {
         (Some(p), Some(NameSource::Trace))
@@ -445,6 +452,12 @@ fn printed_full_name(function: &str) -> Option<String> {
     plain.then(|| f.to_owned())
 }
 
+/// The receiver of an anonymous function as V8 prints it: `Object.<anonymous>` → `Object`.
+fn printed_receiver(function: &str) -> Option<String> {
+    let r = printed_core(function).strip_suffix(".<anonymous>")?;
+    (!r.is_empty() && r.chars().all(|c| is_ident(c) || c == '.')).then(|| r.to_owned())
+}
+
 /// The method name in a function as an engine prints it: `De.setFromObject` →
 /// `setFromObject`, `new Foo` → `Foo`, `Function.of [as map]` → `of`; nothing for anonymous
 /// frames (`<anonymous>`, `anonymous`, SpiderMonkey's `a/b<`).
@@ -478,6 +491,16 @@ mod tests {
         assert_eq!(printed_name("Object.<anonymous>"), None);
         assert_eq!(printed_name("en/Fr.mapValues/<"), None);
         assert_eq!(printed_name("anonymous"), None);
+        assert_eq!(
+            printed_receiver("Object.<anonymous>").as_deref(),
+            Some("Object")
+        );
+        assert_eq!(
+            printed_receiver("async t.<anonymous>").as_deref(),
+            Some("t")
+        );
+        assert_eq!(printed_receiver("<anonymous>"), None);
+        assert_eq!(printed_receiver("XRef.parse"), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::theme;
 use super::widgets::place;
 use crate::app::{AppState, Command, Commands};
+use crate::model::FrameStatus;
 use egui::RichText;
 
 /// The selected frame: where it maps, why it does not, and the original source around it.
@@ -101,7 +102,15 @@ pub(super) fn frame_detail_ui(
                 ui.label(RichText::new(text).monospace().weak());
             }
             if let Some(note) = &d.note {
-                ui.label(RichText::new(note).color(theme::WARNING));
+                // A resolved frame's note says how it was resolved, a skipped one's why it was
+                // skipped: nothing to act on.
+                let text = RichText::new(note);
+                let calm = matches!(d.status, Some(FrameStatus::Resolved | FrameStatus::Skipped));
+                ui.label(if calm {
+                    text.weak()
+                } else {
+                    text.color(theme::WARNING)
+                });
             }
             let no_source = d.context.is_none()
                 && d.location

@@ -458,7 +458,8 @@ fn regex_allowed(src: &[u8], i: usize) -> bool {
 pub(super) fn restart_point(src: &[u8], offset: usize) -> usize {
     let mut line_start = memchr::memrchr(b'\n', &src[..offset.min(src.len())]).map_or(0, |p| p + 1);
     while line_start > 0 {
-        let first = src[line_start];
+        // An offset at the very end of a text that ends in a newline has an empty line.
+        let first = src.get(line_start).copied().unwrap_or(b' ');
         let starts_word = first.is_ascii_alphabetic() || first == b'_' || first == b'$';
         let prev = src[..line_start - 1].trim_ascii_end();
         if starts_word && matches!(prev.last(), Some(b';' | b'}')) {
@@ -551,5 +552,8 @@ mod tests {
         assert_eq!(&src[restart_point(src, at)..][..10], b"function f");
         let at = src.windows(3).position(|w| w == b"x()").unwrap();
         assert_eq!(restart_point(src, at), 0);
+        // The end of a text that ends in a newline (found by the fuzzer: it indexed past the end).
+        assert_eq!(&src[restart_point(src, src.len())..][..10], b"function f");
+        assert_eq!(restart_point(b"x;\n", 3), 0);
     }
 }

@@ -66,6 +66,18 @@ pub fn enclosing_functions(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
         .collect()
 }
 
+/// The same answers from one parse of the whole file: the reference the slices must agree with
+/// (`parsed` aside), for tests and fuzzing; too slow for a cold run (`benches/README.md`).
+pub fn enclosing_functions_whole(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
+    let offsets: Vec<usize> = offsets.iter().map(|&o| o.min(src.len())).collect();
+    let which: Vec<usize> = (0..offsets.len()).collect();
+    let mut answers = vec![None; offsets.len()];
+    for (i, found) in SliceParser::default().whole(src, &which, &offsets) {
+        answers[i] = found;
+    }
+    answers
+}
+
 /// `enclosing_functions` for sorted, distinct offsets.
 fn enclosing_sorted(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
     let bytes = src.as_bytes();
