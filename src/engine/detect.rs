@@ -17,12 +17,14 @@ pub struct Detected {
 impl Detected {
     /// Detects what `blob` is.
     pub fn new(name: impl Into<String>, blob: Blob) -> Self {
-        let kind = formats::peek(blob.as_slice());
-        Self {
-            name: name.into(),
-            blob,
-            kind,
+        let name = name.into();
+        let mut kind = formats::peek(blob.as_slice());
+        // An empty file has no kind of its own; one named as a mapping is the mapping of a
+        // build where nothing was renamed, which passes traces through unchanged.
+        if blob.as_slice().trim_ascii().is_empty() && names_a_mapping(&name) {
+            kind = FileKind::ProguardMapping;
         }
+        Self { name, blob, kind }
     }
 
     /// The progress phase whose work a [`crate::model::ChunkRunner`] spreads over cores when
@@ -34,6 +36,16 @@ impl Detected {
             _ => "load",
         }
     }
+}
+
+/// Whether a file name reads as a ProGuard/R8 mapping's (`mapping.txt`, `proguard-map.txt`).
+fn names_a_mapping(name: &str) -> bool {
+    let base = name
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    base.contains("mapping") || base.contains("proguard")
 }
 
 /// The phase of a source map's parse and index pass.

@@ -115,9 +115,11 @@ fn looks_like_log(text: &[u8]) -> bool {
 }
 
 /// Whether the text starts like a ProGuard/R8 mapping: after `#` comment lines, a class line
-/// `original.Name -> obf.Name:` (or only R8 header comments, for a mapping cut short).
+/// `original.Name -> obf.Name:` (or only comments: R8 writes a valid mapping with no classes
+/// when nothing was renamed, and retrace passes a trace through it unchanged).
 fn looks_like_proguard(text: &[u8]) -> bool {
     let mut r8_comment = false;
+    let mut comments = 0;
     for line in text.split(|&c| c == b'\n').take(200) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let t = line.trim_ascii_start();
@@ -125,6 +127,7 @@ fn looks_like_proguard(text: &[u8]) -> bool {
             continue;
         }
         if t.starts_with(b"#") {
+            comments += 1;
             r8_comment |= memchr::memmem::find(t, b"compiler: R8").is_some()
                 || memchr::memmem::find(t, b"pg_map_id").is_some()
                 || memchr::memmem::find(t, b"com.android.tools.r8").is_some();
@@ -135,7 +138,7 @@ fn looks_like_proguard(text: &[u8]) -> bool {
             && memchr::memmem::find(line, b" -> ").is_some()
             && !line.contains(&b'(');
     }
-    r8_comment
+    r8_comment || (comments > 0 && text.len() < PEEK_LEN)
 }
 
 fn looks_like_javascript(t: &[u8]) -> bool {
@@ -190,6 +193,7 @@ mod tests {
         assert_eq!(peek(b"0x1500\n0x163a\n"), FileKind::Log);
         assert_eq!(peek(&HERMES_MAGIC), FileKind::HermesBytecode);
         assert_eq!(peek(b""), FileKind::Log);
+        assert_eq!(peek(b"# just a comment\n\n"), FileKind::ProguardMapping);
         assert_eq!(
             peek(b"# compiler: R8\n# pg_map_id: 1a2b\ncom.example.Main -> a.a:\n    1:1:void main() -> a\n"),
             FileKind::ProguardMapping

@@ -102,8 +102,19 @@ fn choose_mapping(
             return Some(i);
         }
     }
+    // Frames' classes, and the thrown classes of headers (retrace maps an exception's
+    // class even when no frame is obfuscated).
     let classes: BTreeSet<&str> = frames(trace)
         .filter_map(|f| class_method(&f).map(|(c, _)| c))
+        .chain((0..trace.stack_count()).filter_map(|s| {
+            let title = trace.stack_title(s);
+            title.lines().rev().find_map(|l| {
+                throwable_class_range(l).map(|r| {
+                    let start = l.as_ptr() as usize - title.as_ptr() as usize;
+                    &title[start + r.start..start + r.end]
+                })
+            })
+        }))
         .collect();
     let coverage: Vec<usize> = symbols
         .mappings
@@ -393,7 +404,13 @@ fn resolve(
         return unparsed();
     };
     let symbol_file = Some(mapping.to_owned());
-    match remapper.frame(class, method, input.file, input.line) {
+    // The parser reads `(Native Method)` as no file; retrace keeps it as the file.
+    let file = if frame.raw.contains("(Native Method)") {
+        Some(crate::symbols::proguard::NATIVE_METHOD)
+    } else {
+        input.file
+    };
+    match remapper.frame(class, method, file, input.line) {
         Remapped::NotInMapping => unresolved(
             FrameStatus::NotCovered,
             symbol_file,
@@ -423,9 +440,13 @@ fn resolve(
                     "only the class is in {mapping}: it has no method {method}, so the name is kept as printed"
                 ),
                 ClassOnlyReason::LineOutsideRanges => format!(
-                    "line {} is outside every line range of {method} in {mapping}: only the class is deobfuscated; {} method(s) of that name listed as candidates",
+                    "line {} is outside every line range of {method} in {mapping}: only the class is deobfuscated; methods of that name: {}",
                     input.line.unwrap_or(0),
-                    by_name.len()
+                    by_name
+                        .iter()
+                        .map(|f| source_method_name(&f.method))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             };
             SymbolicatedFrame {
@@ -433,7 +454,8 @@ fn resolve(
                 symbol_file,
                 generated: None,
                 resolved: chain(std::slice::from_ref(&f)),
-                alternatives: by_name.iter().map(|c| chain(std::slice::from_ref(c))).collect(),
+                // As retrace: only the class; the methods of that name are named in the note.
+                alternatives: Vec::new(),
                 note: Some(why),
             }
         }

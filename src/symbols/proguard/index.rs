@@ -40,6 +40,14 @@ struct NameTable {
     hashes: Vec<u64>,
 }
 
+/// Whether every line is blank or a `#` comment.
+fn only_comments(bytes: &[u8]) -> bool {
+    bytes.split(|&c| c == b'\n').all(|l| {
+        let t = l.trim_ascii_start();
+        t.is_empty() || t[0] == b'#'
+    })
+}
+
 impl NameTable {
     fn new(hashes: Vec<u64>) -> Self {
         let size = (hashes.len() * 2).next_power_of_two().max(8);
@@ -147,7 +155,8 @@ impl Mapping {
                 .collect()
         };
         let total: usize = found.iter().map(Vec::len).sum();
-        if total == 0 {
+        // A mapping of comments only is valid (R8 writes one when nothing was renamed).
+        if total == 0 && !only_comments(bytes) {
             return Err(MappingError::NoClasses);
         }
         let mut classes = Vec::with_capacity(total);
@@ -158,7 +167,8 @@ impl Mapping {
             obf_hashes.push(obf);
             orig_hashes.push(orig);
         }
-        let (map_id, compiler) = read_prelude(&bytes[..classes[0].start]);
+        let prelude = classes.first().map_or(bytes.len(), |c| c.start);
+        let (map_id, compiler) = read_prelude(&bytes[..prelude]);
         Ok(Self {
             blob,
             classes,
@@ -557,5 +567,9 @@ mod tests {
             Mapping::parse(Blob::from("hello\nworld:\n")).unwrap_err(),
             MappingError::NoClasses
         );
+        // Empty and comment-only mappings are valid, with no classes.
+        for text in ["", "\n", "# compiler: R8\n  # {'id':'x'}\n\n"] {
+            assert_eq!(Mapping::parse(Blob::from(text)).unwrap().class_count(), 0);
+        }
     }
 }

@@ -23,6 +23,16 @@
 //!   deobfuscates the class only and lists the methods of that name; a frame without a line
 //!   is matched by name.
 //!
+//! - **R8's choice** (`r8.rs`): which member lines answer a frame and how they group into
+//!   candidate chains is R8's retrace's rule, not the crate's (partitions by outermost
+//!   signature, the position rules for frames with no line, ambiguous original ranges,
+//!   synthesized outer frames hidden, `rewriteFrame`'s `removeInnerFrames` on the whole
+//!   chain); candidates are then de-duplicated and sorted as retrace does. File names are
+//!   retrace's: the class's `sourceFile`, else the outer class's name with the printed
+//!   frame's extension (`.kt` kept), `Native Method` kept. Each rule has a reference case of
+//!   R8's own in `tests/fixtures/java/r8-retrace` that the crate's answer fails. The crate
+//!   still parses the lines, finds outlines and carries their positions.
+//!
 //! Where our answer differs from the crate's `ProguardMapper`, on purpose: a frame whose
 //! method or line is not in the mapping gets its class's R8 `sourceFile` (`Foo.kt`), as the
 //! crate's `ProguardCache` gives it, where the mapper makes a file name up from the input
@@ -31,8 +41,11 @@
 //! is not a class line (no ProGuard or R8 version writes one).
 
 mod index;
+mod r8;
 
 pub use index::{Mapping, MappingError};
+
+use r8::MemberLine;
 
 use proguard::{
     ProguardCache, ProguardMapping, ProguardRecord, StackFrame, class_name_to_descriptor,
@@ -89,20 +102,14 @@ pub enum Remapped {
     },
 }
 
-/// One member line of a class block, as far as grouping candidates needs it.
-#[derive(Clone, Debug)]
-struct MemberLine {
-    start: usize,
-    end: usize,
-    /// Original class of the method (another class's, for an inlined one).
-    class: String,
-    /// Original method name.
-    name: String,
-}
-
 /// The blocks of some classes of a mapping, ready for the crate.
 pub struct Subset {
     cache: Vec<u8>,
+    /// Obfuscated class → original class, for every class cut out (members or not: the
+    /// crate's cache leaves out a class with no members, which still names an exception).
+    class_names: HashMap<String, String>,
+    /// Original class → the file R8's `sourceFile` header names.
+    source_files: HashMap<String, String>,
     /// Obfuscated class → obfuscated method → member lines in file order.
     members: HashMap<String, HashMap<String, Vec<MemberLine>>>,
     /// Classes whose blocks were cut out.
@@ -155,39 +162,98 @@ impl Mapping {
         let mapping = ProguardMapping::new(&text);
         let mut members: HashMap<String, HashMap<String, Vec<MemberLine>>> = HashMap::new();
         let mut class: Option<(&str, &str)> = None;
-        for record in mapping.iter().flatten() {
+        let mut class_names = HashMap::new();
+        let mut source_files = HashMap::new();
+        // The member a `synthesized` header after it marks (`None` right after a class line).
+        let mut last_member: Option<(String, String)> = None;
+        // Line by line (the crate's iterator does not say which line a header came from,
+        // and does not export its header type): R8's JSON headers are read here.
+        for raw in text.split(|&c| c == b'\n') {
+            if raw.trim_ascii_start().starts_with(b"#") {
+                let Some(h) = r8_header(raw) else { continue };
+                // The member a header follows, if any.
+                let member = last_member
+                    .as_ref()
+                    .and_then(|(c, o)| members.get_mut(c)?.get_mut(o)?.last_mut());
+                match (h.id.as_str(), member) {
+                    ("sourceFile", None) => {
+                        if let Some((_, original)) = class {
+                            source_files.insert(original.to_owned(), h.file_name);
+                        }
+                    }
+                    ("com.android.tools.r8.synthesized", Some(m)) => m.synthesized = true,
+                    ("com.android.tools.r8.rewriteFrame", Some(m)) => {
+                        let remove = h
+                            .actions
+                            .iter()
+                            .filter_map(|a| {
+                                a.strip_prefix("removeInnerFrames(")?
+                                    .strip_suffix(')')?
+                                    .parse::<usize>()
+                                    .ok()
+                            })
+                            .sum();
+                        m.rewrites.push(r8::Rewrite {
+                            conditions: h.conditions,
+                            remove_inner_frames: remove,
+                        });
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            let Ok(record) = ProguardRecord::try_parse(raw) else {
+                continue;
+            };
             match record {
                 ProguardRecord::Class {
                     obfuscated,
                     original,
-                } => class = Some((obfuscated, original)),
+                } => {
+                    class = Some((obfuscated, original));
+                    class_names.insert(obfuscated.to_owned(), original.to_owned());
+                    last_member = None;
+                }
                 ProguardRecord::Method {
+                    ty,
                     obfuscated,
                     original,
+                    arguments,
                     original_class,
                     line_mapping,
-                    ..
                 } => {
                     let Some((class, class_original)) = class else {
                         continue;
                     };
-                    let (mut start, mut end) = line_mapping
-                        .map(|l| (l.startline.unwrap_or(0), l.endline.unwrap_or(0)))
-                        .unwrap_or((0, 0));
-                    if start > end {
-                        std::mem::swap(&mut start, &mut end);
-                    }
-                    members
+                    let ordered = |a: usize, b: usize| (a.min(b), a.max(b));
+                    let minified = line_mapping.and_then(|l| match (l.startline, l.endline) {
+                        (Some(a), Some(b)) => Some(ordered(a, b)),
+                        (Some(a), None) => Some((a, a)),
+                        _ => None,
+                    });
+                    let original_range = line_mapping.and_then(|l| {
+                        match (l.original_startline, l.original_endline) {
+                            (Some(a), Some(b)) => Some(ordered(a, b)),
+                            (Some(a), None) => Some((a, a)),
+                            _ => None,
+                        }
+                    });
+                    let owner = original_class.unwrap_or(class_original);
+                    let list = members
                         .entry(class.to_owned())
                         .or_default()
                         .entry(obfuscated.to_owned())
-                        .or_default()
-                        .push(MemberLine {
-                            start,
-                            end,
-                            class: original_class.unwrap_or(class_original).to_owned(),
-                            name: original.to_owned(),
-                        });
+                        .or_default();
+                    list.push(MemberLine {
+                        minified,
+                        original: original_range,
+                        class: owner.to_owned(),
+                        name: original.to_owned(),
+                        signature: format!("{ty} {owner}.{original}({arguments})"),
+                        synthesized: false,
+                        rewrites: Vec::new(),
+                    });
+                    last_member = Some((class.to_owned(), obfuscated.to_owned()));
                 }
                 _ => {}
             }
@@ -197,6 +263,8 @@ impl Mapping {
         let _ = ProguardCache::write(&mapping, &mut cache);
         Subset {
             cache,
+            class_names,
+            source_files,
             members,
             classes: all.len(),
             text_bytes: text.len(),
@@ -240,10 +308,7 @@ pub struct StackRemapper<'s> {
 impl StackRemapper<'_> {
     /// The original name of an obfuscated class.
     pub fn remap_class(&self, obfuscated: &str) -> Option<String> {
-        self.cache
-            .as_ref()?
-            .remap_class(obfuscated)
-            .map(str::to_owned)
+        self.subset.class_names.get(obfuscated).cloned()
     }
 
     /// Declares the throwable's class (obfuscated, as printed): its `rewriteFrame` rules
@@ -273,6 +338,8 @@ impl StackRemapper<'_> {
             Some(f) => StackFrame::with_file(class, method, line, f),
             None => StackFrame::new(class, method, line),
         };
+        let carried = self.carried;
+        let rewrite = self.can_rewrite;
         let Some(iter) = cache.remap_frame_with_context(
             &frame,
             self.descriptor.as_deref(),
@@ -299,40 +366,105 @@ impl StackRemapper<'_> {
             .get(class)
             .and_then(|m| m.get(method))
             .unwrap_or(&empty);
-        let has_line_info = members.iter().any(|m| m.end > 0);
+        let mut out = out;
+        for f in &mut out {
+            f.file = self.file_for(&f.class, file);
+        }
         if members.is_empty() {
             return class_only(out, ClassOnlyReason::MethodNotInMapping, Vec::new());
         }
-        let in_range = |m: &MemberLine| m.end > 0 && m.start <= line && line <= m.end;
-        if line > 0 && has_line_info && !members.iter().any(in_range) {
+        let line = u32::try_from(line).ok().filter(|&l| l > 0);
+        // After an outline the crate carries the outline's position into this frame.
+        if carried.is_some() {
+            return Remapped::Frames {
+                candidates: vec![out],
+                by_line: line.is_some(),
+            };
+        }
+        let Some(picks) = r8::candidates(members, line) else {
             let by_name = self.by_name(members);
             return class_only(out, ClassOnlyReason::LineOutsideRanges, by_name);
-        }
-        let by_line = line > 0 && has_line_info;
-        let candidates = if by_line {
-            // Members whose range holds the line, in file order; consecutive members with
-            // the same range are one inline chain (callee first), as R8 and ProGuard write
-            // them. The crate emits exactly these, minus any a rewrite rule removed first.
-            let mut sizes: Vec<usize> = Vec::new();
-            let mut last: Option<(usize, usize)> = None;
-            for m in members.iter().filter(|m| in_range(m)) {
-                if last == Some((m.start, m.end)) {
-                    if let Some(n) = sizes.last_mut() {
-                        *n += 1;
+        };
+        let mut candidates: Vec<Vec<OriginalFrame>> = Vec::new();
+        for chain in picks {
+            let mut frames: Vec<OriginalFrame> = chain
+                .iter()
+                .map(|p| {
+                    let m = &members[p.member];
+                    OriginalFrame {
+                        class: m.class.clone(),
+                        method: m.name.clone(),
+                        file: self.file_for(&m.class, file),
+                        line: p.line,
                     }
-                } else {
-                    sizes.push(1);
-                    last = Some((m.start, m.end));
+                })
+                .collect();
+            if rewrite {
+                let remove = self.removed_inner_frames(members, &chain);
+                if remove > 0 && remove <= frames.len() {
+                    frames.drain(..remove);
                 }
             }
-            split_chains(out, &sizes)
-        } else {
-            out.into_iter().map(|f| vec![f]).collect()
-        };
-        Remapped::Frames {
-            candidates,
-            by_line,
+            if !frames.is_empty() {
+                candidates.push(frames);
+            }
         }
+        if candidates.is_empty() {
+            return Remapped::Removed;
+        }
+        Remapped::Frames {
+            candidates: r8_order(candidates, line.is_some()),
+            by_line: line.is_some(),
+        }
+    }
+
+    /// How many inner frames the chain's `rewriteFrame` rules remove for the throwable
+    /// declared (`throws(Lpkg/Cls;)` conditions; `removeInnerFrames(n)` actions).
+    fn removed_inner_frames(&self, members: &[MemberLine], chain: &[r8::Pick]) -> usize {
+        let Some(thrown) = self.descriptor.as_deref() else {
+            return 0;
+        };
+        let mut n = 0;
+        for p in chain {
+            for rule in &members[p.member].rewrites {
+                let holds = rule.conditions.iter().all(|c| {
+                    c.strip_prefix("throws(")
+                        .and_then(|c| c.strip_suffix(')'))
+                        .is_some_and(|d| d == thrown)
+                });
+                if holds && !rule.conditions.is_empty() {
+                    n += rule.remove_inner_frames;
+                }
+            }
+        }
+        n
+    }
+
+    /// The file R8's retrace prints for a frame of original class `class`: the class's
+    /// `sourceFile` header, else the outer class's simple name with the extension of the
+    /// file the obfuscated frame printed (`.kt` stays `.kt`, a `…Kt` class is `….kt`, any
+    /// other is `.java`); `Native Method` is kept.
+    fn file_for(&self, class: &str, printed: Option<&str>) -> Option<String> {
+        if printed == Some(NATIVE_METHOD) {
+            return Some(NATIVE_METHOD.to_owned());
+        }
+        if let Some(f) = self.subset.source_files.get(class) {
+            return Some(f.clone());
+        }
+        let simple = class.rsplit('.').next().unwrap_or(class);
+        let simple = simple
+            .split('$')
+            .next()
+            .filter(|s| !s.is_empty())
+            .unwrap_or(simple);
+        let ext = printed
+            .and_then(|p| p.rsplit_once('.'))
+            .map_or("", |(_, e)| e);
+        Some(match simple.strip_suffix("Kt") {
+            Some(base) if ext.is_empty() || ext == "kt" => format!("{base}.kt"),
+            _ if ext == "kt" => format!("{simple}.kt"),
+            _ => format!("{simple}.java"),
+        })
     }
 
     /// Every method with this obfuscated name, matched by name only: the outermost member
@@ -345,7 +477,7 @@ impl StackRemapper<'_> {
             .filter(|&(i, m)| {
                 members
                     .get(i + 1)
-                    .is_none_or(|next| (next.start, next.end) != (m.start, m.end) || m.end == 0)
+                    .is_none_or(|next| next.minified != m.minified || m.minified.is_none())
             })
             .filter(|(_, m)| seen.insert((m.class.as_str(), m.name.as_str())))
             .map(|(_, m)| OriginalFrame {
@@ -383,25 +515,52 @@ fn class_only(
     }
 }
 
-/// Splits the crate's flat output into chains of the given sizes; a rewrite rule removes
-/// frames from the front. When the sizes do not account for the output, each frame is its
-/// own candidate.
-fn split_chains(out: Vec<OriginalFrame>, sizes: &[usize]) -> Vec<Vec<OriginalFrame>> {
-    let total: usize = sizes.iter().sum();
-    if total < out.len() || sizes.is_empty() {
-        return out.into_iter().map(|f| vec![f]).collect();
-    }
-    let mut removed = total - out.len();
-    let mut frames = out.into_iter();
-    let mut chains = Vec::new();
-    for &size in sizes {
-        let keep = size.saturating_sub(removed);
-        removed -= size - keep;
-        let chain: Vec<OriginalFrame> = frames.by_ref().take(keep).collect();
-        if !chain.is_empty() {
-            chains.push(chain);
-        }
-    }
+/// The fields of an R8 JSON header (`# {"id":"sourceFile","fileName":"Foo.kt"}`) that
+/// retrace reads.
+#[derive(serde::Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Header {
+    id: String,
+    file_name: String,
+    conditions: Vec<String>,
+    actions: Vec<String>,
+}
+
+/// The R8 header of a `#` line, if it is one (R8 also writes single-quoted JSON).
+fn r8_header(line: &[u8]) -> Option<Header> {
+    let text = std::str::from_utf8(line).ok()?.trim();
+    let json = text.strip_prefix('#')?.trim();
+    serde_json::from_str(json)
+        .ok()
+        .or_else(|| serde_json::from_str(&json.replace('\'', "\"")).ok())
+}
+
+/// How `(Native Method)` frames name their file.
+pub const NATIVE_METHOD: &str = "Native Method";
+
+/// Candidates as R8's retrace lists them: a candidate whose top frame repeats an earlier
+/// one's (class, method name, file and, when the frame had a line, line) is dropped whole,
+/// and the rest are sorted by their top frame (class, method, file, line), stably.
+fn r8_order(mut chains: Vec<Vec<OriginalFrame>>, by_line: bool) -> Vec<Vec<OriginalFrame>> {
+    let top = |c: &Vec<OriginalFrame>| {
+        c.first().map(|f| {
+            (
+                f.class.clone(),
+                f.method.clone(),
+                f.file.clone(),
+                if by_line { f.line } else { None },
+            )
+        })
+    };
+    let mut seen = BTreeSet::new();
+    chains.retain(|c| seen.insert(top(c)));
+    chains.sort_by(|a, b| {
+        let key = |c: &Vec<OriginalFrame>| {
+            c.first()
+                .map(|f| (f.class.clone(), f.method.clone(), f.file.clone(), f.line))
+        };
+        key(a).cmp(&key(b))
+    });
     chains
 }
 
@@ -447,14 +606,15 @@ mod tests {
                 "com.example.shop.service.OrderService.lambda$processAll$1(OrderService.java:20)"
             ]]
         );
-        // Two candidates (processAll's range and the lambda's both hold line 20).
+        // Two candidates (processAll's range and the lambda's both hold line 20), sorted by
+        // method name as retrace sorts them.
         assert_eq!(
             frames(&st.frame("com.example.shop.c.a", "a", Some("SourceFile"), Some(20))),
             vec![
-                vec!["com.example.shop.service.OrderService.processAll(OrderService.java:20)"],
                 vec![
                     "com.example.shop.service.OrderService.lambda$processAll$1(OrderService.java:20)"
-                ]
+                ],
+                vec!["com.example.shop.service.OrderService.processAll(OrderService.java:20)"],
             ]
         );
         assert_eq!(

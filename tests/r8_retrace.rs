@@ -1,0 +1,201 @@
+//! R8's own retrace reference cases (`tests/fixtures/java/r8-retrace`, extracted from R8's
+//! `RetraceTests` by `extract.py`): each pairs a mapping, an obfuscated trace and the text
+//! R8's retrace prints. Symscope deobfuscates the trace on the engine's route, and its answer
+//! is printed back the way retrace prints one (alternatives joined line by line with `<OR>`,
+//! the text around each frame kept); the text must equal R8's, title lines included.
+//!
+//! The cases that still differ are named in `KNOWN_DIFFERENCES` with the reason (the fixture
+//! README repeats them): the test fails if one of them starts to agree (remove it then) or
+//! any other case differs.
+
+mod common;
+
+use std::collections::{BTreeMap, HashSet};
+use symscope::formats::java;
+use symscope::model::{FrameStatus, ResolvedLocation, SymbolicatedTrace, Trace};
+
+const DIR: &str = "java/r8-retrace";
+
+/// Cases whose output still differs from R8's, with why (issue #19 is open on them).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "AutoStackTrace",
+        "a file part with spaces and colons ('(:com.google.android.gms@2039…:46)') is not read as a Java frame",
+    ),
+    (
+        "ColonInFileNameStackTrace",
+        "a file part with several colons ('(:foo::bar:1)') is not read as a Java frame",
+    ),
+    (
+        "CircularReferenceStackTrace",
+        "'[CIRCULAR REFERENCE: a.b]' lines are not deobfuscated",
+    ),
+    (
+        "ExceptionMessageWithClassNameInMessage",
+        "R8 rewrites an undotted class name before '::' in a message ('net::ERR_…'); only dotted names are",
+    ),
+    (
+        "InlineInOutlineStackTrace",
+        "experimental in R8: outline frames follow the proguard crate, which keeps the outline's own frames",
+    ),
+    (
+        "NpeInlineRetraceStackTrace",
+        "experimental in R8: an inlined null check's frame is not removed",
+    ),
+    (
+        "OutlineInOutlineStackTrace",
+        "experimental in R8: outlines inside outlines are not followed",
+    ),
+    (
+        "OutlineSimpleStackTrace",
+        "experimental in R8: outline frames follow the proguard crate, which keeps the outline's own frame",
+    ),
+    (
+        "OutlineWithInliningStackTrace",
+        "experimental in R8: outline frames follow the proguard crate",
+    ),
+    (
+        "SyntheticLambdaMethodStackTrace",
+        "experimental in R8: a synthesized lambda class's frame is not hidden",
+    ),
+];
+
+/// One original location as retrace prints it in place of the obfuscated one.
+fn location(loc: &ResolvedLocation) -> String {
+    let function = loc.function.as_deref().unwrap_or("?");
+    match (loc.file.as_deref(), loc.line) {
+        (Some(f), Some(l)) => format!("{function}({f}:{l})"),
+        (Some(f), None) => format!("{function}({f})"),
+        (None, Some(l)) => format!("{function}(Unknown Source:{l})"),
+        (None, None) => format!("{function}(Unknown Source)"),
+    }
+}
+
+/// R8's `joinAmbiguousLines`: line `i` of every candidate in turn, each printed once, the
+/// candidates after the first marked `<OR>` after the line's indentation.
+fn join_ambiguous(candidates: &[Vec<String>]) -> Vec<String> {
+    let mut out = Vec::new();
+    let longest = candidates.iter().map(Vec::len).max().unwrap_or(0);
+    for i in 0..longest {
+        let mut seen = HashSet::new();
+        for (k, chain) in candidates.iter().enumerate() {
+            let Some(line) = chain.get(i) else { continue };
+            if !seen.insert(line.clone()) {
+                continue;
+            }
+            if k == 0 {
+                out.push(line.clone());
+            } else {
+                let indent = line.len() - line.trim_start().len();
+                out.push(format!("{}<OR> {}", &line[..indent], &line[indent..]));
+            }
+        }
+    }
+    out
+}
+
+/// The trace as retrace would print Symscope's answer.
+fn render(text: &str, trace: &Trace, result: &SymbolicatedTrace) -> Vec<String> {
+    let mut lines: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (stack, sym) in trace.stacks.iter().zip(&result.stacks) {
+        if stack.title_line > 0 {
+            let raw_lines: Vec<&str> = text.lines().collect();
+            for (k, (obf, l)) in stack
+                .title
+                .split('\n')
+                .zip(sym.title.split('\n'))
+                .enumerate()
+            {
+                // The header's text is read without its logcat prefix; retrace keeps it.
+                let n = stack.title_line + k;
+                let raw = raw_lines.get(n - 1).copied().unwrap_or("");
+                let line = match raw.find(obf) {
+                    Some(at) if !obf.is_empty() => {
+                        format!("{}{l}{}", &raw[..at], &raw[at + obf.len()..])
+                    }
+                    _ => l.to_owned(),
+                };
+                lines.insert(n, vec![line]);
+            }
+        }
+        for (frame, s) in stack.frames.iter().zip(&sym.frames) {
+            let raw = &frame.raw;
+            let out = match (&frame.input, s.status) {
+                (Some(input), FrameStatus::Resolved) if !input.builtin => {
+                    let at = raw.find("at ").map_or(0, |i| i + 3);
+                    let close = raw.rfind(')').map_or(raw.len(), |i| i + 1);
+                    // Retrace keeps a class loader or module before the class.
+                    let head = match &input.module {
+                        Some(m) => format!("{}{m}/", &raw[..at]),
+                        None => raw[..at].to_owned(),
+                    };
+                    let tail = &raw[close..];
+                    let chains: Vec<Vec<String>> = std::iter::once(&s.resolved)
+                        .chain(&s.alternatives)
+                        .map(|c| {
+                            c.iter()
+                                .map(|l| format!("{head}{}{tail}", location(l)))
+                                .collect()
+                        })
+                        .collect();
+                    join_ambiguous(&chains)
+                }
+                // A frame the mapping removes (a rewrite rule, an outline) is not printed.
+                (Some(input), FrameStatus::Skipped) if !input.builtin => Vec::new(),
+                _ => vec![raw.clone()],
+            };
+            lines.insert(frame.line_no, out);
+        }
+    }
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        match lines.remove(&(i + 1)) {
+            Some(l) => out.extend(l),
+            None => out.push(raw.to_owned()),
+        }
+    }
+    out
+}
+
+/// Symscope's retrace of one case, as text.
+fn retrace(case: &str) -> (Vec<String>, Vec<String>) {
+    let dir = common::fixture(DIR).join(case);
+    let text = std::fs::read_to_string(dir.join("obfuscated.txt")).unwrap();
+    let trace = java::parse(&text);
+    let symbols = common::symbols(&[dir.join("mapping.txt")]);
+    let result = common::symbolicate(&trace, &symbols, None);
+    let expected = std::fs::read_to_string(dir.join("retraced.txt")).unwrap();
+    (
+        render(&text, &trace, &result),
+        expected.lines().map(str::to_owned).collect(),
+    )
+}
+
+#[test]
+fn every_r8_reference_case() {
+    let cases = std::fs::read_to_string(common::fixture(DIR).join("cases.txt")).unwrap();
+    let mut failed = Vec::new();
+    let mut checked = 0;
+    for line in cases.lines() {
+        let (case, kind) = line.split_once(' ').unwrap();
+        let (ours, expected) = retrace(case);
+        checked += 1;
+        let differs = KNOWN_DIFFERENCES.iter().any(|(c, _)| *c == case);
+        if ours != expected && !differs {
+            failed.push(format!(
+                "{case} ({kind}):\n  expected:\n    {}\n  ours:\n    {}",
+                expected.join("\n    "),
+                ours.join("\n    ")
+            ));
+        } else if ours == expected && differs {
+            failed.push(format!("{case}: listed as differing, but now equal"));
+        }
+    }
+    assert!(checked >= 60, "only {checked} cases");
+    assert!(
+        failed.is_empty(),
+        "{} of {checked} cases differ from R8:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
