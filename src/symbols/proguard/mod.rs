@@ -225,19 +225,9 @@ impl Mapping {
                     let Some((class, class_original)) = class else {
                         continue;
                     };
-                    let ordered = |a: usize, b: usize| (a.min(b), a.max(b));
-                    let minified = line_mapping.and_then(|l| match (l.startline, l.endline) {
-                        (Some(a), Some(b)) => Some(ordered(a, b)),
-                        (Some(a), None) => Some((a, a)),
-                        _ => None,
-                    });
-                    let original_range = line_mapping.and_then(|l| {
-                        match (l.original_startline, l.original_endline) {
-                            (Some(a), Some(b)) => Some(ordered(a, b)),
-                            (Some(a), None) => Some((a, a)),
-                            _ => None,
-                        }
-                    });
+                    let minified = line_mapping.and_then(|l| range(l.startline, l.endline));
+                    let original_range =
+                        line_mapping.and_then(|l| range(l.original_startline, l.original_endline));
                     let owner = original_class.unwrap_or(class_original);
                     let list = members
                         .entry(class.to_owned())
@@ -366,22 +356,28 @@ impl StackRemapper<'_> {
             .get(class)
             .and_then(|m| m.get(method))
             .unwrap_or(&empty);
+        // The crate's frames are answered only for class-only frames and after an outline.
         let mut out = out;
-        for f in &mut out {
-            f.file = self.file_for(&f.class, file);
-        }
+        let crate_files = |out: &mut Vec<OriginalFrame>| {
+            for f in out.iter_mut() {
+                f.file = self.file_for(&f.class, file);
+            }
+        };
         if members.is_empty() {
+            crate_files(&mut out);
             return class_only(out, ClassOnlyReason::MethodNotInMapping, Vec::new());
         }
         let line = u32::try_from(line).ok().filter(|&l| l > 0);
         // After an outline the crate carries the outline's position into this frame.
         if carried.is_some() {
+            crate_files(&mut out);
             return Remapped::Frames {
                 candidates: vec![out],
                 by_line: line.is_some(),
             };
         }
         let Some(picks) = r8::candidates(members, line) else {
+            crate_files(&mut out);
             let by_name = self.by_name(members);
             return class_only(out, ClassOnlyReason::LineOutsideRanges, by_name);
         };
@@ -515,6 +511,13 @@ fn class_only(
     }
 }
 
+/// A line range as written (`a:b` in either order, `a` alone as `a:a`).
+fn range(start: Option<usize>, end: Option<usize>) -> Option<(usize, usize)> {
+    let a = start?;
+    let b = end.unwrap_or(a);
+    Some((a.min(b), a.max(b)))
+}
+
 /// The fields of an R8 JSON header (`# {"id":"sourceFile","fileName":"Foo.kt"}`) that
 /// retrace reads.
 #[derive(serde::Deserialize, Default)]
@@ -542,25 +545,28 @@ pub const NATIVE_METHOD: &str = "Native Method";
 /// one's (class, method name, file and, when the frame had a line, line) is dropped whole,
 /// and the rest are sorted by their top frame (class, method, file, line), stably.
 fn r8_order(mut chains: Vec<Vec<OriginalFrame>>, by_line: bool) -> Vec<Vec<OriginalFrame>> {
-    let top = |c: &Vec<OriginalFrame>| {
+    // Borrowed keys: nothing is copied to compare.
+    fn key(c: &[OriginalFrame]) -> Option<(&str, &str, Option<&str>, Option<u32>)> {
         c.first().map(|f| {
             (
-                f.class.clone(),
-                f.method.clone(),
-                f.file.clone(),
-                if by_line { f.line } else { None },
+                f.class.as_str(),
+                f.method.as_str(),
+                f.file.as_deref(),
+                f.line,
             )
         })
-    };
-    let mut seen = BTreeSet::new();
-    chains.retain(|c| seen.insert(top(c)));
-    chains.sort_by(|a, b| {
-        let key = |c: &Vec<OriginalFrame>| {
-            c.first()
-                .map(|f| (f.class.clone(), f.method.clone(), f.file.clone(), f.line))
-        };
-        key(a).cmp(&key(b))
-    });
+    }
+    let mut keep = Vec::with_capacity(chains.len());
+    {
+        let mut seen = BTreeSet::new();
+        for c in &chains {
+            let top = key(c).map(|(c, m, f, l)| (c, m, f, l.filter(|_| by_line)));
+            keep.push(seen.insert(top));
+        }
+    }
+    let mut keep = keep.into_iter();
+    chains.retain(|_| keep.next().unwrap_or(true));
+    chains.sort_by(|a, b| key(a).cmp(&key(b)));
     chains
 }
 

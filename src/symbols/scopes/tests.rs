@@ -2,6 +2,21 @@ use super::*;
 
 /// The name of the function enclosing the first `@` in `src` (the `@` is removed), its parts
 /// joined with dots; `<anonymous>` or `<top>`.
+/// Each answer's dotted name (`A.b`), or the scope's kind when it has none.
+fn names_of(src: &str, found: &[Option<Found>]) -> Vec<String> {
+    found
+        .iter()
+        .map(|f| match &f.as_ref().expect("parsed").scope {
+            Scope::Named(p) => p
+                .iter()
+                .map(|r| &src[r.clone()])
+                .collect::<Vec<_>>()
+                .join("."),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
 fn name_at(src: &str) -> String {
     let at = src.find('@').unwrap();
     let text = src.replacen('@', "", 1);
@@ -93,17 +108,7 @@ fn many_positions_in_one_minified_line() {
         .iter()
         .map(|p| src.find(p).unwrap())
         .collect();
-    let got: Vec<String> = enclosing_functions(src, &offs)
-        .into_iter()
-        .map(|f| match f.unwrap().scope {
-            Scope::Named(p) => p
-                .iter()
-                .map(|r| &src[r.clone()])
-                .collect::<Vec<_>>()
-                .join("."),
-            other => format!("{other:?}"),
-        })
-        .collect();
+    let got = names_of(src, &enclosing_functions(src, &offs));
     assert_eq!(got, ["A.a", "A.b", "B", "C", "Anonymous"]);
 }
 
@@ -160,17 +165,7 @@ fn long_blocks_before_the_position_are_left_out() {
     let pos = src.find("x()").unwrap();
     let first = src.find("a.b(c)").unwrap();
     let found = enclosing_functions(&src, &[pos, first]);
-    let names: Vec<String> = found
-        .iter()
-        .map(|f| match &f.as_ref().unwrap().scope {
-            Scope::Named(p) => p
-                .iter()
-                .map(|r| &src[r.clone()])
-                .collect::<Vec<_>>()
-                .join("."),
-            other => format!("{other:?}"),
-        })
-        .collect();
+    let names = names_of(&src, &found);
     assert_eq!(names, ["p", "first"]);
     assert!(found[0].as_ref().unwrap().parsed < 300, "{found:?}");
 }
