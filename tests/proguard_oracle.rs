@@ -86,14 +86,24 @@ fn agrees_at(ours: &[String], crate_answer: &[String], probe: In<'_>) -> bool {
     if agrees(ours, crate_answer) {
         return true;
     }
-    let crate_answer: Vec<String> = crate_answer
+    let with_line: Vec<String> = crate_answer
         .iter()
         .map(|f| f.replace(":0)", &format!(":{line})")))
         .collect();
-    // Retrace hides an outermost frame R8 marked synthesized; the crate keeps it.
-    let synthesized_hidden =
-        crate_answer.len() == ours.len() + 1 && agrees(ours, &crate_answer[..ours.len()]);
-    class_only || synthesized_hidden || agrees(ours, &crate_answer)
+    // Retrace hides an outermost frame of a method R8 marked synthesized on any of its
+    // lines; the crate keeps it where the line it answers has no mark of its own.
+    let synthesized_hidden = |crate_answer: &[String]| {
+        crate_answer.len() == ours.len() + 1 && agrees(ours, &crate_answer[..ours.len()])
+    };
+    // Where no range holds the line, retrace prints the class with the method as printed,
+    // even for a class R8 synthesized; the crate hides it.
+    let class_only_of_synthesized =
+        crate_answer.is_empty() && ours.len() == 1 && ours[0].contains(&format!(".{method}("));
+    class_only
+        || class_only_of_synthesized
+        || synthesized_hidden(&crate_answer)
+        || synthesized_hidden(&with_line)
+        || agrees(ours, &with_line)
 }
 
 /// Whether a probe has a position (R8's rules for frames without one differ from the crate's).
@@ -126,7 +136,7 @@ fn ours_in(subset: &Subset, exception: Option<&str>, frames: &[In<'_>]) -> Vec<S
         let line = u32::try_from(l).ok().filter(|&l| l > 0);
         match stack.frame(c, m, Some("SourceFile"), line) {
             Remapped::NotInMapping => out.push(show(c, m, Some("SourceFile"), Some(l))),
-            Remapped::Outline | Remapped::Removed => {}
+            Remapped::Outline | Remapped::Removed | Remapped::Synthesized => {}
             Remapped::ClassOnly { frame, .. } => out.push(show(
                 &frame.class,
                 &frame.method,
@@ -177,6 +187,31 @@ fn probes(text: &str) -> BTreeMap<(String, String), BTreeSet<usize>> {
     out
 }
 
+/// Every (obfuscated class, obfuscated method)'s minified line ranges.
+fn ranges(text: &str) -> BTreeMap<(String, String), Vec<(usize, usize)>> {
+    let mut out: BTreeMap<(String, String), Vec<(usize, usize)>> = BTreeMap::new();
+    let mut class = None;
+    for record in ProguardMapping::new(text.as_bytes()).iter().flatten() {
+        match record {
+            ProguardRecord::Class { obfuscated, .. } => class = Some(obfuscated),
+            ProguardRecord::Method {
+                obfuscated,
+                line_mapping: Some(lm),
+                ..
+            } => {
+                let (Some(class), Some(s)) = (class, lm.startline) else {
+                    continue;
+                };
+                out.entry((class.to_owned(), obfuscated.to_owned()))
+                    .or_default()
+                    .push((s, lm.endline.unwrap_or(s)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Checks every probe of a mapping file alone, then returns how many were compared.
 fn every_frame(text: &str) -> usize {
     let mapper = ProguardMapper::from(text);
@@ -186,6 +221,7 @@ fn every_frame(text: &str) -> usize {
     let mut n = 0;
     let mut mismatches = vec![format!("(in {})", text.lines().nth(3).unwrap_or(""))];
     let mut subset: Option<(String, Subset)> = None;
+    let ranges = ranges(text);
     for ((class, method), lines) in probes(text) {
         if subset.as_ref().is_none_or(|(c, _)| *c != class) {
             subset = Some((class.clone(), mapping.subset([class.as_str()])));
@@ -197,7 +233,19 @@ fn every_frame(text: &str) -> usize {
             let frame = [(class.as_str(), method.as_str(), line)];
             let (a, b) = (ours_in(sub, None, &frame), theirs(&mapper, None, &frame));
             let c = cached(&cache, None, &frame);
-            if has_line(&frame) && (!agrees_at(&a, &c, frame[0]) || !agrees_at(&a, &b, frame[0])) {
+            // R8: a line no range of the method holds (a `0:0:` range holds only 0) gets
+            // the class alone, where the crate answers the method's preamble line.
+            let covered = ranges
+                .get(&(class.clone(), method.clone()))
+                .is_some_and(|r| r.iter().any(|&(s, e)| s <= line && line <= e));
+            let class_only = !covered
+                && a.len() == 1
+                && a[0].contains(&format!(".{method}("))
+                && a[0].ends_with(&format!(":{line})"));
+            if has_line(&frame)
+                && !class_only
+                && (!agrees_at(&a, &c, frame[0]) || !agrees_at(&a, &b, frame[0]))
+            {
                 mismatches.push(format!(
                     "{class}.{method}:{line}\n  ours:   {a:?}\n  mapper: {b:?}\n  cache:  {c:?}"
                 ));
@@ -256,7 +304,7 @@ fn outline_then_callsite_equals_the_crate() {
         let mut outlines = Vec::new();
         let mut callsites = Vec::new();
         let mut class = None;
-        let mut last: Option<(String, String, usize)> = None;
+        let mut last: Option<(String, String, usize, usize)> = None;
         for record in ProguardMapping::new(text.as_bytes()).iter().flatten() {
             match record {
                 ProguardRecord::Class { obfuscated, .. } => class = Some(obfuscated),
@@ -266,7 +314,8 @@ fn outline_then_callsite_equals_the_crate() {
                     ..
                 } => {
                     let line = line_mapping.and_then(|l| l.startline).unwrap_or(0);
-                    last = class.map(|c| (c.to_owned(), obfuscated.to_owned(), line));
+                    let end = line_mapping.and_then(|l| l.endline).unwrap_or(line);
+                    last = class.map(|c| (c.to_owned(), obfuscated.to_owned(), line, end));
                 }
                 ProguardRecord::R8Header(h) => {
                     let h = format!("{h:?}");
@@ -283,8 +332,9 @@ fn outline_then_callsite_equals_the_crate() {
         }
         assert!(!outlines.is_empty() && !callsites.is_empty(), "{name}");
         let mut n = 0;
+        // Every position inside each outline (outside its range a frame is no outline).
         for o in &outlines {
-            for pos in 1..=6 {
+            for pos in o.2.max(1)..=o.3 {
                 for c in &callsites {
                     let frames = [
                         (o.0.as_str(), o.1.as_str(), pos),
@@ -294,12 +344,26 @@ fn outline_then_callsite_equals_the_crate() {
                     if !has_line(&frames) {
                         continue;
                     }
+                    // R8 looks the caller up at the callsite's position for the outline's
+                    // (the outline's own when the callsite lists none); where no range holds
+                    // that, it prints the class alone with the printed line. The crate keeps
+                    // the printed line.
+                    let class_only = a.len() == 1
+                        && a[0].contains(&format!(".{}(", c.1))
+                        && a[0].ends_with(&format!(":{})", c.2));
+                    if class_only {
+                        continue;
+                    }
+                    let c = cached(&cache, None, &frames);
                     assert!(
-                        agrees(&a, &cached(&cache, None, &frames)),
-                        "{name}: {frames:?}"
+                        agrees_at(&a, &c, frames[1]),
+                        "{name}: {frames:?}\n{a:?}\n{c:?}"
                     );
                     let b = theirs(&mapper, None, &frames);
-                    assert!(agrees(&a, &b), "{name}: {frames:?}\n{a:?}\n{b:?}");
+                    assert!(
+                        agrees_at(&a, &b, frames[1]),
+                        "{name}: {frames:?}\n{a:?}\n{b:?}"
+                    );
                     n += 1;
                 }
             }

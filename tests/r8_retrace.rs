@@ -4,9 +4,8 @@
 //! is printed back the way retrace prints one (alternatives joined line by line with `<OR>`,
 //! the text around each frame kept); the text must equal R8's, title lines included.
 //!
-//! The cases that still differ are named in `KNOWN_DIFFERENCES` with the reason (the fixture
-//! README repeats them): the test fails if one of them starts to agree (remove it then) or
-//! any other case differs.
+//! Every case must agree, the experimental ones (outlines, synthesized lambdas, inlined null
+//! checks) included.
 
 mod common;
 
@@ -15,50 +14,6 @@ use symscope::formats::java;
 use symscope::model::{FrameStatus, ResolvedLocation, SymbolicatedTrace, Trace};
 
 const DIR: &str = "java/r8-retrace";
-
-/// Cases whose output still differs from R8's, with why (issue #19 is open on them).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "AutoStackTrace",
-        "a file part with spaces and colons ('(:com.google.android.gms@2039…:46)') is not read as a Java frame",
-    ),
-    (
-        "ColonInFileNameStackTrace",
-        "a file part with several colons ('(:foo::bar:1)') is not read as a Java frame",
-    ),
-    (
-        "CircularReferenceStackTrace",
-        "'[CIRCULAR REFERENCE: a.b]' lines are not deobfuscated",
-    ),
-    (
-        "ExceptionMessageWithClassNameInMessage",
-        "R8 rewrites an undotted class name before '::' in a message ('net::ERR_…'); only dotted names are",
-    ),
-    (
-        "InlineInOutlineStackTrace",
-        "experimental in R8: outline frames follow the proguard crate, which keeps the outline's own frames",
-    ),
-    (
-        "NpeInlineRetraceStackTrace",
-        "experimental in R8: an inlined null check's frame is not removed",
-    ),
-    (
-        "OutlineInOutlineStackTrace",
-        "experimental in R8: outlines inside outlines are not followed",
-    ),
-    (
-        "OutlineSimpleStackTrace",
-        "experimental in R8: outline frames follow the proguard crate, which keeps the outline's own frame",
-    ),
-    (
-        "OutlineWithInliningStackTrace",
-        "experimental in R8: outline frames follow the proguard crate",
-    ),
-    (
-        "SyntheticLambdaMethodStackTrace",
-        "experimental in R8: a synthesized lambda class's frame is not hidden",
-    ),
-];
 
 /// One original location as retrace prints it in place of the obfuscated one.
 fn location(loc: &ResolvedLocation) -> String {
@@ -180,15 +135,12 @@ fn every_r8_reference_case() {
         let (case, kind) = line.split_once(' ').unwrap();
         let (ours, expected) = retrace(case);
         checked += 1;
-        let differs = KNOWN_DIFFERENCES.iter().any(|(c, _)| *c == case);
-        if ours != expected && !differs {
+        if ours != expected {
             failed.push(format!(
                 "{case} ({kind}):\n  expected:\n    {}\n  ours:\n    {}",
                 expected.join("\n    "),
                 ours.join("\n    ")
             ));
-        } else if ours == expected && differs {
-            failed.push(format!("{case}: listed as differing, but now equal"));
         }
     }
     assert!(checked >= 60, "only {checked} cases");

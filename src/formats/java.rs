@@ -118,9 +118,10 @@ pub fn parse_frame(line: &str) -> Option<JavaFrame<'_>> {
         return None;
     }
     let location = &tail[..close];
-    // A Java location is a file name (`Foo.java:12`); a path or URL there is a JavaScript
-    // frame (`at X.eval(webpack:///./src/x.jsx?:295:108)`).
-    if location.contains(['/', '\\']) || location.matches(':').count() > 1 {
+    // A Java location is a file name (`Foo.java:12`, R8's `:com.google.android.gms@2039…:46`
+    // or `:foo::bar:1`); a path, a URL or a line and a column are a JavaScript frame's
+    // (`at X.eval(webpack:///./src/x.jsx?:295:108)`).
+    if location.contains(['/', '\\']) || ends_with_line_and_column(location) {
         return None;
     }
     let (module, qualified) = match head.rfind('/') {
@@ -156,6 +157,15 @@ pub fn parse_frame(line: &str) -> Option<JavaFrame<'_>> {
     })
 }
 
+/// Whether a location ends in `:line:column`, as JavaScript locations do.
+fn ends_with_line_and_column(location: &str) -> bool {
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    location
+        .rsplit_once(':')
+        .and_then(|(rest, col)| Some((rest.rsplit_once(':')?.1, col)))
+        .is_some_and(|(line, col)| number(line) && number(col))
+}
+
 /// Whether `s` reads as a (possibly obfuscated) Java class name: identifier characters and
 /// dots, not starting or ending with a dot.
 fn is_java_name(s: &str) -> bool {
@@ -186,6 +196,41 @@ pub fn parse_throwable(text: &str) -> Option<(&str, Option<&str>)> {
         },
     };
     (class.contains('.') && is_java_name(class)).then_some((class, message))
+}
+
+/// The class name R8's retrace rewrites in a line that is not a frame, by its default
+/// pattern (`(?:(?:(?:%c|.*)?[:"]\s+)?%c(?:(:|]).*)?)`, whole line): the last name that
+/// follows `:` or `"` and white space and runs to the end of the line, a `:` or a `]`
+/// (`net::ERR_…`, `[CIRCULAR REFERENCE: a.b]`), else a name that starts the line and runs
+/// that far. A name has no white space, `[];:()<>`, and does not start with a digit.
+/// (The pattern's other branch, a name at the start followed by `: `, is the throwable,
+/// which [`throwable_class_range`] finds.)
+pub fn r8_line_class(text: &str) -> Option<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let in_name = |c: u8| !c.is_ascii_whitespace() && !b"[];:()<>".contains(&c);
+    // A name at `q` that runs to the end, a ':' or a ']'.
+    let name_at = |q: usize| {
+        let first = *b.get(q)?;
+        if !in_name(first) || first.is_ascii_digit() {
+            return None;
+        }
+        let end = b[q..]
+            .iter()
+            .position(|&c| !in_name(c))
+            .map_or(b.len(), |i| q + i);
+        (end == b.len() || b[end] == b':' || b[end] == b']').then_some(q..end)
+    };
+    (0..b.len())
+        .rev()
+        .filter(|&k| b[k] == b':' || b[k] == b'"')
+        .find_map(|k| {
+            let spaces = b[k + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_whitespace())
+                .count();
+            (spaces > 0).then(|| name_at(k + 1 + spaces)).flatten()
+        })
+        .or_else(|| name_at(0))
 }
 
 /// The byte range of the throwable's class name within `text` (see [`parse_throwable`]).
@@ -377,6 +422,40 @@ pub fn parse(text: &str) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn r8_line_classes() {
+        let at = |t: &str| r8_line_class(t).map(|r| t[r].to_owned());
+        assert_eq!(
+            at("E Tycho: x.Y: ary: eu: in: net::ERR_CLOSED, Code=5").as_deref(),
+            Some("net")
+        );
+        assert_eq!(at("  [CIRCULAR REFERENCE: A.A] ").as_deref(), Some("A.A"));
+        assert_eq!(at("  [CIRCULAR REFERENCE: A.A").as_deref(), Some("A.A"));
+        assert_eq!(at("  [CIRCU:AA]"), None);
+        assert_eq!(at("  [CIRCULAR REFERENCE: ]"), None);
+        assert_eq!(at("  [CIRCULAR REFERENCE: Not a class]"), None);
+        assert_eq!(at("a.b.C").as_deref(), Some("a.b.C"));
+        assert_eq!(
+            at("Exception in thread \"main\" a.b.C").as_deref(),
+            Some("a.b.C")
+        );
+        assert_eq!(at("one two: 1abc"), None);
+    }
+
+    #[test]
+    fn r8_file_parts() {
+        let f = parse_frame(
+            "at qtr.a(:com.google.android.gms@203915081@20.39.15 (060808-335085812):46)",
+        )
+        .unwrap();
+        assert_eq!((f.class, f.method, f.line), ("qtr", "a", Some(46)));
+        let f = parse_frame("at a.s(:foo::bar:1)").unwrap();
+        assert_eq!((f.file, f.line), (Some(":foo::bar"), Some(1)));
+        let f = parse_frame("at a.t(:foo::bar:)").unwrap();
+        assert_eq!(f.line, None);
+        assert_eq!(parse_frame("at a.b(bundle.js:1:200)"), None);
+    }
 
     #[test]
     fn frames() {

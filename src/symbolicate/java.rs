@@ -56,9 +56,12 @@ fn frames(trace: &dyn TraceView) -> impl Iterator<Item = FrameView<'_>> {
         .flat_map(move |s| (0..trace.frame_count(s)).filter_map(move |f| trace.frame(s, f)))
 }
 
-/// Dotted identifiers in a text (`com.example.a.b`), with their byte ranges: candidates
-/// for class names inside messages.
-fn dotted_tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
+/// Candidates for class names in a header's text, with their byte offsets, in order: dotted
+/// identifiers (`com.example.a.b`) anywhere in the message, and in each line the name R8's
+/// retrace rewrites there ([`java::r8_line_class`]: `net` in `net::ERR_…`, the class in
+/// `[CIRCULAR REFERENCE: a.b]`). Retrace rewrites one name a line; the other dotted names
+/// are deobfuscated too (`a.b cannot be cast to a.c`), as a reader of the trace wants.
+fn class_tokens(text: &str) -> Vec<(usize, &str)> {
     let is_part = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '.';
     let mut tokens = Vec::new();
     let mut start = None;
@@ -80,7 +83,18 @@ fn dotted_tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
             _ => {}
         }
     }
-    tokens.into_iter()
+    let mut at = 0;
+    for line in text.split('\n') {
+        if let Some(r) = java::r8_line_class(line) {
+            let (start, end) = (at + r.start, at + r.end);
+            if !tokens.iter().any(|&(s, t)| s < end && start < s + t.len()) {
+                tokens.push((start, &text[start..end]));
+            }
+        }
+        at += line.len() + 1;
+    }
+    tokens.sort_unstable_by_key(|&(s, _)| s);
+    tokens
 }
 
 /// Picks the mapping for a trace: the one whose `pg_map_id` a frame names
@@ -102,18 +116,14 @@ fn choose_mapping(
             return Some(i);
         }
     }
-    // Frames' classes, and the thrown classes of headers (retrace maps an exception's
-    // class even when no frame is obfuscated).
+    // Frames' classes, and the class names of headers (retrace maps an exception's class,
+    // and names in messages, even when no frame is obfuscated).
     let classes: BTreeSet<&str> = frames(trace)
         .filter_map(|f| class_method(&f).map(|(c, _)| c))
-        .chain((0..trace.stack_count()).filter_map(|s| {
-            let title = trace.stack_title(s);
-            title.lines().rev().find_map(|l| {
-                throwable_class_range(l).map(|r| {
-                    let start = l.as_ptr() as usize - title.as_ptr() as usize;
-                    &title[start + r.start..start + r.end]
-                })
-            })
+        .chain((0..trace.stack_count()).flat_map(|s| {
+            class_tokens(trace.stack_title(s))
+                .into_iter()
+                .map(|(_, t)| t)
         }))
         .collect();
     let coverage: Vec<usize> = symbols
@@ -195,7 +205,8 @@ pub(super) fn symbolicate(
         .collect();
     for s in 0..trace.stack_count() {
         names.extend(
-            dotted_tokens(trace.stack_title(s))
+            class_tokens(trace.stack_title(s))
+                .into_iter()
                 .map(|(_, t)| t)
                 .filter(|t| mapping.has_class(t)),
         );
@@ -326,7 +337,7 @@ fn deobfuscate_title(title: &str, remapper: &mut StackRemapper<'_>) -> String {
             remapper.throwable(&line[range]);
         }
         let mut last = 0;
-        for (at, token) in dotted_tokens(line) {
+        for (at, token) in class_tokens(line) {
             if let Some(original) = remapper.remap_class(token) {
                 out.push_str(&line[last..at]);
                 out.push_str(&original);
@@ -424,6 +435,12 @@ fn resolve(
             "an R8 outline: its position is carried into the next frame, which shows the original code"
                 .to_owned(),
         ),
+        Remapped::Synthesized => unresolved(
+            FrameStatus::Skipped,
+            symbol_file,
+            "a method the compiler made (R8 marks it synthesized, such as a lambda's class): hidden as retrace hides it"
+                .to_owned(),
+        ),
         Remapped::Removed => unresolved(
             FrameStatus::Skipped,
             symbol_file,
@@ -506,8 +523,10 @@ mod tests {
 
     #[test]
     fn tokens_in_messages() {
-        let t: Vec<(usize, &str)> =
-            dotted_tokens("Caused by: com.a.b: see a.b.c. and x.y$z, not plain").collect();
+        let t = class_tokens("Caused by: com.a.b: see a.b.c. and x.y$z, not plain");
         assert_eq!(t, vec![(11, "com.a.b"), (24, "a.b.c"), (35, "x.y$z")]);
+        // R8's one name a line: undotted before `::`, inside `[CIRCULAR REFERENCE: …]`.
+        let t = class_tokens("x.Y: a: b: net::ERR_CLOSED\n\t[CIRCULAR REFERENCE: A]");
+        assert_eq!(t, vec![(0, "x.Y"), (11, "net"), (49, "A")]);
     }
 }

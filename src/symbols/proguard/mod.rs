@@ -47,9 +47,7 @@ pub use index::{Mapping, MappingError};
 
 use r8::MemberLine;
 
-use proguard::{
-    ProguardCache, ProguardMapping, ProguardRecord, StackFrame, class_name_to_descriptor,
-};
+use proguard::{ProguardMapping, ProguardRecord, class_name_to_descriptor};
 use std::collections::{BTreeSet, HashMap};
 
 /// One original frame of a deobfuscated frame.
@@ -84,6 +82,8 @@ pub enum Remapped {
     /// Removed by an R8 `rewriteFrame` rule (a frame the compiler added, such as a
     /// synthesized null check).
     Removed,
+    /// A method R8 marked `synthesized` (a lambda's class, a bridge): retrace hides it.
+    Synthesized,
     /// Only the class is known; `frame` keeps the obfuscated method name and line.
     ClassOnly {
         /// The frame with its class deobfuscated.
@@ -104,7 +104,6 @@ pub enum Remapped {
 
 /// The blocks of some classes of a mapping, ready for the crate.
 pub struct Subset {
-    cache: Vec<u8>,
     /// Obfuscated class → original class, for every class cut out (members or not: the
     /// crate's cache leaves out a class with no members, which still names an exception).
     class_names: HashMap<String, String>,
@@ -154,12 +153,11 @@ impl Mapping {
         }
         let mut text: Vec<u8> = Vec::new();
         for &i in &all {
-            text.extend_from_slice(self.block(i));
+            push_block(&mut text, self.block(i));
             if !text.ends_with(b"\n") {
                 text.push(b'\n');
             }
         }
-        let mapping = ProguardMapping::new(&text);
         let mut members: HashMap<String, HashMap<String, Vec<MemberLine>>> = HashMap::new();
         let mut class: Option<(&str, &str)> = None;
         let mut class_names = HashMap::new();
@@ -182,6 +180,16 @@ impl Mapping {
                         }
                     }
                     ("com.android.tools.r8.synthesized", Some(m)) => m.synthesized = true,
+                    ("com.android.tools.r8.outline", Some(m)) => m.outline = true,
+                    ("com.android.tools.r8.outlineCallsite", Some(m)) => {
+                        let mut positions: Vec<(usize, usize)> = h
+                            .positions
+                            .iter()
+                            .filter_map(|(k, &v)| Some((k.parse().ok()?, v)))
+                            .collect();
+                        positions.sort_unstable();
+                        m.callsite = positions;
+                    }
                     ("com.android.tools.r8.rewriteFrame", Some(m)) => {
                         let remove = h
                             .actions
@@ -241,6 +249,8 @@ impl Mapping {
                         name: original.to_owned(),
                         signature: format!("{ty} {owner}.{original}({arguments})"),
                         synthesized: false,
+                        outline: false,
+                        callsite: Vec::new(),
                         rewrites: Vec::new(),
                     });
                     last_member = Some((class.to_owned(), obfuscated.to_owned()));
@@ -248,11 +258,12 @@ impl Mapping {
                 _ => {}
             }
         }
-        let mut cache = Vec::new();
-        // Writing to a Vec cannot fail.
-        let _ = ProguardCache::write(&mapping, &mut cache);
+        // R8 keeps `synthesized` and `outline` on the method (its original signature and
+        // obfuscated name), not on the one line the header follows.
+        for lines in members.values_mut().flat_map(HashMap::values_mut) {
+            r8::share_method_flags(lines);
+        }
         Subset {
-            cache,
             class_names,
             source_files,
             members,
@@ -274,14 +285,13 @@ impl Subset {
     }
 
     /// A remapper for one throwable's frames (outline positions and `rewriteFrame` rules
-    /// do not cross from one `Caused by:` to the next, as in the crate).
+    /// do not cross from one `Caused by:` to the next, as in retrace).
     pub fn stack(&self) -> StackRemapper<'_> {
         StackRemapper {
             subset: self,
-            cache: ProguardCache::parse(&self.cache).ok(),
             descriptor: None,
             can_rewrite: false,
-            carried: None,
+            outline_position: None,
         }
     }
 }
@@ -289,10 +299,14 @@ impl Subset {
 /// Deobfuscates the frames of one throwable in order.
 pub struct StackRemapper<'s> {
     subset: &'s Subset,
-    cache: Option<ProguardCache<'s>>,
+    /// The throwable's class as a descriptor, for `throws(…)` conditions.
     descriptor: Option<String>,
+    /// Whether the next frame is the first after the throwable (the only one rewrite rules
+    /// apply to).
     can_rewrite: bool,
-    carried: Option<usize>,
+    /// The obfuscated position of the outline the previous frame was in: the next frame's
+    /// `outlineCallsite` says where in it the outlined code was.
+    outline_position: Option<usize>,
 }
 
 impl StackRemapper<'_> {
@@ -320,69 +334,47 @@ impl StackRemapper<'_> {
         file: Option<&str>,
         line: Option<u32>,
     ) -> Remapped {
-        let Some(cache) = self.cache.as_ref() else {
+        let rewrite = std::mem::take(&mut self.can_rewrite);
+        let outline_position = self.outline_position.take();
+        let Some(original_class) = self.subset.class_names.get(class) else {
             return Remapped::NotInMapping;
         };
-        let line = line.unwrap_or(0) as usize;
-        let frame = match file {
-            Some(f) => StackFrame::with_file(class, method, line, f),
-            None => StackFrame::new(class, method, line),
+        let class_only = |reason, by_name| Remapped::ClassOnly {
+            frame: OriginalFrame {
+                class: original_class.clone(),
+                method: method.to_owned(),
+                file: self.file_for(original_class, file),
+                line: line.filter(|&l| l > 0),
+            },
+            reason,
+            by_name,
         };
-        let carried = self.carried;
-        let rewrite = self.can_rewrite;
-        let Some(iter) = cache.remap_frame_with_context(
-            &frame,
-            self.descriptor.as_deref(),
-            self.can_rewrite,
-            &mut self.carried,
-        ) else {
-            return Remapped::Outline;
-        };
-        self.can_rewrite = false;
-        let had_mappings = iter.had_mappings();
-        let out: Vec<OriginalFrame> = iter.map(|f| original(&f)).collect();
-        if out.is_empty() {
-            return if had_mappings {
-                Remapped::Removed
-            } else {
-                Remapped::NotInMapping
-            };
-        }
-        let empty = Vec::new();
         // Looked up by `&str`: no allocation per frame.
-        let members = self
+        let Some(members) = self
             .subset
             .members
             .get(class)
             .and_then(|m| m.get(method))
-            .unwrap_or(&empty);
-        // The crate's frames are answered only for class-only frames and after an outline.
-        let mut out = out;
-        let crate_files = |out: &mut Vec<OriginalFrame>| {
-            for f in out.iter_mut() {
-                f.file = self.file_for(&f.class, file);
-            }
+            .filter(|m| !m.is_empty())
+        else {
+            return class_only(ClassOnlyReason::MethodNotInMapping, Vec::new());
         };
-        if members.is_empty() {
-            crate_files(&mut out);
-            return class_only(out, ClassOnlyReason::MethodNotInMapping, Vec::new());
-        }
-        let line = u32::try_from(line).ok().filter(|&l| l > 0);
-        // After an outline the crate carries the outline's position into this frame.
-        if carried.is_some() {
-            crate_files(&mut out);
-            return Remapped::Frames {
-                candidates: vec![out],
-                by_line: line.is_some(),
-            };
+        let mut line = line.filter(|&l| l > 0);
+        // The frame after an outline: its callsite says which of its positions ran.
+        if let (Some(p), Some(l)) = (outline_position, line)
+            && let Some(at) = r8::callsite_position(members, l, p)
+        {
+            line = Some(at);
         }
         let Some(picks) = r8::candidates(members, line) else {
-            crate_files(&mut out);
-            let by_name = self.by_name(members);
-            return class_only(out, ClassOnlyReason::LineOutsideRanges, by_name);
+            return class_only(ClassOnlyReason::LineOutsideRanges, self.by_name(members));
         };
         let mut candidates: Vec<Vec<OriginalFrame>> = Vec::new();
+        let mut outline = false;
+        let mut rewritten = false;
         for chain in picks {
+            let outermost = chain.last().map(|p| &members[p.member]);
+            outline |= outermost.is_some_and(|m| m.outline);
             let mut frames: Vec<OriginalFrame> = chain
                 .iter()
                 .map(|p| {
@@ -399,14 +391,28 @@ impl StackRemapper<'_> {
                 let remove = self.removed_inner_frames(members, &chain);
                 if remove > 0 && remove <= frames.len() {
                     frames.drain(..remove);
+                    rewritten = true;
                 }
+            }
+            // Retrace hides an outermost frame the compiler made (synthesized, an outline).
+            if outermost.is_some_and(|m| m.synthesized || m.outline) && !frames.is_empty() {
+                frames.pop();
             }
             if !frames.is_empty() {
                 candidates.push(frames);
             }
         }
+        if outline {
+            self.outline_position = line.map(|l| l as usize);
+        }
         if candidates.is_empty() {
-            return Remapped::Removed;
+            return if outline {
+                Remapped::Outline
+            } else if rewritten {
+                Remapped::Removed
+            } else {
+                Remapped::Synthesized
+            };
         }
         Remapped::Frames {
             candidates: r8_order(candidates, line.is_some()),
@@ -486,31 +492,6 @@ impl StackRemapper<'_> {
     }
 }
 
-fn original(f: &StackFrame<'_>) -> OriginalFrame {
-    OriginalFrame {
-        class: f.class().to_owned(),
-        method: f.method().to_owned(),
-        file: f.file().map(str::to_owned),
-        line: f
-            .line()
-            .and_then(|l| u32::try_from(l).ok())
-            .filter(|&l| l > 0),
-    }
-}
-
-fn class_only(
-    mut out: Vec<OriginalFrame>,
-    reason: ClassOnlyReason,
-    by_name: Vec<OriginalFrame>,
-) -> Remapped {
-    let frame = out.swap_remove(0);
-    Remapped::ClassOnly {
-        frame,
-        reason,
-        by_name,
-    }
-}
-
 /// A line range as written (`a:b` in either order, `a` alone as `a:a`).
 fn range(start: Option<usize>, end: Option<usize>) -> Option<(usize, usize)> {
     let a = start?;
@@ -527,15 +508,51 @@ struct Header {
     file_name: String,
     conditions: Vec<String>,
     actions: Vec<String>,
+    /// `outlineCallsite`: outline position → position in the caller.
+    positions: std::collections::BTreeMap<String, usize>,
 }
 
-/// The R8 header of a `#` line, if it is one (R8 also writes single-quoted JSON).
+/// The R8 header of a `#` line, if it is one (after [`push_block`], strict JSON).
 fn r8_header(line: &[u8]) -> Option<Header> {
     let text = std::str::from_utf8(line).ok()?.trim();
-    let json = text.strip_prefix('#')?.trim();
-    serde_json::from_str(json)
-        .ok()
-        .or_else(|| serde_json::from_str(&json.replace('\'', "\"")).ok())
+    serde_json::from_str(text.strip_prefix('#')?.trim()).ok()
+}
+
+/// Appends a class block, its R8 headers rewritten as strict JSON: R8 reads them leniently
+/// (Gson), and mappings carry single quotes and unquoted keys
+/// (`# { id: 'com.android.tools.r8.outline' }`), which the crate's strict reader would skip.
+fn push_block(out: &mut Vec<u8>, block: &[u8]) {
+    let mut rest = block;
+    while !rest.is_empty() {
+        let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        match lenient_header(line) {
+            Some((indent, json)) => {
+                out.extend_from_slice(indent);
+                out.extend_from_slice(b"# ");
+                out.extend_from_slice(json.as_bytes());
+                out.push(b'\n');
+            }
+            None => out.extend_from_slice(line),
+        }
+    }
+}
+
+/// A `#` line whose JSON only a lenient reader accepts: its indentation and the JSON
+/// rewritten strictly.
+fn lenient_header(line: &[u8]) -> Option<(&[u8], String)> {
+    let trimmed = line.trim_ascii_start();
+    let json = trimmed.strip_prefix(b"#")?.trim_ascii();
+    if !json.starts_with(b"{") {
+        return None;
+    }
+    let json = std::str::from_utf8(json).ok()?;
+    if serde_json::from_str::<serde::de::IgnoredAny>(json).is_ok() {
+        return None;
+    }
+    let value: serde_json::Value = json5::from_str(json).ok()?;
+    Some((&line[..line.len() - trimmed.len()], value.to_string()))
 }
 
 /// How `(Native Method)` frames name their file.

@@ -36,6 +36,12 @@ pub(super) struct MemberLine {
     pub signature: String,
     /// Marked `com.android.tools.r8.synthesized`.
     pub synthesized: bool,
+    /// Marked `com.android.tools.r8.outline`: the method is an outline, whose caller's
+    /// `outlineCallsite` says where in the caller the outlined code was.
+    pub outline: bool,
+    /// `com.android.tools.r8.outlineCallsite` positions: (position in the outline,
+    /// position in this method), sorted.
+    pub callsite: Vec<(usize, usize)>,
     /// R8 `rewriteFrame` rules on this line.
     pub rewrites: Vec<Rewrite>,
 }
@@ -237,10 +243,6 @@ pub(super) fn candidates(m: &[MemberLine], line: Option<u32>) -> Option<Vec<Vec<
         };
         for p in &mut picks {
             p.extend_from_slice(&outer);
-            // The outermost frame is hidden when R8 marked it synthesized.
-            if p.len() > 1 && p.last().is_some_and(|l| m[l.member].synthesized) {
-                p.pop();
-            }
         }
         out.extend(picks);
     }
@@ -264,6 +266,44 @@ pub(super) fn candidates(m: &[MemberLine], line: Option<u32>) -> Option<Vec<Vec<
     Some(out)
 }
 
+/// Marks every line of a method `synthesized` or `outline` when any of its lines is (the
+/// lines of one obfuscated name; a method is its original signature).
+pub(super) fn share_method_flags(m: &mut [MemberLine]) {
+    if !m.iter().any(|l| l.synthesized || l.outline) {
+        return;
+    }
+    for i in 0..m.len() {
+        if m[i].synthesized || m[i].outline {
+            let (synthesized, outline) = (m[i].synthesized, m[i].outline);
+            for j in 0..m.len() {
+                if m[j].signature == m[i].signature {
+                    m[j].synthesized |= synthesized;
+                    m[j].outline |= outline;
+                }
+            }
+        }
+    }
+}
+
+/// The position an outline's caller was at: `outline` is the obfuscated position in the
+/// outline (the frame before), `line` the caller's printed line, whose member lines carry
+/// the `outlineCallsite` map (R8: a position the map lacks stays as it is). `None` when no
+/// line answering `line` is a callsite.
+pub(super) fn callsite_position(m: &[MemberLine], line: u32, outline: usize) -> Option<u32> {
+    let parts = partitions(m);
+    parts.into_iter().find_map(|p| {
+        let last = *for_line(m, p, line as usize, false).last()?;
+        if m[last].callsite.is_empty() {
+            return None;
+        }
+        let at = m[last]
+            .callsite
+            .binary_search_by_key(&outline, |&(from, _)| from)
+            .map_or(outline, |i| m[last].callsite[i].1);
+        u32::try_from(at).ok()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +320,8 @@ mod tests {
             name: name.to_owned(),
             signature: format!("C.{name}()"),
             synthesized: false,
+            outline: false,
+            callsite: Vec::new(),
             rewrites: Vec::new(),
         }
     }
