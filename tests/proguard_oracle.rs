@@ -101,7 +101,7 @@ fn agrees_at(ours: &[String], crate_answer: &[String], probe: In<'_>) -> bool {
         crate_answer.is_empty() && ours.len() == 1 && ours[0].contains(&format!(".{method}("));
     class_only
         || class_only_of_synthesized
-        || synthesized_hidden(&crate_answer)
+        || synthesized_hidden(crate_answer)
         || synthesized_hidden(&with_line)
         || agrees(ours, &with_line)
 }

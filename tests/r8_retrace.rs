@@ -10,7 +10,6 @@
 mod common;
 
 use std::collections::{BTreeMap, HashSet};
-use symscope::formats::java;
 use symscope::model::{FrameStatus, ResolvedLocation, SymbolicatedTrace, Trace};
 
 const DIR: &str = "java/r8-retrace";
@@ -116,7 +115,8 @@ fn render(text: &str, trace: &Trace, result: &SymbolicatedTrace) -> Vec<String> 
 fn retrace(case: &str) -> (Vec<String>, Vec<String>) {
     let dir = common::fixture(DIR).join(case);
     let text = std::fs::read_to_string(dir.join("obfuscated.txt")).unwrap();
-    let trace = java::parse(&text);
+    // Detected as a user's log is (the CLI and the window read it this way).
+    let trace = symscope::formats::parse_text(&text);
     let symbols = common::symbols(&[dir.join("mapping.txt")]);
     let result = common::symbolicate(&trace, &symbols, None);
     let expected = std::fs::read_to_string(dir.join("retraced.txt")).unwrap();

@@ -69,7 +69,8 @@ fn strip_brief(line: &str) -> Option<&str> {
 }
 
 fn strip_threadtime(line: &str) -> Option<&str> {
-    // `11-22 05:33:42.123  1234  1250 E AndroidRuntime: text` (optionally with a year).
+    // `11-22 05:33:42.123  1234  1250 E AndroidRuntime: text` (optionally with a year, and
+    // with the uid before the pid).
     let mut parts = line.splitn(2, ' ');
     let date = parts.next()?;
     if !date.bytes().all(|c| c.is_ascii_digit() || c == b'-') || !date.contains('-') {
@@ -84,14 +85,19 @@ fn strip_threadtime(line: &str) -> Option<&str> {
     {
         return None;
     }
-    let rest = rest.trim_start();
-    let (pid, rest) = rest.split_once(' ')?;
-    let rest = rest.trim_start();
-    let (tid, rest) = rest.split_once(' ')?;
-    if !pid.bytes().all(|c| c.is_ascii_digit()) || !tid.bytes().all(|c| c.is_ascii_digit()) {
+    // `PID TID`, or `UID PID TID` (`logcat -v uid`).
+    let mut rest = rest.trim_start();
+    let mut numbers = 0;
+    while let Some((n, tail)) = rest.split_once(' ')
+        && !n.is_empty()
+        && n.bytes().all(|c| c.is_ascii_digit())
+    {
+        numbers += 1;
+        rest = tail.trim_start();
+    }
+    if !(2..=3).contains(&numbers) {
         return None;
     }
-    let rest = rest.trim_start();
     let level = rest.as_bytes().first()?;
     if !b"VDIWEFA".contains(level) || rest.as_bytes().get(1) != Some(&b' ') {
         return None;
@@ -510,6 +516,10 @@ mod tests {
                 "11-22 05:33:42.123  1234  1250 E AndroidRuntime: \tat a.b.c(SourceFile:1)"
             ),
             "\tat a.b.c(SourceFile:1)"
+        );
+        assert_eq!(
+            strip_logcat("10-26 19:26:24.749 10159 26250 26363 E Tycho.crl: java.lang.X: y"),
+            "java.lang.X: y"
         );
         assert_eq!(strip_logcat("java.lang.X: y"), "java.lang.X: y");
         assert_eq!(strip_logcat("E/x"), "E/x");

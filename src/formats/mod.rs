@@ -62,22 +62,29 @@ const SNIFF_LINES: usize = 400;
 
 /// Whether a log is a Java/Android trace: its first lines hold Java frames
 /// (`at a.b.C.m(File.java:1)`, never matched by JavaScript frames) and more of them than
-/// JavaScript frames.
+/// JavaScript frames; or, with no frames of either kind, a line reads as a Java throwable
+/// (`a.b.C: message`, after any logcat prefix) or a `[CIRCULAR REFERENCE: …]` line, so that
+/// a mapping still deobfuscates its class names.
 pub fn is_java(text: &str) -> bool {
     let java = java::count_frames(text, SNIFF_LINES);
-    if java == 0 {
-        return false;
-    }
     let head_end = text
         .match_indices('\n')
         .nth(SNIFF_LINES)
         .map_or(text.len(), |(i, _)| i);
-    let js_trace = js::parse(&text[..head_end]);
-    let js = js_trace
-        .stacks
-        .iter()
-        .flat_map(|s| &s.frames)
-        .filter(|f| f.input.is_some())
-        .count();
-    java >= js
+    let head = &text[..head_end];
+    let js_frames = || {
+        js::parse(head)
+            .stacks
+            .iter()
+            .flat_map(|s| &s.frames)
+            .filter(|f| f.input.is_some())
+            .count()
+    };
+    if java == 0 {
+        return head.lines().any(|l| {
+            let t = java::strip_logcat(l).trim();
+            t.starts_with("[CIRCULAR REFERENCE: ") || java::parse_throwable(t).is_some()
+        }) && js_frames() == 0;
+    }
+    java >= js_frames()
 }

@@ -1,8 +1,8 @@
 //! Android ProGuard/R8 mappings: a lazy class-header index over `mapping.txt`, and
-//! deobfuscation through the `proguard` crate on only the classes a trace names.
+//! deobfuscation as R8's retrace does it, on only the classes a trace names.
 //!
-//! Real mappings run to tens or hundreds of MB, and the crate parses a whole one before its
-//! first answer (`cargo bench --bench proguard` runs it in the same process); a trace names a
+//! Real mappings run to tens or hundreds of MB, and the `proguard` crate parses a whole one
+//! before its first answer (`cargo bench --bench proguard` runs it in the same process); a trace names a
 //! few dozen classes.
 //! - **Index** ([`Mapping`], `index.rs`): class lines (`original.Name -> obf.Name:`) are the
 //!   only lines ending in `:`, so one memmem pass for `":\n"` (and `":\r\n"`) finds them all
@@ -13,32 +13,31 @@
 //!   out and read back (the engine's cache), checked against the file.
 //! - **Look-up** ([`Mapping::subset`]): the blocks of the classes the trace names (frames,
 //!   headers, class names in messages) are cut out, with the blocks of the classes their
-//!   inlined members come from (whose R8 `sourceFile` the crate reads), and the crate's
-//!   [`proguard::ProguardCache`] is built over that small text. The remapping (line ranges,
-//!   inline chains, R8 outlines and `outlineCallsite`, `rewriteFrame`, synthesized members) is
-//!   the crate's, frame by frame.
-//! - **Candidates**: members of one obfuscated name whose range holds the frame's line are
-//!   grouped into chains (consecutive members with the same range are one inline chain); the
-//!   first chain resolves the frame, the rest are alternatives. A line outside every range
-//!   deobfuscates the class only and lists the methods of that name; a frame without a line
-//!   is matched by name.
-//!
+//!   inlined members come from (for their R8 `sourceFile`), and their member lines are read
+//!   with the crate's line parser ([`proguard::ProguardRecord`]). R8's JSON headers are read
+//!   leniently, as R8 reads them (single quotes, unquoted keys).
 //! - **R8's choice** (`r8.rs`): which member lines answer a frame and how they group into
-//!   candidate chains is R8's retrace's rule, not the crate's (partitions by outermost
-//!   signature, the position rules for frames with no line, ambiguous original ranges,
-//!   synthesized outer frames hidden, `rewriteFrame`'s `removeInnerFrames` on the whole
-//!   chain); candidates are then de-duplicated and sorted as retrace does. File names are
-//!   retrace's: the class's `sourceFile`, else the outer class's name with the printed
-//!   frame's extension (`.kt` kept), `Native Method` kept. Each rule has a reference case of
-//!   R8's own in `tests/fixtures/java/r8-retrace` that the crate's answer fails. The crate
-//!   still parses the lines, finds outlines and carries their positions.
+//!   candidate chains is R8's retrace's rule (partitions by outermost signature, the position
+//!   rules for frames with no line, ambiguous original ranges); the first candidate resolves
+//!   the frame, the rest are alternatives, de-duplicated and sorted as retrace does. Then:
+//!   `rewriteFrame`'s `removeInnerFrames` when its `throws(…)` holds for the first frame after
+//!   the throwable (R8 knows no other condition); an outermost frame of a method R8 marks
+//!   `synthesized` or `outline` hidden (a candidate left empty is dropped, so an ambiguity
+//!   between a synthesized and a real method resolves to the real one); an outline frame
+//!   carries its position to the next frame, whose `outlineCallsite` maps it to the caller's
+//!   position (outlines in outlines, inlining in outlines). File names are retrace's: the
+//!   class's `sourceFile`, else the outer class's name with the printed frame's extension
+//!   (`.kt` kept), `Native Method` kept. A line no range holds deobfuscates the class alone
+//!   and names the methods of that name in the note.
 //!
-//! Where our answer differs from the crate's `ProguardMapper`, on purpose: a frame whose
-//! method or line is not in the mapping gets its class's R8 `sourceFile` (`Foo.kt`), as the
-//! crate's `ProguardCache` gives it, where the mapper makes a file name up from the input
-//! frame's extension (`tests/proguard_oracle.rs` requires equality with the cache everywhere
-//! and with the mapper everywhere but this); and a class line with text after its final `:`
-//! is not a class line (no ProGuard or R8 version writes one).
+//! Why ours and not the crate's remapper: each rule above has a reference case of R8's own in
+//! `tests/fixtures/java/r8-retrace` that the crate's answer fails (all 65 agree with ours), and
+//! not building the crate's cache over the cut-out classes halves the cold time
+//! (`cargo bench --bench proguard`). `tests/proguard_oracle.rs` still compares every frame of
+//! real mappings with the crate, allowing only the documented R8 rules.
+//!
+//! A class line with text after its final `:` is not a class line (no ProGuard or R8 version
+//! writes one).
 
 mod index;
 mod r8;
@@ -57,7 +56,7 @@ pub struct OriginalFrame {
     pub class: String,
     /// Original method name.
     pub method: String,
-    /// Source file name as the JVM prints it (`Foo.java`), as the crate synthesizes it.
+    /// Source file name as retrace prints it (`Foo.java`, `Foo.kt`, R8's `sourceFile`).
     pub file: Option<String>,
     /// Original line, when known.
     pub line: Option<u32>,
@@ -102,10 +101,10 @@ pub enum Remapped {
     },
 }
 
-/// The blocks of some classes of a mapping, ready for the crate.
+/// The blocks of some classes of a mapping, their member lines read.
 pub struct Subset {
     /// Obfuscated class → original class, for every class cut out (members or not: the
-    /// crate's cache leaves out a class with no members, which still names an exception).
+    /// a class with no members still names an exception).
     class_names: HashMap<String, String>,
     /// Original class → the file R8's `sourceFile` header names.
     source_files: HashMap<String, String>,
@@ -113,7 +112,7 @@ pub struct Subset {
     members: HashMap<String, HashMap<String, Vec<MemberLine>>>,
     /// Classes whose blocks were cut out.
     classes: usize,
-    /// Bytes of mapping text handed to the crate.
+    /// Bytes of mapping text cut out.
     text_bytes: usize,
 }
 
@@ -279,7 +278,7 @@ impl Subset {
         self.classes
     }
 
-    /// Bytes of mapping text the crate parsed.
+    /// Bytes of mapping text cut out.
     pub fn text_bytes(&self) -> usize {
         self.text_bytes
     }

@@ -17,8 +17,13 @@
 //! - **Ambiguous original ranges**: a top frame whose original range is longer than its
 //!   minified range and not one line is one candidate per original line when the frame had a
 //!   line (`AmbiguousInlineFramesStackTrace`), and gets no line when it had none.
-//! - **Synthesized**: the outermost frame of a chain is hidden when R8 marked it
-//!   `synthesized` (`ClassWithDashStackTrace`).
+//! - **Synthesized and outlines**: R8 keeps `synthesized` and `outline` on the method (all
+//!   lines of its signature), and the outermost frame of a chain whose method has either is
+//!   hidden (`ClassWithDashStackTrace`, `SyntheticLambdaMethodStackTrace`).
+//! - **Outline callsites**: the frame after an outline is looked up at the position its
+//!   `outlineCallsite` map gives for the outline's obfuscated position (the position itself
+//!   when the map lacks it), and is an outline again if that lands in one
+//!   (`OutlineInOutlineStackTrace`, `InlineInOutlineStackTrace`).
 
 /// A member line of a class block, as far as R8's choice needs it.
 #[derive(Clone, Debug)]
