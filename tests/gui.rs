@@ -578,26 +578,61 @@ fn drop_a_java_crash_and_its_mapping() {
     ));
     assert!(has_label(&h, row));
 
-    // The pricing crash has a frame two methods fit: "2 candidates".
+    // The pricing crash has a frame two methods fit: an expander below it, as retrace
+    // groups them, lists the other candidate chain.
     drop_files(&mut h, &[java("obf-pricing.txt")]);
     settle(&mut h, |h| has_label(h, "obf-pricing.txt"));
     h.get_by_label("obf-pricing.txt").click();
-    settle(&mut h, |h| has_label(h, "[2 candidates]"));
+    let expander = "2 candidates: the symbol file cannot tell which ran (show the other 1)";
+    settle(&mut h, |h| has_label(h, expander));
     // The frame is near the end of the list, behind the detail panel: scroll to it first.
-    h.get_by_label_contains("[2 candidates]").scroll_to_me();
-    h.run_steps(3);
-    h.get_by_label_contains("[2 candidates]").click();
+    h.get_by_label_contains(expander).scroll_to_me();
     h.run_steps(3);
     // The other method (retrace sorts the lambda first) appears only once the candidates
     // are shown.
-    let other = "com.example.shop.service.OrderService.processAll";
-    let before = labels_containing(&h, other);
-    assert!(before.is_empty(), "{before:#?}");
-    h.get_by_label("2 candidates").click();
+    let other = "or com.example.shop.service.OrderService.processAll  OrderService.java:";
+    assert!(labels_containing(&h, other).is_empty());
+    h.get_by_label_contains(expander).click();
     h.run_steps(3);
-    let after = labels_containing(&h, other);
+    assert!(has_label(&h, "(hide the other 1)"));
+    assert_eq!(
+        labels_containing(&h, other).len(),
+        1,
+        "{:#?}",
+        labels_containing(&h, "or ")
+    );
+    // The candidate's row selects its frame, whose detail lists both.
+    h.get_by_label_contains(other).click();
+    h.run_steps(3);
+    assert!(has_label(&h, "2 candidates"));
+}
 
-    assert!(after.len() > before.len(), "{after:#?}");
+/// Frames an R8 mapping hides (a synthesized lambda class's frame) fold into a row that
+/// says why, as retrace leaves them out, and show on demand.
+#[test]
+fn frames_the_mapping_hides_fold_into_one_row() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/java/r8-retrace/SyntheticLambdaMethodStackTrace");
+    let mut h = app();
+    drop_files(
+        &mut h,
+        &[case.join("mapping.txt"), case.join("obfuscated.txt")],
+    );
+    settle(&mut h, |h| has_label(h, "example.Foo.runIt"));
+    h.get_by_label("obfuscated.txt").click();
+    let folded = "▶ 1 frame hidden: methods the compiler made (show)";
+    settle(&mut h, |h| has_label(h, folded));
+    let rows = labels_containing(&h, "example.");
+    let at = |needle: &str| rows.iter().position(|l| l.contains(needle));
+    assert!(at("lambda$main$0") < at("Foo.runIt"), "{rows:#?}");
+    assert!(labels_containing(&h, "a.b.a(Unknown Source)").is_empty());
+    h.get_by_label_contains(folded).click();
+    h.run_steps(3);
+    assert!(has_label(
+        &h,
+        "▼ 1 frame hidden: methods the compiler made (hide)"
+    ));
+    assert_eq!(labels_containing(&h, "a.b.a(Unknown Source)").len(), 1);
 }
 
 /// A saved workspace keeps a mapping's class index in its cache folder: reopening it reads

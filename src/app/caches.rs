@@ -106,8 +106,7 @@ impl AppState {
         let rows = Arc::new(StackRows::build(
             &table,
             &self.view.filter,
-            &self.view.expanded,
-            &self.view.collapsed,
+            &self.view.folds,
             !self.workspace.layout.raw_frames,
         ));
         self.caches.rows = Some(Cached {

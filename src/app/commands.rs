@@ -1,6 +1,6 @@
 //! What the UI asks the app to do, and how the state applies it at the end of the frame.
 
-use super::{AppState, InputEntry, InputId, InputState, input_bytes};
+use super::{AppState, Folds, InputEntry, InputId, InputState, input_bytes};
 use crate::engine::Detected;
 use crate::jobs::JobId;
 use crate::model::{Blob, FileKind};
@@ -28,7 +28,14 @@ pub enum Command {
         /// Frame index in the stack.
         frame: usize,
     },
-    /// Expand or collapse a run of library frames.
+    /// List or hide the other candidates of an ambiguous frame.
+    ToggleCandidates {
+        /// Stack index.
+        stack: usize,
+        /// Frame index.
+        frame: usize,
+    },
+    /// Expand or collapse a run of library frames, or of frames the mapping hides.
     ToggleGroup {
         /// Stack index.
         stack: usize,
@@ -143,8 +150,7 @@ impl AppState {
                 }
             }
             Command::SelectLog(id) => {
-                self.view.expanded.clear();
-                self.view.collapsed.clear();
+                self.view.folds = Folds::default();
                 if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
                     self.workspace.selection.log =
                         self.workspace.inputs.get(i).map(|d| d.path.clone());
@@ -160,14 +166,20 @@ impl AppState {
             }
             Command::SetFilter(f) => self.view.filter = f,
             Command::ToggleGroup { stack, first } => {
-                if !self.view.expanded.remove(&(stack, first)) {
-                    self.view.expanded.insert((stack, first));
+                if !self.view.folds.expanded.remove(&(stack, first)) {
+                    self.view.folds.expanded.insert((stack, first));
                 }
                 self.caches.changed();
             }
             Command::ToggleStack(stack) => {
-                if !self.view.collapsed.remove(&stack) {
-                    self.view.collapsed.insert(stack);
+                if !self.view.folds.collapsed.remove(&stack) {
+                    self.view.folds.collapsed.insert(stack);
+                }
+                self.caches.changed();
+            }
+            Command::ToggleCandidates { stack, frame } => {
+                if !self.view.folds.candidates.remove(&(stack, frame)) {
+                    self.view.folds.candidates.insert((stack, frame));
                 }
                 self.caches.changed();
             }

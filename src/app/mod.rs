@@ -28,13 +28,13 @@ pub use commands::{Command, Commands};
 pub use detail::{FrameDetail, SourceContext, find_under_roots, frame_detail};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
-pub use rows::{Row, StackRows};
+pub use rows::{Folds, Row, StackRows, hidden_reason};
 
 use crate::engine::FrameTable;
 use crate::jobs::{JobId, JobState, Jobs, Span, Waker};
 use crate::model::{Blob, FileKind};
 use crate::workspace::{Autosave, Workspace};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -92,10 +92,8 @@ pub struct JobTiming {
 pub struct ViewState {
     /// The stack-list filter.
     pub filter: String,
-    /// Library-frame runs the user expanded, as (stack, first frame).
-    pub expanded: HashSet<(usize, usize)>,
-    /// Stacks (an exception, each `Caused by:`) the user folded to their header.
-    pub collapsed: HashSet<usize>,
+    /// What the user unfolded or folded in the stack list.
+    pub folds: Folds,
     /// The segment inspector's generated line (0-based).
     pub inspector_line: u32,
     /// The selected segment (index in the line).

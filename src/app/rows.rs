@@ -3,6 +3,7 @@
 //! million frames cost a few runs.
 
 use crate::engine::FrameTable;
+use std::collections::HashSet;
 
 /// One row of the stack list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,71 @@ pub enum Row {
         /// Whether the run is shown frame by frame below this row.
         expanded: bool,
     },
+    /// A run of frames the mapping hides as R8's retrace does (a `rewriteFrame` rule, an
+    /// outline, a synthesized method), collapsed or, when expanded, the row that hides them.
+    Hidden {
+        /// Stack index.
+        stack: usize,
+        /// The run's first frame.
+        first: usize,
+        /// How many frames the run holds.
+        count: usize,
+        /// Whether the run is shown frame by frame below this row.
+        expanded: bool,
+    },
+    /// The expander below an ambiguous frame: the symbol file cannot tell which of `count`
+    /// candidate chains ran (the frame's row shows the first).
+    Candidates {
+        /// Stack index.
+        stack: usize,
+        /// Frame index.
+        frame: usize,
+        /// How many candidates, the first included.
+        count: usize,
+        /// Whether the other candidates are listed below.
+        expanded: bool,
+    },
+    /// One entry of another candidate chain of an ambiguous frame.
+    Candidate {
+        /// Stack index.
+        stack: usize,
+        /// Frame index.
+        frame: usize,
+        /// Which alternative (0: the second candidate).
+        candidate: usize,
+        /// Index in that chain (0: its innermost entry).
+        depth: usize,
+    },
+}
+
+/// Why frames `first..first + count` of stack `s` are hidden, for their folded row
+/// ("2 frames hidden by the mapping's rewrite rule").
+pub fn hidden_reason(table: &FrameTable, s: usize, first: usize, count: usize) -> &'static str {
+    use crate::symbolicate::{OUTLINE_NOTE, REWRITE_NOTE, SYNTHESIZED_NOTE};
+    let mut kinds = (first..first + count).filter_map(|f| table.frame(s, f)?.note());
+    let Some(one) = kinds.next() else {
+        return "hidden by the mapping";
+    };
+    if kinds.any(|n| n != one) {
+        return "hidden by the mapping's rules";
+    }
+    match one {
+        REWRITE_NOTE => "hidden by the mapping's rewrite rule",
+        OUTLINE_NOTE => "hidden: R8 outlines, shown at their callsite",
+        SYNTHESIZED_NOTE => "hidden: methods the compiler made",
+        _ => "hidden by the mapping",
+    }
+}
+
+/// What the user unfolded or folded in the stack list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Folds {
+    /// Runs of library or hidden frames shown frame by frame, as (stack, first frame).
+    pub expanded: HashSet<(usize, usize)>,
+    /// Stacks (an exception, each `Caused by:`) folded to their header.
+    pub collapsed: HashSet<usize>,
+    /// Ambiguous frames whose other candidates are listed, as (stack, frame).
+    pub candidates: HashSet<(usize, usize)>,
 }
 
 /// A run of rows: the unit the stack list is stored in, so that a million frames take a few
@@ -69,6 +135,27 @@ enum Run {
         count: usize,
         expanded: bool,
     },
+    /// A group of frames the mapping hides; when expanded, runs of its frames follow it.
+    Hidden {
+        stack: usize,
+        first: usize,
+        count: usize,
+        expanded: bool,
+    },
+    /// An ambiguous frame's expander; when expanded, a run per other candidate follows it.
+    Candidates {
+        stack: usize,
+        frame: usize,
+        count: usize,
+        expanded: bool,
+    },
+    /// One other candidate chain of an ambiguous frame, a row per entry.
+    Candidate {
+        stack: usize,
+        frame: usize,
+        candidate: usize,
+        len: usize,
+    },
 }
 
 impl Run {
@@ -77,7 +164,8 @@ impl Run {
             Self::Header { .. } => 1,
             Self::Frames { count, .. } => count,
             Self::Inlined { extra, .. } => 1 + extra,
-            Self::Library { .. } => 1,
+            Self::Library { .. } | Self::Hidden { .. } | Self::Candidates { .. } => 1,
+            Self::Candidate { len, .. } => len,
         }
     }
 
@@ -108,6 +196,39 @@ impl Run {
                 count,
                 expanded,
             },
+            Self::Hidden {
+                stack,
+                first,
+                count,
+                expanded,
+            } => Row::Hidden {
+                stack,
+                first,
+                count,
+                expanded,
+            },
+            Self::Candidates {
+                stack,
+                frame,
+                count,
+                expanded,
+            } => Row::Candidates {
+                stack,
+                frame,
+                count,
+                expanded,
+            },
+            Self::Candidate {
+                stack,
+                frame,
+                candidate,
+                ..
+            } => Row::Candidate {
+                stack,
+                frame,
+                candidate,
+                depth: k,
+            },
         }
     }
 
@@ -124,17 +245,22 @@ impl Run {
         }
     }
 
-    /// Where the run sits in log order: (stack, first frame), headers before their frames.
-    fn key(&self) -> (usize, isize) {
+    /// Where the run sits in log order: (stack, first frame, 0), headers before their
+    /// frames, an ambiguous frame's candidates (…, 1) after its own row.
+    fn key(&self) -> (usize, isize, u8) {
         match *self {
-            Self::Header { stack } => (stack, -1),
+            Self::Header { stack } => (stack, -1, 0),
             Self::Frames { stack, first, .. }
             | Self::Library { stack, first, .. }
+            | Self::Hidden { stack, first, .. }
             | Self::Inlined {
                 stack,
                 frame: first,
                 ..
-            } => (stack, first as isize),
+            } => (stack, first as isize, 0),
+            Self::Candidates { stack, frame, .. } | Self::Candidate { stack, frame, .. } => {
+                (stack, frame as isize, 1)
+            }
         }
     }
 }
@@ -184,7 +310,8 @@ impl StackRows {
         self.ends.push(end);
     }
 
-    /// Frames `first..first + count` of stack `s`, each with its inline rows when `inline`.
+    /// Frames `first..first + count` of stack `s`, each with its inline rows when `inline`,
+    /// and an ambiguous frame's expander (with its other candidates when opened in `folds`).
     fn push_frames(
         &mut self,
         table: &FrameTable,
@@ -192,32 +319,52 @@ impl StackRows {
         first: usize,
         count: usize,
         inline: bool,
+        folds: &Folds,
     ) {
-        if !inline {
-            self.push(Run::Frames {
-                stack: s,
-                first,
-                count,
-            });
-            return;
-        }
         let mut start = first;
         for f in first..first + count {
-            let extra = table
-                .frame(s, f)
-                .map_or(0, |fr| fr.locations().count().saturating_sub(1));
-            if extra > 0 {
-                self.push(Run::Frames {
-                    stack: s,
-                    first: start,
-                    count: f - start,
-                });
-                self.push(Run::Inlined {
-                    stack: s,
-                    frame: f,
-                    extra,
-                });
-                start = f + 1;
+            let Some(fr) = table.frame(s, f) else {
+                continue;
+            };
+            let extra = if inline {
+                fr.locations().count().saturating_sub(1)
+            } else {
+                0
+            };
+            let others = fr.alternatives();
+            if extra == 0 && others.is_empty() {
+                continue;
+            }
+            self.push(Run::Frames {
+                stack: s,
+                first: start,
+                count: f - start,
+            });
+            self.push(Run::Inlined {
+                stack: s,
+                frame: f,
+                extra,
+            });
+            start = f + 1;
+            if others.is_empty() {
+                continue;
+            }
+            let expanded = folds.candidates.contains(&(s, f));
+            self.push(Run::Candidates {
+                stack: s,
+                frame: f,
+                count: others.len() + 1,
+                expanded,
+            });
+            if expanded {
+                for (candidate, chain) in others.iter().enumerate() {
+                    self.push(Run::Candidate {
+                        stack: s,
+                        frame: f,
+                        candidate,
+                        len: chain.len(),
+                    });
+                }
             }
         }
         self.push(Run::Frames {
@@ -252,7 +399,7 @@ impl StackRows {
 
     /// The row showing frame `frame` of `stack`, in O(log runs); `None` when it is hidden.
     pub fn row_of_frame(&self, stack: usize, frame: usize) -> Option<usize> {
-        let key = (stack, frame as isize);
+        let key = (stack, frame as isize, 0);
         // The last run starting at or before the frame holds it, if any run does.
         let r = self
             .runs
@@ -267,7 +414,7 @@ impl StackRows {
     pub fn step(&self, current: Option<(usize, usize)>, down: bool) -> Option<(usize, usize)> {
         let frame_at = |n: usize| match self.row(n)? {
             Row::Frame { stack, frame } => Some((stack, frame)),
-            Row::Stack { .. } | Row::Library { .. } | Row::Inline { .. } => None,
+            _ => None,
         };
         let Some(at) = current.and_then(|(s, f)| self.row_of_frame(s, f)) else {
             return (0..self.len()).find_map(frame_at);
@@ -282,18 +429,14 @@ impl StackRows {
 
     /// The rows of `table`; `filter` (case-insensitive) keeps frames whose raw line or
     /// resolved function or file contains it. Without a filter, runs of two or more library
-    /// frames collapse into one row unless their `(stack, first frame)` is in `expanded`, and
-    /// the stacks in `collapsed` (an exception, each `Caused by:`) show only their header.
-    /// With `inline`, a frame's inline chain adds a row per entry after the innermost.
-    pub fn build(
-        table: &FrameTable,
-        filter: &str,
-        expanded: &std::collections::HashSet<(usize, usize)>,
-        collapsed: &std::collections::HashSet<usize>,
-        inline: bool,
-    ) -> Self {
+    /// frames, and runs of frames the mapping hides, collapse into one row unless their
+    /// `(stack, first frame)` is in `folds.expanded`, and the stacks in `folds.collapsed` (an
+    /// exception, each `Caused by:`) show only their header. With `inline`, a frame's inline
+    /// chain adds a row per entry after the innermost. An ambiguous frame is followed by its
+    /// expander, and its other candidates when it is in `folds.candidates`.
+    pub fn build(table: &FrameTable, filter: &str, folds: &Folds, inline: bool) -> Self {
         if filter.trim().is_empty() {
-            return Self::grouped(table, expanded, collapsed, inline);
+            return Self::grouped(table, folds, inline);
         }
         let needle = filter.trim().to_lowercase();
         let mut out = Self::default();
@@ -311,7 +454,7 @@ impl StackRows {
                         .locations()
                         .any(|l| l.function.is_some_and(contains) || l.file.is_some_and(contains));
                 if matches {
-                    out.push_frames(table, s, f, 1, inline);
+                    out.push_frames(table, s, f, 1, inline, folds);
                     kept += 1;
                 } else {
                     out.hidden += 1;
@@ -325,30 +468,43 @@ impl StackRows {
         out
     }
 
-    fn grouped(
-        table: &FrameTable,
-        expanded: &std::collections::HashSet<(usize, usize)>,
-        collapsed: &std::collections::HashSet<usize>,
-        inline: bool,
-    ) -> Self {
+    fn grouped(table: &FrameTable, folds: &Folds, inline: bool) -> Self {
         let mut out = Self::default();
         let library = |s: usize, f: usize| table.frame(s, f).is_some_and(|fr| fr.is_library());
+        let hidden =
+            |s: usize, f: usize| table.frame(s, f).is_some_and(|fr| fr.hidden_by_mapping());
         for s in 0..table.stack_count() {
             out.push(Run::Header { stack: s });
-            if collapsed.contains(&s) {
+            if folds.collapsed.contains(&s) {
                 continue;
             }
             let n = table.stack_len(s);
-            // The innermost frame (where it crashed) is never folded away.
             let mut f = 0;
-            if n > 0 {
-                out.push_frames(table, s, 0, 1, inline);
-                f = 1;
-            }
             while f < n {
-                let run = (f..n).take_while(|&k| library(s, k)).count();
+                // Frames the mapping hides fold into one row, as retrace leaves them out.
+                let run = (f..n).take_while(|&k| hidden(s, k)).count();
+                if run > 0 {
+                    let open = folds.expanded.contains(&(s, f));
+                    out.push(Run::Hidden {
+                        stack: s,
+                        first: f,
+                        count: run,
+                        expanded: open,
+                    });
+                    if open {
+                        out.push_frames(table, s, f, run, inline, folds);
+                    }
+                    f += run;
+                    continue;
+                }
+                // The innermost frame (where it crashed) is never folded away.
+                let run = if f == 0 {
+                    0
+                } else {
+                    (f..n).take_while(|&k| library(s, k)).count()
+                };
                 if run >= 2 {
-                    let open = expanded.contains(&(s, f));
+                    let open = folds.expanded.contains(&(s, f));
                     out.push(Run::Library {
                         stack: s,
                         first: f,
@@ -356,12 +512,15 @@ impl StackRows {
                         expanded: open,
                     });
                     if open {
-                        out.push_frames(table, s, f, run, inline);
+                        out.push_frames(table, s, f, run, inline, folds);
                     }
                     f += run;
                 } else {
-                    let plain = (f + 1..n).take_while(|&k| !library(s, k)).count() + 1;
-                    out.push_frames(table, s, f, plain, inline);
+                    let plain = (f + 1..n)
+                        .take_while(|&k| !library(s, k) && !hidden(s, k))
+                        .count()
+                        + 1;
+                    out.push_frames(table, s, f, plain, inline, folds);
                     f += plain;
                 }
             }
@@ -382,10 +541,18 @@ mod tests {
     /// A symbolicated table whose frame `f` has an inline chain of `depths[f]` entries
     /// (`node:internal` frames are library code).
     fn inlined_table(text: &str, depths: &[usize]) -> FrameTable {
+        let trace = crate::formats::parse_text(text);
+        FrameTable::from_trace(&trace, Some(&inlined_table_result(&trace, depths)))
+    }
+
+    /// [`inlined_table`]'s symbolication.
+    fn inlined_table_result(
+        trace: &crate::model::Trace,
+        depths: &[usize],
+    ) -> crate::model::SymbolicatedTrace {
         use crate::model::{
             FrameStatus, ResolvedLocation, SymbolicatedFrame, SymbolicatedStack, SymbolicatedTrace,
         };
-        let trace = crate::formats::parse_text(text);
         let frames = depths
             .iter()
             .enumerate()
@@ -411,7 +578,7 @@ mod tests {
                 note: None,
             })
             .collect();
-        let result = SymbolicatedTrace {
+        SymbolicatedTrace {
             format: trace.format,
             stacks: vec![SymbolicatedStack {
                 title: trace.stacks[0].title.clone(),
@@ -421,8 +588,7 @@ mod tests {
             warnings: Vec::new(),
             timings: Vec::new(),
             modules: Vec::new(),
-        };
-        FrameTable::from_trace(&trace, Some(&result))
+        }
     }
 
     #[test]
@@ -443,7 +609,7 @@ mod tests {
             count: 2,
             expanded,
         };
-        let rows = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), true);
+        let rows = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), true);
         let expect = vec![
             Row::Stack { stack: 0 },
             frame(0),
@@ -464,7 +630,12 @@ mod tests {
         assert_eq!(rows.step(Some((0, 0)), true), Some((0, 1)));
         assert_eq!(rows.step(Some((0, 4)), false), Some((0, 1)));
         // An expanded group shows its frames with their inline rows.
-        let open = StackRows::build(&t, "", &HashSet::from([(0, 2)]), &HashSet::new(), true);
+        let open = StackRows::build(
+            &t,
+            "",
+            &folds(HashSet::from([(0, 2)]), HashSet::new()),
+            true,
+        );
         assert_eq!(
             all(&open)[5..],
             [
@@ -478,7 +649,7 @@ mod tests {
         );
         assert_eq!(open.row_of_frame(0, 3), Some(8));
         // A filter matching an inlined function keeps its frame, with its inline rows.
-        let filtered = StackRows::build(&t, "fn0_2", &HashSet::new(), &HashSet::new(), true);
+        let filtered = StackRows::build(&t, "fn0_2", &folds(HashSet::new(), HashSet::new()), true);
         assert_eq!(
             all(&filtered),
             [
@@ -489,12 +660,75 @@ mod tests {
             ]
         );
         // Raw lines have none.
-        let raw = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), false);
+        let raw = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), false);
         assert_eq!(raw.len(), 5);
+    }
+
+    fn folds(expanded: HashSet<(usize, usize)>, collapsed: HashSet<usize>) -> Folds {
+        Folds {
+            expanded,
+            collapsed,
+            candidates: HashSet::new(),
+        }
     }
 
     fn all(rows: &StackRows) -> Vec<Row> {
         rows.rows(0..rows.len()).collect()
+    }
+
+    /// An ambiguous frame's expander follows its row; opened, a run per other candidate;
+    /// the frames after it are still found.
+    #[test]
+    fn ambiguous_frames_list_their_other_candidates() {
+        use crate::model::ResolvedLocation;
+        let text = "Error: x\n    at a (app.js:1:1)\n    at b (app.js:1:2)\n";
+        let trace = crate::formats::parse_text(text);
+        let mut result = inlined_table_result(&trace, &[1, 1]);
+        let loc = |f: &str| ResolvedLocation {
+            function: Some(f.to_owned()),
+            ..ResolvedLocation::default()
+        };
+        result.stacks[0].frames[0].alternatives = vec![vec![loc("x"), loc("y")], vec![loc("z")]];
+        let t = FrameTable::from_trace(&trace, Some(&result));
+        let mut folds = folds(HashSet::new(), HashSet::new());
+        let rows = StackRows::build(&t, "", &folds, true);
+        let candidates = |expanded| Row::Candidates {
+            stack: 0,
+            frame: 0,
+            count: 3,
+            expanded,
+        };
+        assert_eq!(
+            all(&rows),
+            [
+                Row::Stack { stack: 0 },
+                Row::Frame { stack: 0, frame: 0 },
+                candidates(false),
+                Row::Frame { stack: 0, frame: 1 },
+            ]
+        );
+        assert_eq!(rows.row_of_frame(0, 1), Some(3));
+        folds.candidates.insert((0, 0));
+        let open = StackRows::build(&t, "", &folds, true);
+        let candidate = |candidate, depth| Row::Candidate {
+            stack: 0,
+            frame: 0,
+            candidate,
+            depth,
+        };
+        assert_eq!(
+            all(&open)[2..],
+            [
+                candidates(true),
+                candidate(0, 0),
+                candidate(0, 1),
+                candidate(1, 0),
+                Row::Frame { stack: 0, frame: 1 },
+            ]
+        );
+        assert_eq!(open.row_of_frame(0, 0), Some(1));
+        assert_eq!(open.row_of_frame(0, 1), Some(6));
+        assert_eq!(open.step(Some((0, 0)), true), Some((0, 1)));
     }
 
     #[test]
@@ -502,7 +736,7 @@ mod tests {
         let t = table(
             "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
         );
-        let rows = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), true);
+        let rows = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), true);
         assert_eq!(
             all(&rows),
             vec![
@@ -520,7 +754,12 @@ mod tests {
             "a single library frame is not folded"
         );
         assert_eq!(rows.row_of_frame(0, 1), None, "folded away");
-        let open = StackRows::build(&t, "", &HashSet::from([(0, 1)]), &HashSet::new(), true);
+        let open = StackRows::build(
+            &t,
+            "",
+            &folds(HashSet::from([(0, 1)]), HashSet::new()),
+            true,
+        );
         assert_eq!(open.len(), 7);
         assert_eq!(
             open.row(2),
@@ -533,7 +772,7 @@ mod tests {
         );
         assert_eq!(open.row_of_frame(0, 2), Some(4));
         // A filter shows every match, unfolded.
-        let filtered = StackRows::build(&t, "module", &HashSet::new(), &HashSet::new(), true);
+        let filtered = StackRows::build(&t, "module", &folds(HashSet::new(), HashSet::new()), true);
         assert_eq!((filtered.len(), filtered.hidden), (3, 3));
     }
 
@@ -545,7 +784,7 @@ mod tests {
             "java.lang.IllegalStateException: x\n\tat a.b.c(SourceFile:1)\n\tat a.b.d(SourceFile:2)\nCaused by: java.lang.NumberFormatException: y\n\tat java.base/java.lang.Integer.parseInt(Integer.java:668)\n\tat java.base/java.lang.Integer.parseInt(Integer.java:786)\n\tat a.b.e(SourceFile:3)\n\t... 1 more\n",
         );
         assert_eq!(t.stack_count(), 2);
-        let open = StackRows::build(&t, "", &HashSet::new(), &HashSet::new(), true);
+        let open = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), true);
         assert_eq!(
             all(&open),
             vec![
@@ -560,7 +799,7 @@ mod tests {
                 Row::Frame { stack: 1, frame: 3 },
             ]
         );
-        let folded = StackRows::build(&t, "", &HashSet::new(), &HashSet::from([0]), true);
+        let folded = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::from([0])), true);
         assert_eq!(folded.len(), 6);
         assert_eq!(folded.row(1), Some(Row::Stack { stack: 1 }));
         assert_eq!(folded.row_of_frame(0, 1), None);
@@ -585,7 +824,7 @@ mod tests {
         let t = table(&text);
         assert_eq!(t.stack_count(), 3);
         let expanded = HashSet::from([(1, 50), (2, 950)]);
-        let rows = StackRows::build(&t, "", &expanded, &HashSet::new(), true);
+        let rows = StackRows::build(&t, "", &folds(expanded.clone(), HashSet::new()), true);
         // Walking the rows one by one (what a flat list would hold) agrees with `row(n)`
         // and `row_of_frame` at every row.
         let mut flat = Vec::new();

@@ -20,6 +20,15 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+/// The note of a frame an R8 outline hides.
+pub const OUTLINE_NOTE: &str =
+    "an R8 outline: its position is carried into the next frame, which shows the original code";
+/// The note of a frame of a method R8 marks synthesized.
+pub const SYNTHESIZED_NOTE: &str = "a method the compiler made (R8 marks it synthesized, such as a lambda's class): hidden as retrace hides it";
+/// The note of a frame a `rewriteFrame` rule removes.
+pub const REWRITE_NOTE: &str =
+    "removed by the mapping's rewriteFrame rule for this exception: a frame the compiler added";
+
 /// R8's source-file template that carries the mapping's id into every frame
 /// (`--source-file-template r8-map-id-%MAP_ID`).
 const MAP_ID_PREFIX: &str = "r8-map-id-";
@@ -429,24 +438,13 @@ fn resolve(
                 "{class} is not in {mapping}: it was not obfuscated (a platform or kept library class)"
             ),
         ),
-        Remapped::Outline => unresolved(
-            FrameStatus::Skipped,
-            symbol_file,
-            "an R8 outline: its position is carried into the next frame, which shows the original code"
-                .to_owned(),
-        ),
+        Remapped::Outline => unresolved(FrameStatus::Skipped, symbol_file, OUTLINE_NOTE.to_owned()),
         Remapped::Synthesized => unresolved(
             FrameStatus::Skipped,
             symbol_file,
-            "a method the compiler made (R8 marks it synthesized, such as a lambda's class): hidden as retrace hides it"
-                .to_owned(),
+            SYNTHESIZED_NOTE.to_owned(),
         ),
-        Remapped::Removed => unresolved(
-            FrameStatus::Skipped,
-            symbol_file,
-            "removed by the mapping's rewriteFrame rule for this exception: a frame the compiler added"
-                .to_owned(),
-        ),
+        Remapped::Removed => unresolved(FrameStatus::Skipped, symbol_file, REWRITE_NOTE.to_owned()),
         Remapped::ClassOnly {
             frame: f,
             reason,

@@ -15,7 +15,7 @@ mod native;
 mod scope_names;
 mod symbols;
 
-pub use java::stack_shape;
+pub use java::{OUTLINE_NOTE, REWRITE_NOTE, SYNTHESIZED_NOTE, stack_shape};
 pub use names::{SourceCache, callee_at};
 
 pub use symbols::{

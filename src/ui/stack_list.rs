@@ -4,7 +4,7 @@
 
 use super::theme;
 use super::widgets::{file_name, list_row, place};
-use crate::app::{AppState, Command, Commands, Row, StackRows};
+use crate::app::{AppState, Command, Commands, Row, StackRows, hidden_reason};
 use crate::engine::{FrameTable, report};
 use crate::model::FrameStatus;
 use egui::RichText;
@@ -66,7 +66,7 @@ pub(super) fn stack_list_ui(
                                 .or_else(|| title.lines().next())
                                 .unwrap_or("")
                         };
-                        let folded = state.view.collapsed.contains(&stack);
+                        let folded = state.view.folds.collapsed.contains(&stack);
                         let arrow = if folded { "▶" } else { "▼" };
                         let more = if folded {
                             format!("  ({} frames)", table.stack_len(stack))
@@ -121,6 +121,63 @@ pub(super) fn stack_list_ui(
                                 .italics();
                         if list_row(ui, text, false, true).clicked() {
                             commands.send(Command::ToggleGroup { stack, first });
+                        }
+                    }
+                    Row::Hidden {
+                        stack,
+                        first,
+                        count,
+                        expanded,
+                    } => {
+                        let (arrow, verb) = if expanded {
+                            ("▼", "hide")
+                        } else {
+                            ("▶", "show")
+                        };
+                        let frames = if count == 1 { "frame" } else { "frames" };
+                        let why = hidden_reason(&table, stack, first, count);
+                        let text =
+                            RichText::new(format!("    {arrow} {count} {frames} {why} ({verb})"))
+                                .color(theme::MUTED)
+                                .italics();
+                        let response = list_row(ui, text, false, true).on_hover_text(
+                            "Retrace leaves these frames out: the compiler added them",
+                        );
+                        if response.clicked() {
+                            commands.send(Command::ToggleGroup { stack, first });
+                        }
+                    }
+                    Row::Candidates {
+                        stack,
+                        frame,
+                        count,
+                        expanded,
+                    } => {
+                        let (arrow, verb) = if expanded {
+                            ("▼", "hide")
+                        } else {
+                            ("▶", "show")
+                        };
+                        let text = RichText::new(format!(
+                            "        {arrow} {count} candidates: the symbol file cannot tell which ran ({verb} the other {})",
+                            count - 1
+                        ))
+                        .color(theme::MUTED)
+                        .italics();
+                        if list_row(ui, text, false, true).clicked() {
+                            commands.send(Command::ToggleCandidates { stack, frame });
+                        }
+                    }
+                    Row::Candidate {
+                        stack,
+                        frame,
+                        candidate,
+                        depth,
+                    } => {
+                        let selected = selection.stack == stack && selection.frame == Some(frame);
+                        let text = candidate_text(&table, stack, frame, candidate, depth);
+                        if list_row(ui, text, selected, true).clicked() {
+                            commands.send(Command::SelectFrame { stack, frame });
                         }
                     }
                 }
@@ -208,14 +265,9 @@ fn frame_text(table: &FrameTable, stack: usize, frame: usize, raw: bool) -> Rich
             let function = loc.function.unwrap_or("<unknown>");
             let place = place(loc.file, loc.line, loc.column);
             let library = if loc.ignored { "  [library]" } else { "" };
-            // The rest of an inline chain follows as rows of their own ("inlined into").
-            let candidates = f.alternatives().len();
-            let candidates = if candidates > 0 {
-                format!("  [{} candidates]", candidates + 1)
-            } else {
-                String::new()
-            };
-            format!("{frame:>3}  {function}  {place}{library}{candidates}")
+            // The rest of an inline chain follows as rows of their own ("inlined into"), and
+            // an ambiguous frame's other candidates below its expander row.
+            format!("{frame:>3}  {function}  {place}{library}")
         }
         _ => format!("{frame:>3}  {}", without_index(f.raw().trim(), frame)),
     };
@@ -269,6 +321,34 @@ fn inline_text(table: &FrameTable, stack: usize, frame: usize, depth: usize) -> 
     let place = place(loc.file, loc.line, loc.column);
     // Under the frame's function, past its index and status mark.
     RichText::new(format!("        inlined into {function}  {place}"))
+        .monospace()
+        .color(theme::TEXT)
+}
+
+/// A row of another candidate chain of an ambiguous frame: "or" before its innermost entry,
+/// "inlined into" before the rest, as the frame's own chain reads.
+fn candidate_text(
+    table: &FrameTable,
+    stack: usize,
+    frame: usize,
+    candidate: usize,
+    depth: usize,
+) -> RichText {
+    let Some(loc) = table
+        .frame(stack, frame)
+        .and_then(|f| f.alternatives().into_iter().nth(candidate))
+        .and_then(|chain| chain.into_iter().nth(depth))
+    else {
+        return RichText::new("");
+    };
+    let function = loc.function.unwrap_or("<unknown>");
+    let place = place(loc.file, loc.line, loc.column);
+    let lead = if depth == 0 {
+        "  or"
+    } else {
+        "      inlined into"
+    };
+    RichText::new(format!("        {lead} {function}  {place}"))
         .monospace()
         .color(theme::TEXT)
 }

@@ -457,6 +457,13 @@ impl<'a> FrameRef<'a> {
         }
     }
 
+    /// Whether the symbol file hides the frame (status `skipped` with a symbol file): a
+    /// ProGuard/R8 mapping's `rewriteFrame` rule, outline or synthesized method, which
+    /// retrace leaves out of its output.
+    pub fn hidden_by_mapping(&self) -> bool {
+        self.status() == Some(FrameStatus::Skipped) && self.symbol_file().is_some()
+    }
+
     /// The generated position looked up (0-based line and column).
     pub fn generated(&self) -> Option<(u32, u32)> {
         let r = self.res()?;
