@@ -219,20 +219,249 @@ fn arrow_keys_move_the_selection_after_a_click() {
     assert_eq!(h.state().workspace.selection.frame, Some(1));
 }
 
+/// Gives the app a command, as a menu item would.
+fn command(h: &mut Harness<'static, AppState>, c: symscope::app::Command) {
+    let mut commands = symscope::app::Commands::default();
+    commands.send(c);
+    h.state_mut().apply(commands);
+}
+
+/// The text put on the clipboard this frame (kittest sees egui's output, not the system
+/// clipboard; eframe's `clipboard` feature hands the same text to it).
+fn clipboard(h: &Harness<'static, AppState>) -> Option<String> {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+}
+
+/// Ctrl+V: a trace pasted into an unsaved workspace becomes a selected, symbolicated log
+/// kept in memory (no file is written anywhere); saved, it lives in the workspace document,
+/// and reopening the workspace brings it back.
 #[test]
 fn a_pasted_trace_becomes_a_log() {
     let dir = temp_dir("paste");
+    let before: Vec<_> = std::fs::read_dir(".")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     let mut h = app();
-    h.state_mut().workspace_path = Some(dir.join("ws.ron"));
     h.run_steps(2);
+    drop_files(&mut h, &[js("rxjs-esbuild/rxjs.min.js.map")]);
+    settle(&mut h, |h| {
+        h.state()
+            .inputs
+            .iter()
+            .all(|e| e.state == InputState::Ready)
+    });
     let trace = std::fs::read_to_string(js("rxjs-esbuild/trace.txt")).unwrap();
-    h.event(egui::Event::Paste(trace));
+    h.event(egui::Event::Paste(trace.clone()));
     settle(&mut h, |h| {
         h.state().inputs.iter().any(|e| e.name == "pasted-1.txt")
     });
     h.get_by_label("pasted-1.txt");
-    assert!(has_label(&h, "at r._subscribe (out/rxjs.min.js:3:49241)"));
+    assert_eq!(
+        h.state().workspace.selection.log.as_deref(),
+        Some("pasted-1.txt")
+    );
+
+    settle(&mut h, |h| {
+        has_label(h, "../node_modules/rxjs/src/internal/")
+    });
+    let after: Vec<_> = std::fs::read_dir(".")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(before, after, "nothing is written to the working directory");
+    // Saved (Ctrl+S asks where: the dialog is answered by the test), the text is in the
+    // document.
+    let file = dir.join("pasted.ron");
+    h.state_mut().dialogs.script([vec![file.clone()]]);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(3);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("pasted-1.txt") && text.contains("r._subscribe"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "only the workspace"
+    );
+    let mut h2 = app();
+    h2.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h2, |h| {
+        has_label(h, "../node_modules/rxjs/src/internal/")
+    });
+    h2.get_by_label("pasted-1.txt");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Ctrl+C copies the selected frame, Ctrl+Shift+C the whole symbolicated trace exactly as
+/// `symscope symbolicate` prints it; the right-click menu copies a location or a function.
+#[test]
+fn copy_the_frame_and_the_trace_with_keys_and_the_menu() {
+    let mut h = three_with_frame_0();
+    h.event(egui::Event::Copy);
+    h.run_steps(1);
+    assert_eq!(
+        clipboard(&h).as_deref(),
+        Some(
+            "at De.expandByObject (out/three.min.js:1:98188)\n    → expandByObject (../node_modules/three/build/three.core.js:16222:39)"
+        )
+    );
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::C,
+    );
+    h.run_steps(2);
+    // (Two frames: the key's press and release; the text the app put out is kept.)
+    let copied = h.state().copied.clone().unwrap();
+    let mut cli = Vec::new();
+    let args = symscope::cli::SymbolicateArgs {
+        symbols: vec![js("three-esbuild/three.min.js.map")],
+        format: symscope::cli::OutputFormat::Text,
+        column_base: None,
+        cache: None,
+        log: js("three-esbuild/trace.txt"),
+    };
+    symscope::cli::symbolicate_command(&args, &mut cli).unwrap();
+    assert_eq!(copied, String::from_utf8(cli).unwrap());
+    // Right-click a frame: copy its location.
+    h.get_all_by_label_contains("setFromObject  ../node_modules/three/build/three.core.js:")
+        .next()
+        .unwrap()
+        .click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Copy location").click();
+    h.run_steps(2);
+    let location = h.state().copied.clone().unwrap();
+    assert!(
+        location.starts_with("../node_modules/three/build/three.core.js:"),
+        "{location}"
+    );
+    assert_eq!(
+        h.state().workspace.selection.frame,
+        Some(0),
+        "copying a location does not move the selection"
+    );
+}
+
+/// File → Export writes the selected log as the CLI's text, its JSON (schema 1) or Markdown
+/// for a ticket, where the save dialog says (answered by the test).
+#[test]
+fn export_the_selected_log() {
+    let dir = temp_dir("export");
+    let mut h = three_resolved();
+    for (format, name) in [
+        (symscope::app::ExportFormat::Text, "t.txt"),
+        (symscope::app::ExportFormat::Json, "t.json"),
+        (symscope::app::ExportFormat::Markdown, "t.md"),
+    ] {
+        h.state_mut().dialogs.script([vec![dir.join(name)]]);
+        command(
+            &mut h,
+            symscope::app::Command::Dialog(symscope::app::DialogRequest::Export(format)),
+        );
+        h.run_steps(3);
+        assert!(
+            has_label(&h, &format!("to {name}")),
+            "the status bar says so"
+        );
+    }
+    let (_, asked_dir, asked_name) = h.state().dialogs.asked[0].clone();
+    assert_eq!(asked_name.as_deref(), Some("trace-symbolicated.txt"));
+    assert!(asked_dir.is_some());
+    let text = std::fs::read_to_string(dir.join("t.txt")).unwrap();
+    assert!(text.contains("→ expandByObject (../node_modules/three/build/three.core.js:16222:39)"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("t.json")).unwrap()).unwrap();
+    assert_eq!(json["schema"], 1);
+    assert_eq!(json["stacks"][0]["frames"][0]["status"], "resolved");
+    let md = std::fs::read_to_string(dir.join("t.md")).unwrap();
+    assert!(md.starts_with("### TypeError"), "{md}");
+    assert!(md.contains("```text\n") && md.contains(&text), "{md}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The demo workspace (a template) is never written: clicking around leaves it byte for
+/// byte unchanged, the title marks the changes, and Ctrl+S asks for a new file (suggested
+/// `demo-copy.ron`) that is then saved and autosaved.
+#[test]
+fn the_demo_is_never_overwritten() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("workspaces/demo.ron");
+    let bytes = std::fs::read(&demo).unwrap();
+    let mut h = app();
+    h.state_mut().start(std::slice::from_ref(&demo));
+    settle(&mut h, |h| has_label(h, "Box3.expandByObject"));
+    assert!(h.state().window_title().starts_with("demo.ron"));
+    assert!(!h.state().window_title().contains('•'));
+    h.get_all_by_label_contains("Box3.setFromObject")
+        .next()
+        .unwrap()
+        .click();
+    command(&mut h, symscope::app::Command::ToggleTheme);
+    // Longer than the autosave delay.
+    for _ in 0..12 {
+        h.run_steps(2);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        h.state().window_title().contains("demo.ron •"),
+        "{}",
+        h.state().window_title()
+    );
+    assert_eq!(
+        std::fs::read(&demo).unwrap(),
+        bytes,
+        "the demo is unchanged"
+    );
+    let dir = temp_dir("demo-copy");
+    let copy = dir.join("mine.ron");
+    h.state_mut().dialogs.script([vec![copy.clone()]]);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(3);
+    assert_eq!(
+        std::fs::read(&demo).unwrap(),
+        bytes,
+        "the demo is unchanged"
+    );
+    let asked = h.state().dialogs.asked.clone();
+    assert_eq!(asked[0].2.as_deref(), Some("demo-copy.ron"));
+    assert!(has_label(&h, "Saved mine.ron"));
+    assert!(
+        h.state().window_title().starts_with("mine.ron — "),
+        "{}",
+        h.state().window_title()
+    );
+    let saved = symscope::workspace::load(&copy).unwrap();
+    assert!(!saved.template);
+    assert_eq!(saved.inputs.len(), h.state().workspace.inputs.len());
+    // The copy's paths still find the demo's files.
+    let mut h2 = app();
+    h2.state_mut().start(std::slice::from_ref(&copy));
+    settle(&mut h2, |h| has_label(h, "Box3.expandByObject"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Ctrl+S on a workspace never saved asks where to save; cancelling writes nothing.
+#[test]
+fn saving_a_new_workspace_asks_where() {
+    let mut h = three_resolved();
+    assert!(h.state().window_title().starts_with("Unsaved workspace •"));
+    h.state_mut().dialogs.script([vec![]]);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(3);
+    let asked = h.state().dialogs.asked.clone();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].2.as_deref(), Some("trace.ron"));
+    assert!(h.state().workspace_path.is_none());
+    assert!(!Path::new("trace.ron").exists() && !Path::new("workspaces/untitled.ron").exists());
 }
 
 #[test]
@@ -253,7 +482,16 @@ fn a_broken_map_shows_its_error_and_the_rest_still_works() {
     );
     settle(&mut h, |h| has_label(h, "node_modules/lodash/lodash.js"));
     h.get_by_label_contains("malformed or truncated JSON");
-    h.get_by_label_contains("1 errors");
+    // The badge opens the list and discards nothing; each error is dismissed on its own.
+    h.get_by_label("1 error").click();
+    h.run_steps(4);
+    assert_eq!(h.state().errors.len(), 1);
+    assert!(has_label(&h, "Dismiss all"), "the list is open");
+    assert!(has_label(&h, "malformed or truncated JSON"));
+    h.get_by_label("Dismiss error 1").click();
+    h.run_steps(2);
+    assert!(h.state().errors.is_empty());
+    assert!(!has_label(&h, "1 error"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -362,7 +600,7 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
 #[test]
 fn copy_a_frame() {
     let mut h = three_with_frame_0();
-    h.get_by_label("Copy frame").click();
+    h.get_by_label("Copy frame  Ctrl+C").click();
     h.run_steps(1);
     let copied = h
         .output()

@@ -1,6 +1,8 @@
 //! What the UI asks the app to do, and how the state applies it at the end of the frame.
 
-use super::{AppState, Folds, InputEntry, InputId, InputState, input_bytes};
+use super::{
+    AppState, DialogRequest, ExportFormat, Folds, InputEntry, InputId, InputState, input_bytes,
+};
 use crate::engine::Detected;
 use crate::jobs::JobId;
 use crate::model::{Blob, FileKind};
@@ -70,10 +72,31 @@ pub enum Command {
     InspectSelectedFrame,
     /// Open a workspace file.
     OpenWorkspace(PathBuf),
-    /// Save the workspace (to its file, or to the given path).
+    /// Save the workspace: to its file, or to the given path (Save as). A workspace never
+    /// saved, or one Symscope must not write (a template such as the demo, a read-only
+    /// file), asks where to save instead.
     SaveWorkspace(Option<PathBuf>),
-    /// Clear the error list.
+    /// Dismiss every message.
     DismissErrors,
+    /// Dismiss one message (its index in the list).
+    DismissError(usize),
+    /// Open or close the list of messages.
+    ToggleErrors,
+    /// Copy the selected frame to the system clipboard (Ctrl+C).
+    CopyFrame,
+    /// Copy the selected log's whole symbolicated trace, as `symscope symbolicate` prints
+    /// it (Ctrl+Shift+C).
+    CopyTrace,
+    /// Copy this text (a location, a function name).
+    CopyText(String),
+    /// Open a file dialog (it never blocks painting; its answer comes in a later frame).
+    Dialog(DialogRequest),
+    /// Export the selected log to a file.
+    Export(ExportFormat, PathBuf),
+    /// Show or hide the shortcuts window (F1).
+    ToggleShortcuts,
+    /// A missing input is at this path now: point the workspace at it and load it.
+    Locate(InputId, PathBuf),
 }
 
 /// The frame's command queue.
@@ -126,20 +149,7 @@ impl AppState {
                     }
                 }
             }
-            Command::PasteTrace(text) => {
-                let n = self
-                    .inputs
-                    .iter()
-                    .filter(|e| e.name.starts_with("pasted-"))
-                    .count()
-                    + 1;
-                let path = self.workspace_dir().join(format!("pasted-{n}.txt"));
-                if let Err(e) = std::fs::write(&path, &text) {
-                    self.errors.push(format!("{}: {e}", path.display()));
-                } else {
-                    self.add_file(path, text.into_bytes());
-                }
-            }
+            Command::PasteTrace(text) => self.add_pasted(text),
             Command::RemoveInput(id) => {
                 if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
                     self.inputs.remove(i);
@@ -234,12 +244,36 @@ impl AppState {
                     self.errors.push(e.to_string());
                 }
             }
+            Command::SaveWorkspace(None) if !self.may_write_workspace() => {
+                self.apply_one(Command::Dialog(DialogRequest::SaveWorkspaceAs));
+            }
             Command::SaveWorkspace(path) => {
                 if let Err(e) = self.save_workspace(path) {
                     self.errors.push(e.to_string());
                 }
             }
             Command::DismissErrors => self.errors.clear(),
+            Command::DismissError(i) => self.errors.dismiss(i),
+            Command::ToggleErrors => self.errors_open = !self.errors_open,
+            Command::CopyFrame => {
+                if let Some(d) = self.selected_frame_detail() {
+                    self.pending_copy = Some(d.copy_text());
+                }
+            }
+            Command::CopyTrace => {
+                if let Some((_, table)) = self.selected_table() {
+                    self.pending_copy = Some(crate::engine::report::text(&table, &[]));
+                }
+            }
+            Command::CopyText(text) => self.pending_copy = Some(text),
+            Command::ToggleShortcuts => self.view.shortcuts_open = !self.view.shortcuts_open,
+            Command::Locate(id, path) => self.locate(id, &path),
+            Command::Dialog(request) => self.show_dialog(request),
+            Command::Export(format, path) => {
+                if let Err(e) = self.export(format, &path) {
+                    self.errors.push(format!("{}: {e}", path.display()));
+                }
+            }
         }
     }
 
@@ -284,6 +318,79 @@ impl AppState {
         if kind == FileKind::Log && self.workspace.selection.log.is_none() {
             self.workspace.selection.log = self.workspace.inputs.get(index).map(|i| i.path.clone());
         }
+        self.autosave.changed(Instant::now());
+        self.start_load(id, file);
+    }
+
+    /// Points input `id` (missing) at `path`, where the user found it, and loads it.
+    fn locate(&mut self, id: InputId, path: &Path) {
+        let Some(i) = self.inputs.iter().position(|e| e.id == id) else {
+            return;
+        };
+        let file = match input_bytes(path) {
+            Ok(f) => f,
+            Err(e) => {
+                self.errors.push(format!("{}: {e}", path.display()));
+                return;
+            }
+        };
+        let new = workspace::relative_path(&self.workspace_dir(), path);
+        if let Some(doc) = self.workspace.inputs.get_mut(i) {
+            if self.workspace.selection.log.as_deref() == Some(&doc.path) {
+                self.workspace.selection.log = Some(new.clone());
+            }
+            for note in &mut self.workspace.notes {
+                if note.input == doc.path {
+                    note.input.clone_from(&new);
+                }
+            }
+            doc.path = new;
+            doc.size = file.blob.len() as u64;
+            doc.hash = workspace::fingerprint(file.blob.as_slice());
+            doc.kind = file.kind;
+        }
+        if let Some(entry) = self.inputs.get_mut(i) {
+            entry.path = path.to_path_buf();
+            entry.name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            entry.kind = file.kind;
+        }
+        self.autosave.changed(Instant::now());
+        self.start_load(id, file);
+    }
+
+    /// Adds a pasted trace as a new log kept in the workspace (no file is written), selects
+    /// it and symbolicates it.
+    pub fn add_pasted(&mut self, text: String) {
+        let index = self.workspace.add_pasted(text);
+        let Some(doc) = self.workspace.inputs.get(index) else {
+            return;
+        };
+        let name = doc.path.clone();
+        let file = Detected::new(
+            name.clone(),
+            Blob::from(doc.text.clone().unwrap_or_default().into_bytes()),
+        );
+        let id = InputId(self.next_input);
+        self.next_input += 1;
+        self.inputs.push(InputEntry {
+            id,
+            name: name.clone(),
+            path: PathBuf::from(&name),
+            kind: file.kind,
+            state: InputState::Loading,
+            loaded: None,
+        });
+        if let Some(doc) = self.workspace.inputs.get_mut(index) {
+            // Whatever it reads as, a paste is shown as a log.
+            doc.kind = file.kind;
+        }
+        self.workspace.selection.log = Some(name);
+        self.workspace.selection.stack = 0;
+        self.workspace.selection.frame = None;
+        self.view.folds = Folds::default();
         self.autosave.changed(Instant::now());
         self.start_load(id, file);
     }

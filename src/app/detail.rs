@@ -53,6 +53,38 @@ pub struct FrameDetail {
     pub context: Option<SourceContext>,
 }
 
+/// `file:line:col` as the window prints a location (`?` for no file).
+pub fn place(file: Option<&str>, line: Option<u32>, column: Option<u32>) -> String {
+    let mut s = file.unwrap_or("?").to_owned();
+    if let Some(l) = line {
+        s.push_str(&format!(":{l}"));
+        if let Some(c) = column {
+            s.push_str(&format!(":{c}"));
+        }
+    }
+    s
+}
+
+impl FrameDetail {
+    /// The frame as copied (Ctrl+C, "Copy frame"): the line as in the log, then each
+    /// original location of its chain, or why it is not resolved.
+    pub fn copy_text(&self) -> String {
+        let mut text = self.raw.trim().to_owned();
+        if self.location.is_some() {
+            for loc in &self.chain {
+                text.push_str(&format!(
+                    "\n    → {} ({})",
+                    loc.function.as_deref().unwrap_or("<unknown>"),
+                    place(loc.file.as_deref(), loc.line, loc.column)
+                ));
+            }
+        } else if let Some(note) = &self.note {
+            text.push_str(&format!("\n    ({note})"));
+        }
+        text
+    }
+}
+
 /// The largest source file read from a source folder.
 const MAX_SOURCE_BYTES: u64 = 8 << 20;
 

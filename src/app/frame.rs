@@ -1,7 +1,10 @@
 //! The frame loop: what the app does around the UI's drawing, once per frame, and the
 //! user's input that is not a widget's (dropped and hovering files, pastes, shortcuts).
 
-use super::{AppState, Command, Commands, Views};
+use super::{AppState, Command, Commands, DialogRequest, Views};
+
+/// How long the status bar shows a notice ("Saved x.ron").
+const NOTICE_FOR: std::time::Duration = std::time::Duration::from_secs(4);
 
 impl AppState {
     /// One frame of the app: takes in finished jobs, turns the frame's input into commands,
@@ -14,6 +17,7 @@ impl AppState {
     ) {
         let ctx = ui.ctx().clone();
         self.poll_jobs();
+        self.poll_dialogs();
         ctx.set_theme(if self.workspace.layout.dark {
             egui::Theme::Dark
         } else {
@@ -24,8 +28,26 @@ impl AppState {
         let views = self.views();
         draw(ui, self, &views, &mut commands);
         self.apply(commands);
+        if let Some(text) = self.pending_copy.take() {
+            // eframe's `clipboard` feature puts it on the system clipboard.
+            ctx.copy_text(text.clone());
+            self.copied = Some(text);
+        }
         if let Some(wait) = self.tick_autosave() {
             ctx.request_repaint_after(wait);
+        }
+        if let Some((at, _)) = &self.notice {
+            let left = NOTICE_FOR.saturating_sub(at.elapsed());
+            if left.is_zero() {
+                self.notice = None;
+            } else {
+                ctx.request_repaint_after(left);
+            }
+        }
+        let title = self.window_title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
         }
     }
 
@@ -79,19 +101,25 @@ impl AppState {
                     commands.send(Command::PasteTrace(text));
                 }
                 egui::Event::Key {
+                    key: egui::Key::F1,
+                    pressed: true,
+                    ..
+                } => commands.send(Command::ToggleShortcuts),
+                // Ctrl+C (a text field copies its own selection).
+                egui::Event::Copy if !typing => commands.send(Command::CopyFrame),
+                egui::Event::Key {
                     key,
                     pressed: true,
                     modifiers,
                     ..
                 } if modifiers.command => match key {
+                    egui::Key::S if modifiers.shift => {
+                        commands.send(Command::Dialog(DialogRequest::SaveWorkspaceAs));
+                    }
                     egui::Key::S => commands.send(Command::SaveWorkspace(None)),
-                    egui::Key::O => {
-                        if let Some(path) = rfd::FileDialog::new()
-                            .add_filter("workspace", &["ron"])
-                            .pick_file()
-                        {
-                            commands.send(Command::OpenWorkspace(path));
-                        }
+                    egui::Key::O => commands.send(Command::Dialog(DialogRequest::OpenWorkspace)),
+                    egui::Key::C if modifiers.shift && !typing => {
+                        commands.send(Command::CopyTrace);
                     }
                     _ => {}
                 },

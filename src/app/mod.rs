@@ -16,6 +16,8 @@
 mod caches;
 mod commands;
 mod detail;
+mod dialogs;
+mod errors;
 mod events;
 mod frame;
 mod inspector;
@@ -25,7 +27,9 @@ mod rows;
 
 pub use caches::Views;
 pub use commands::{Command, Commands};
-pub use detail::{FrameDetail, SourceContext, find_under_roots, frame_detail};
+pub use detail::{FrameDetail, SourceContext, find_under_roots, frame_detail, place};
+pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_available};
+pub use errors::{ErrorEntry, Errors};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
 pub use rows::{Folds, Row, StackRows, hidden_reason};
@@ -100,6 +104,8 @@ pub struct ViewState {
     pub inspector_segment: Option<usize>,
     /// Files hovering over the window.
     pub hovered: Vec<String>,
+    /// The shortcuts window is open (F1).
+    pub shortcuts_open: bool,
     /// Point the open inspector at the selected frame once its log is symbolicated (a
     /// workspace saved with the inspector open reopens on the frame's segment).
     inspect_when_ready: bool,
@@ -130,12 +136,29 @@ pub struct AppState {
     pub jobs: Jobs<JobOutput>,
     /// Finished jobs, newest last.
     pub timings: Vec<JobTiming>,
-    /// Messages for the user (newest last).
-    pub errors: Vec<String>,
+    /// Messages for the user (newest last), until dismissed.
+    pub errors: Errors,
+    /// The error list is open.
+    pub errors_open: bool,
     /// Recently opened workspaces.
     pub recent: Vec<PathBuf>,
     /// How the user looks at the selected log.
     pub view: ViewState,
+    /// File dialogs open, and their answers.
+    pub dialogs: Dialogs,
+    /// What was last put on the system clipboard (for the status bar and tests).
+    pub copied: Option<String>,
+    /// What the status bar says for a moment ("Saved demo-copy.ron"), and since when.
+    pub notice: Option<(Instant, String)>,
+    /// Text to put on the clipboard at the end of the frame.
+    pending_copy: Option<String>,
+    /// Whether this session saved the workspace to `workspace_path` (or made it): autosave
+    /// writes only to such a file, never to one that was merely opened (the demo, a file
+    /// in a repository).
+    adopted: bool,
+    /// The window title last sent.
+    title: String,
+    waker: Waker,
     running: RunningJobs,
     caches: caches::Caches,
     autosave: Autosave,
@@ -146,7 +169,7 @@ pub struct AppState {
 impl AppState {
     /// An empty app; `waker` is called from workers (the UI's `request_repaint`).
     pub fn new(waker: Waker) -> Self {
-        let jobs = Jobs::new(0, waker).unwrap_or_else(|_| {
+        let jobs = Jobs::new(0, waker.clone()).unwrap_or_else(|_| {
             // A pool that cannot start threads is unrecoverable; one thread is the fallback.
             Jobs::new(1, Arc::new(|| {}))
                 .unwrap_or_else(|e| panic!("cannot start a worker thread: {e}"))
@@ -158,9 +181,17 @@ impl AppState {
             results: HashMap::new(),
             jobs,
             timings: Vec::new(),
-            errors: Vec::new(),
+            errors: Errors::default(),
+            errors_open: false,
             recent: Vec::new(),
             view: ViewState::default(),
+            dialogs: Dialogs::default(),
+            copied: None,
+            notice: None,
+            pending_copy: None,
+            adopted: false,
+            title: String::new(),
+            waker,
             running: RunningJobs::default(),
             caches: caches::Caches::default(),
             autosave: Autosave::new(Duration::from_millis(800)),

@@ -1,6 +1,9 @@
 //! Opening and saving workspaces, the recent list, and saving a change once it has settled.
 
-use super::{AppState, Command, InputEntry, InputId, InputState, input_bytes};
+use super::{
+    AppState, Command, DialogRequest, ExportFormat, InputEntry, InputId, InputState, NO_DIALOG,
+    dialog_available, input_bytes,
+};
 use crate::workspace::{self, InputStatus};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -21,6 +24,9 @@ impl AppState {
         self.view.inspect_when_ready = ws.layout.inspector_open && ws.selection.frame.is_some();
         self.workspace = ws;
         self.workspace_path = Some(path.to_path_buf());
+        // Opened, not saved: nothing is written to it until the user saves.
+        self.adopted = false;
+        self.autosave.clear();
         self.inputs.clear();
         self.results.clear();
         self.caches.clear();
@@ -48,7 +54,17 @@ impl AppState {
                 state: state.clone(),
                 loaded: None,
             });
-            if state == InputState::Loading {
+            if let Some(text) = &doc.text {
+                // A pasted log lives in the document.
+                let file = crate::engine::Detected::new(
+                    doc.path.clone(),
+                    crate::model::Blob::from(text.clone().into_bytes()),
+                );
+                if let Some(entry) = self.inputs.last_mut() {
+                    entry.path = PathBuf::from(&doc.path);
+                }
+                self.start_load(id, file);
+            } else if state == InputState::Loading {
                 match input_bytes(&abs) {
                     Ok(file) => {
                         if let InputStatus::Changed { size, hash } = status
@@ -125,45 +141,234 @@ impl AppState {
         }
     }
 
-    /// Saves the workspace to its file (or to `path`), atomically.
+    /// Whether Ctrl+S may write the workspace to its file: it has one, it is no template
+    /// (the demo), and the file is writable.
+    pub fn may_write_workspace(&self) -> bool {
+        let Some(path) = &self.workspace_path else {
+            return false;
+        };
+        !self.workspace.template
+            && std::fs::metadata(path).map_or(true, |m| !m.permissions().readonly())
+    }
+
+    /// Whether the workspace has changes not saved to a file.
+    pub fn unsaved(&self) -> bool {
+        self.autosave.is_dirty()
+            || (self.workspace_path.is_none() && !self.workspace.inputs.is_empty())
+    }
+
+    /// The window title: the workspace's file name, and a mark while changes are unsaved.
+    pub fn window_title(&self) -> String {
+        let name = self.workspace_path.as_deref().map_or_else(
+            || "Unsaved workspace".to_owned(),
+            |p| {
+                p.file_name().map_or_else(
+                    || p.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                )
+            },
+        );
+        let mark = if self.unsaved() { " •" } else { "" };
+        let template = if self.workspace.template {
+            " (template: Save as… keeps your changes)"
+        } else {
+            ""
+        };
+        format!("{name}{mark}{template} — Symscope")
+    }
+
+    /// Saves the workspace to its file (or to `path`: Save as), atomically. A workspace that
+    /// has no file, or that Symscope must not write (a template, a read-only file), needs a
+    /// `path`; nothing is ever written to the working directory.
     pub fn save_workspace(
         &mut self,
         path: Option<PathBuf>,
     ) -> Result<PathBuf, workspace::WorkspaceError> {
-        let path = path
-            .or_else(|| self.workspace_path.clone())
-            .unwrap_or_else(|| PathBuf::from("workspaces/untitled.ron"));
+        let save_as = path.is_some();
+        let refused = |why: &str| workspace::WorkspaceError::Io {
+            path: self.workspace_path.as_deref().map_or_else(
+                || "the unsaved workspace".to_owned(),
+                |p| p.display().to_string(),
+            ),
+            source: std::io::Error::other(why.to_owned()),
+        };
+        let path = match path {
+            Some(p) => p,
+            None if !self.may_write_workspace() => {
+                return Err(refused(
+                    "not written: a template or read-only workspace, or one never saved; use Save as…",
+                ));
+            }
+            None => self
+                .workspace_path
+                .clone()
+                .ok_or_else(|| refused("never saved; use Save as…"))?,
+        };
         if self.workspace_path.as_deref() != Some(&path) {
             // Paths are relative to the document: rebase them on the new folder.
             let old_dir = self.workspace_dir();
             let new_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let selected = self.workspace.selection.log.clone();
             for doc in &mut self.workspace.inputs {
-                doc.path = workspace::relative_path(&new_dir, &old_dir.join(&doc.path));
-            }
-            if let Some(log) = &self.workspace.selection.log {
-                self.workspace.selection.log =
-                    Some(workspace::relative_path(&new_dir, &old_dir.join(log)));
+                // A pasted log's path is its name, not a file's.
+                if doc.text.is_some() {
+                    continue;
+                }
+                let new = workspace::relative_path(&new_dir, &old_dir.join(&doc.path));
+                if selected.as_deref() == Some(&doc.path) {
+                    self.workspace.selection.log = Some(new.clone());
+                }
+                doc.path = new;
             }
         }
-        workspace::save(&path, &self.workspace)?;
+        // A copy of a template is the user's own workspace.
+        let template = std::mem::replace(&mut self.workspace.template, false);
+        if let Err(e) = workspace::save(&path, &self.workspace) {
+            self.workspace.template = template && !save_as;
+            return Err(e);
+        }
         self.workspace_path = Some(path.clone());
+        self.adopted = true;
+        self.autosave.clear();
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        self.notice = Some((Instant::now(), format!("Saved {name}")));
         self.remember_recent(&path);
         Ok(path)
     }
 
+    /// Opens a file dialog for `request` (answered in a later frame), or says that none
+    /// can be shown.
+    pub(super) fn show_dialog(&mut self, request: DialogRequest) {
+        if !self.dialogs.is_scripted() && !dialog_available() {
+            self.errors.push(NO_DIALOG.to_owned());
+            return;
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let saved_dir = self
+            .workspace_path
+            .as_deref()
+            .filter(|_| self.may_write_workspace())
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        let stem = |p: &str| {
+            Path::new(p)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        };
+        let (dir, name) = match &request {
+            DialogRequest::SaveWorkspaceAs => {
+                let name = match (&self.workspace_path, self.workspace.template) {
+                    (Some(p), true) => {
+                        stem(&p.display().to_string()).map(|s| format!("{s}-copy.ron"))
+                    }
+                    (Some(p), false) => p.file_name().map(|n| n.to_string_lossy().into_owned()),
+                    (None, _) => self
+                        .workspace
+                        .inputs
+                        .iter()
+                        .find(|i| i.kind == crate::model::FileKind::Log)
+                        .and_then(|i| stem(&i.path))
+                        .map(|s| format!("{s}.ron")),
+                };
+                (
+                    saved_dir.or(home),
+                    Some(name.unwrap_or_else(|| "workspace.ron".to_owned())),
+                )
+            }
+            DialogRequest::Export(format) => {
+                let log = self
+                    .workspace
+                    .selection
+                    .log
+                    .as_deref()
+                    .and_then(stem)
+                    .unwrap_or_else(|| "trace".to_owned());
+                (
+                    saved_dir.or(home),
+                    Some(format!("{log}-symbolicated.{}", format.extension())),
+                )
+            }
+            _ => (saved_dir.or(home), None),
+        };
+        self.dialogs.show(request, dir, name, self.waker.clone());
+    }
+
+    /// Acts on the answers of the dialogs closed since the last frame.
+    pub(super) fn poll_dialogs(&mut self) {
+        for (request, paths) in self.dialogs.poll() {
+            let Some(first) = paths.first().cloned() else {
+                continue;
+            };
+            let command = match request {
+                DialogRequest::OpenFiles => Command::AddPaths(paths),
+                DialogRequest::OpenWorkspace => Command::OpenWorkspace(first),
+                DialogRequest::SaveWorkspaceAs => {
+                    let path = if first.extension().is_some_and(|e| e == "ron") {
+                        first
+                    } else {
+                        first.with_extension("ron")
+                    };
+                    Command::SaveWorkspace(Some(path))
+                }
+                DialogRequest::Export(format) => Command::Export(format, first),
+                DialogRequest::AddSourceRoot => Command::AddSourceRoot(first),
+                DialogRequest::Locate(id) => Command::Locate(id, first),
+            };
+            self.apply_one(command);
+        }
+    }
+
+    /// Writes the selected log to `path` as `format` says: the CLI's text or JSON, or
+    /// Markdown for a ticket.
+    pub fn export(&mut self, format: ExportFormat, path: &Path) -> std::io::Result<()> {
+        use crate::engine::report;
+        use std::io::Write as _;
+        let (_, table) = self
+            .selected_table()
+            .ok_or_else(|| std::io::Error::other("no log is selected"))?;
+        let log = self
+            .selected_log()
+            .map_or_else(|| "log".to_owned(), |e| e.name.clone());
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        match format {
+            ExportFormat::Text => report::write_text(&table, &[], &mut out)?,
+            ExportFormat::Json => {
+                let total_ms = table.timings().iter().map(|t| t.ms).sum();
+                let json = report::Json {
+                    table: &table,
+                    warnings: &[],
+                    total_ms,
+                };
+                report::write_json(&json, &mut out)?;
+            }
+            ExportFormat::Markdown => report::write_markdown(&table, &log, &mut out)?,
+        }
+        out.flush()?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        self.notice = Some((Instant::now(), format!("Exported {log} to {name}")));
+        Ok(())
+    }
+
     /// Saves when a change has settled (autosave); returns how long until the next check.
+    /// Only a workspace this session saved is written (never one merely opened, such as the
+    /// demo), and never a template or a read-only file.
     pub fn tick_autosave(&mut self) -> Option<Duration> {
+        if !self.adopted || !self.may_write_workspace() {
+            return None;
+        }
         let now = Instant::now();
-        if self.workspace_path.is_some() && self.autosave.due(now) {
+        if self.autosave.due(now) {
             if let Err(e) = self.save_workspace(None) {
                 self.errors.push(e.to_string());
             }
             return None;
         }
-        if self.workspace_path.is_some() {
-            self.autosave.wait(now)
-        } else {
-            None
-        }
+        self.autosave.wait(now)
     }
 }

@@ -427,6 +427,34 @@ impl StackRows {
         next.or(current)
     }
 
+    /// The last frame shown (End).
+    pub fn last_frame(&self) -> Option<(usize, usize)> {
+        (0..self.len()).rev().find_map(|n| match self.row(n)? {
+            Row::Frame { stack, frame } => Some((stack, frame)),
+            _ => None,
+        })
+    }
+
+    /// The first frame of the expanded library or hidden-frames group that shows frame
+    /// `frame` of `stack`, if it is in one (Left folds it again).
+    pub fn group_of(&self, stack: usize, frame: usize) -> Option<usize> {
+        self.runs.iter().find_map(|run| match *run {
+            Run::Library {
+                stack: s,
+                first,
+                count,
+                expanded: true,
+            }
+            | Run::Hidden {
+                stack: s,
+                first,
+                count,
+                expanded: true,
+            } if s == stack && (first..first + count).contains(&frame) => Some(first),
+            _ => None,
+        })
+    }
+
     /// The rows of `table`; `filter` (case-insensitive) keeps frames whose raw line or
     /// resolved function or file contains it. Without a filter, runs of two or more library
     /// frames, and runs of frames the mapping hides, collapse into one row unless their

@@ -351,6 +351,33 @@ pub fn write_text<W: Write>(
     Ok(())
 }
 
+/// A Markdown block for a ticket: the error as a heading, then [`write_text`]'s text in a
+/// fenced block (its fence longer than any run of backticks in the text).
+pub fn write_markdown<W: Write>(table: &FrameTable, log: &str, out: &mut W) -> std::io::Result<()> {
+    let title = (0..table.stack_count())
+        .map(|s| table.stack_title(s))
+        .find_map(|t| t.lines().rev().find(|l| !l.trim().is_empty()))
+        .unwrap_or(log);
+    writeln!(out, "### {}", title.trim())?;
+    writeln!(out)?;
+    writeln!(out, "Symbolicated with Symscope from `{log}`.")?;
+    writeln!(out)?;
+    let body = text(table, &[]);
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    writeln!(out, "{fence}text")?;
+    out.write_all(body.as_bytes())?;
+    if !body.ends_with('\n') {
+        writeln!(out)?;
+    }
+    writeln!(out, "{fence}")
+}
+
 /// [`write_text`] into a string (what the window copies).
 pub fn text(table: &FrameTable, warnings: &[String]) -> String {
     let mut out = Vec::new();

@@ -30,8 +30,8 @@ pub(super) fn frame_detail_ui(
                 if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
                     commands.send(Command::InspectSelectedFrame);
                 }
-                if ui.small_button("Copy frame").clicked() {
-                    ui.ctx().copy_text(copied_frame(d));
+                if ui.small_button("Copy frame  Ctrl+C").clicked() {
+                    commands.send(Command::CopyFrame);
                 }
                 ui.label(RichText::new(d.raw.trim()).monospace());
             });
@@ -125,9 +125,8 @@ pub(super) fn frame_detail_ui(
                             "Sources are looked for under it by ever shorter tails of the path",
                         )
                         .clicked()
-                        && let Some(dir) = rfd::FileDialog::new().pick_folder()
                     {
-                        commands.send(Command::AddSourceRoot(dir));
+                        commands.send(Command::Dialog(crate::app::DialogRequest::AddSourceRoot));
                     }
                 });
             }
@@ -158,23 +157,6 @@ pub(super) fn frame_detail_ui(
                     });
             }
         });
-}
-
-/// A frame as copied: the line as written and, when resolved, where it maps.
-pub fn copied_frame(d: &crate::app::FrameDetail) -> String {
-    let mut text = d.raw.trim().to_owned();
-    if d.location.is_some() {
-        for loc in &d.chain {
-            text.push_str(&format!(
-                "\n    → {} ({})",
-                loc.function.as_deref().unwrap_or("<unknown>"),
-                place(loc.file.as_deref(), loc.line, loc.column)
-            ));
-        }
-    } else if let Some(note) = &d.note {
-        text.push_str(&format!("\n    ({note})"));
-    }
-    text
 }
 
 fn name_source_text(src: crate::model::NameSource) -> &'static str {

@@ -1,9 +1,9 @@
-//! The menu bar: File (inputs, workspaces, recent ones), View (theme, panels), the frame
-//! filter and the raw/resolved switch.
+//! The menu bar: File (inputs, workspaces, recent ones, export), Edit (copy, paste), View
+//! (theme, panels), the frame filter and the raw/resolved switch.
 
 use super::theme;
 use super::widgets::file_name;
-use crate::app::{AppState, Command, Commands};
+use crate::app::{AppState, Command, Commands, DialogRequest, ExportFormat};
 use egui::RichText;
 
 /// The filter's id, so that Ctrl+F can focus it.
@@ -17,33 +17,37 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("Open files…").clicked() {
-                    if let Some(paths) = rfd::FileDialog::new().pick_files() {
-                        commands.send(Command::AddPaths(paths));
-                    }
+                    commands.send(Command::Dialog(DialogRequest::OpenFiles));
                     ui.close();
                 }
                 if ui.button("Open workspace…  Ctrl+O").clicked() {
-                    if let Some(path) = rfd::FileDialog::new()
-                        .add_filter("workspace", &["ron"])
-                        .pick_file()
-                    {
-                        commands.send(Command::OpenWorkspace(path));
-                    }
+                    commands.send(Command::Dialog(DialogRequest::OpenWorkspace));
                     ui.close();
                 }
                 if ui.button("Save workspace  Ctrl+S").clicked() {
                     commands.send(Command::SaveWorkspace(None));
                     ui.close();
                 }
-                if ui.button("Save workspace as…").clicked() {
-                    if let Some(path) = rfd::FileDialog::new()
-                        .add_filter("workspace", &["ron"])
-                        .save_file()
-                    {
-                        commands.send(Command::SaveWorkspace(Some(path)));
-                    }
+                if ui.button("Save workspace as…  Ctrl+Shift+S").clicked() {
+                    commands.send(Command::Dialog(DialogRequest::SaveWorkspaceAs));
                     ui.close();
                 }
+                ui.separator();
+                let log = state.selected_table().is_some();
+                ui.add_enabled_ui(log, |ui| {
+                    ui.menu_button("Export…", |ui| {
+                        for format in [
+                            ExportFormat::Text,
+                            ExportFormat::Json,
+                            ExportFormat::Markdown,
+                        ] {
+                            if ui.button(format.label()).clicked() {
+                                commands.send(Command::Dialog(DialogRequest::Export(format)));
+                                ui.close();
+                            }
+                        }
+                    });
+                });
                 if !state.recent.is_empty() {
                     ui.separator();
                     ui.label(RichText::new("Recent workspaces").weak());
@@ -58,6 +62,28 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                         }
                     }
                 }
+            });
+            ui.menu_button("Edit", |ui| {
+                let log = state.selected_table().is_some();
+                let frame = log && state.workspace.selection.frame.is_some();
+                if ui
+                    .add_enabled(frame, egui::Button::new("Copy frame  Ctrl+C"))
+                    .clicked()
+                {
+                    commands.send(Command::CopyFrame);
+                    ui.close();
+                }
+                if ui
+                    .add_enabled(
+                        log,
+                        egui::Button::new("Copy symbolicated trace  Ctrl+Shift+C"),
+                    )
+                    .clicked()
+                {
+                    commands.send(Command::CopyTrace);
+                    ui.close();
+                }
+                ui.label(RichText::new("Paste a trace: Ctrl+V").weak());
             });
             ui.menu_button("View", |ui| {
                 let theme = if state.workspace.layout.dark {
@@ -85,6 +111,12 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                 };
                 if ui.button(inspector).clicked() {
                     commands.send(Command::ToggleInspector);
+                    ui.close();
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Shortcuts  F1").clicked() {
+                    commands.send(Command::ToggleShortcuts);
                     ui.close();
                 }
             });

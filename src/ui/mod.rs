@@ -11,14 +11,13 @@
 mod frame_detail;
 mod inspector;
 mod menu;
+mod shortcuts;
 mod stack_list;
 mod status;
 mod theme;
 mod timing_panel;
 mod widgets;
 mod workspace_panel;
-
-pub use frame_detail::copied_frame;
 
 use crate::app::{AppState, Commands, Views};
 use egui::RichText;
@@ -40,6 +39,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut
     if let Some(view) = &views.inspector {
         inspector::inspector_ui(&ctx, state, view, commands);
     }
+    shortcuts::shortcuts_ui(&ctx, state, commands);
     if !state.view.hovered.is_empty() {
         drop_overlay_ui(&ctx, &state.view.hovered);
     }

@@ -5,7 +5,7 @@
 use super::theme;
 use super::widgets::{file_name, list_row, place};
 use crate::app::{AppState, Command, Commands, Row, StackRows, hidden_reason};
-use crate::engine::{FrameTable, report};
+use crate::engine::FrameTable;
 use crate::model::FrameStatus;
 use egui::RichText;
 
@@ -35,17 +35,35 @@ pub(super) fn stack_list_ui(
         if rows.hidden > 0 {
             ui.label(RichText::new(format!("{} frames hidden by the filter", rows.hidden)).weak());
         }
-        if table.is_symbolicated() && ui.small_button("Copy symbolicated trace").clicked() {
-            ui.ctx().copy_text(report::text(&table, &[]));
+        if table.is_symbolicated()
+            && ui
+                .small_button("Copy symbolicated trace")
+                .on_hover_text("Ctrl+Shift+C: the text `symscope symbolicate` prints")
+                .clicked()
+        {
+            commands.send(Command::CopyTrace);
         }
     });
     modules_ui(ui, table.modules());
     ui.separator();
     let selection = &state.workspace.selection;
     let raw = state.workspace.layout.raw_frames;
-    egui::ScrollArea::both()
-        .auto_shrink([false, false])
-        .show_rows(ui, theme::ROW_HEIGHT, rows.len(), |ui, range| {
+    // A keyboard move brings its row into view (the middle of the list when it was out).
+    let row_step = theme::ROW_HEIGHT + ui.spacing().item_spacing.y;
+    let mut scroll = egui::ScrollArea::both().auto_shrink([false, false]);
+    let request: Option<usize> = ui.ctx().data_mut(|d| d.remove_temp(scroll_request_id()));
+    let id = ui.make_persistent_id("stack-list");
+    scroll = scroll.id_salt(id);
+    if let Some(row) = request {
+        let height = ui.available_height();
+        let top = row as f32 * row_step;
+        let shown = ui.ctx().data(|d| d.get_temp::<f32>(id.with("offset")));
+        let offset = shown.unwrap_or(0.0);
+        if top < offset || top + row_step > offset + height {
+            scroll = scroll.vertical_scroll_offset((top - height / 2.0).max(0.0));
+        }
+    }
+    let output = scroll.show_rows(ui, theme::ROW_HEIGHT, rows.len(), |ui, range| {
             for row in rows.rows(range) {
                 match row {
                     Row::Stack { stack } => {
@@ -89,9 +107,11 @@ pub(super) fn stack_list_ui(
                     Row::Frame { stack, frame } => {
                         let selected = selection.stack == stack && selection.frame == Some(frame);
                         let text = frame_text(&table, stack, frame, raw);
-                        if list_row(ui, text, selected, true).clicked() {
+                        let response = list_row(ui, text, selected, true);
+                        if response.clicked() {
                             commands.send(Command::SelectFrame { stack, frame });
                         }
+                        frame_menu(&response, &table, stack, frame, commands);
                     }
                     Row::Inline {
                         stack,
@@ -100,9 +120,11 @@ pub(super) fn stack_list_ui(
                     } => {
                         let selected = selection.stack == stack && selection.frame == Some(frame);
                         let text = inline_text(&table, stack, frame, depth);
-                        if list_row(ui, text, selected, true).clicked() {
+                        let response = list_row(ui, text, selected, true);
+                        if response.clicked() {
                             commands.send(Command::SelectFrame { stack, frame });
                         }
+                        frame_menu(&response, &table, stack, frame, commands);
                     }
                     Row::Library {
                         stack,
@@ -183,23 +205,162 @@ pub(super) fn stack_list_ui(
                 }
             }
         });
-    // Keyboard navigation among the visible frames.
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(id.with("offset"), output.state.clamped_offset().y));
     if !ui.ctx().text_edit_focused() {
-        let (down, up) = ui.input(|i| {
-            (
-                i.key_pressed(egui::Key::ArrowDown),
-                i.key_pressed(egui::Key::ArrowUp),
-            )
-        });
-        if down || up {
-            let current = selection.frame.map(|f| (selection.stack, f));
-            if let Some((stack, frame)) = rows.step(current, down)
-                && Some((stack, frame)) != current
-            {
-                commands.send(Command::SelectFrame { stack, frame });
+        keyboard(ui, state, rows, commands);
+    }
+}
+
+/// Row steps a page key moves (about a screen of rows).
+const PAGE_ROWS: usize = 20;
+
+/// The stack list's keys: arrows, PgUp/PgDn, Home/End move the selection among the shown
+/// frames (the list scrolls to keep it in view); Right opens the folded row below the frame
+/// (library frames, hidden frames, other candidates) or an exception folded to its header,
+/// Left folds the group or exception the frame is in; Enter inspects the frame's segment;
+/// Esc clears the filter.
+fn keyboard(ui: &egui::Ui, state: &AppState, rows: &StackRows, commands: &mut Commands) {
+    use egui::Key;
+    let pressed = |k: Key| ui.input(|i| i.key_pressed(k));
+    let selection = &state.workspace.selection;
+    let current = selection.frame.map(|f| (selection.stack, f));
+    let moved = if pressed(Key::ArrowDown) {
+        rows.step(current, true)
+    } else if pressed(Key::ArrowUp) {
+        rows.step(current, false)
+    } else if pressed(Key::PageDown) {
+        (0..PAGE_ROWS)
+            .try_fold(current, |at, _| Some(rows.step(at, true)))
+            .flatten()
+    } else if pressed(Key::PageUp) {
+        (0..PAGE_ROWS)
+            .try_fold(current, |at, _| Some(rows.step(at, false)))
+            .flatten()
+    } else if pressed(Key::Home) {
+        rows.step(None, true)
+    } else if pressed(Key::End) {
+        rows.last_frame()
+    } else {
+        None
+    };
+    if let Some((stack, frame)) = moved
+        && Some((stack, frame)) != current
+    {
+        commands.send(Command::SelectFrame { stack, frame });
+        if let Some(row) = rows.row_of_frame(stack, frame) {
+            ui.ctx()
+                .data_mut(|d| d.insert_temp(scroll_request_id(), row));
+        }
+    }
+    if pressed(Key::Escape) && !state.view.filter.is_empty() {
+        commands.send(Command::SetFilter(String::new()));
+    }
+    let Some((stack, frame)) = current else {
+        return;
+    };
+    if pressed(Key::Enter) {
+        commands.send(Command::InspectSelectedFrame);
+    }
+    if pressed(Key::ArrowRight) {
+        if state.view.folds.collapsed.contains(&stack) {
+            commands.send(Command::ToggleStack(stack));
+        } else if let Some(next) = rows
+            .row_of_frame(stack, frame)
+            .and_then(|r| rows.row(r + 1))
+        {
+            match next {
+                Row::Library {
+                    stack,
+                    first,
+                    expanded: false,
+                    ..
+                }
+                | Row::Hidden {
+                    stack,
+                    first,
+                    expanded: false,
+                    ..
+                } => commands.send(Command::ToggleGroup { stack, first }),
+                Row::Candidates {
+                    stack,
+                    frame,
+                    expanded: false,
+                    ..
+                } => commands.send(Command::ToggleCandidates { stack, frame }),
+                _ => {}
             }
         }
     }
+    if pressed(Key::ArrowLeft) {
+        match rows.group_of(stack, frame) {
+            Some(first) => commands.send(Command::ToggleGroup { stack, first }),
+            None if state.view.folds.candidates.contains(&(stack, frame)) => {
+                commands.send(Command::ToggleCandidates { stack, frame });
+            }
+            None => commands.send(Command::ToggleStack(stack)),
+        }
+    }
+}
+
+/// Where a keyboard move asks the list to scroll (the row to bring into view).
+fn scroll_request_id() -> egui::Id {
+    egui::Id::unique("stack-list-scroll-to-row")
+}
+
+/// A frame row's right-click menu: copy the frame, its location or its function, inspect
+/// its segment. Each acts on the frame clicked, which it selects.
+fn frame_menu(
+    response: &egui::Response,
+    table: &FrameTable,
+    stack: usize,
+    frame: usize,
+    commands: &mut Commands,
+) {
+    response.context_menu(|ui| {
+        let Some(f) = table.frame(stack, frame) else {
+            return;
+        };
+        let loc = f.location();
+        if ui.button("Copy frame").clicked() {
+            commands.send(Command::SelectFrame { stack, frame });
+            commands.send(Command::CopyFrame);
+            ui.close();
+        }
+        let location = loc
+            .as_ref()
+            .filter(|l| l.file.is_some())
+            .map(|l| place(l.file, l.line, l.column));
+        if ui
+            .add_enabled(location.is_some(), egui::Button::new("Copy location"))
+            .on_hover_text("file:line:column of the original source")
+            .clicked()
+            && let Some(text) = location
+        {
+            commands.send(Command::CopyText(text));
+            ui.close();
+        }
+        let function = loc.as_ref().and_then(|l| l.function).map(str::to_owned);
+        if ui
+            .add_enabled(function.is_some(), egui::Button::new("Copy function"))
+            .clicked()
+            && let Some(text) = function
+        {
+            commands.send(Command::CopyText(text));
+            ui.close();
+        }
+        if ui
+            .add_enabled(
+                f.generated().is_some(),
+                egui::Button::new("Inspect segment"),
+            )
+            .clicked()
+        {
+            commands.send(Command::SelectFrame { stack, frame });
+            commands.send(Command::InspectSelectedFrame);
+            ui.close();
+        }
+    });
 }
 
 /// The symbol-coverage report of a native log: each module its frames are in, with its ID

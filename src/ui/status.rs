@@ -1,5 +1,5 @@
-//! The status bar: running jobs with their progress and a cancel button each, and the
-//! error count.
+//! The status bar: running jobs with their progress and a cancel button each, a passing
+//! notice ("Saved x.ron"), and the error count, which opens the list of errors.
 
 use super::theme;
 use crate::app::{AppState, Command, Commands};
@@ -10,7 +10,9 @@ pub(super) fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
     egui::Panel::bottom("status").show(ui, |ui| {
         ui.horizontal(|ui| {
             let running = state.jobs.running();
-            if running.is_empty() {
+            if let Some((_, notice)) = &state.notice {
+                ui.label(RichText::new(notice).color(theme::NOTICE));
+            } else if running.is_empty() {
                 ui.label(RichText::new("Ready").weak());
             }
             for (id, progress) in running.iter().take(4) {
@@ -42,17 +44,61 @@ pub(super) fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if !state.errors.is_empty() {
-                    let label = format!("{} errors", state.errors.len());
-                    let last = state.errors.last().cloned().unwrap_or_default();
+                    let n = state.errors.len();
+                    let label = format!("{n} {}", if n == 1 { "error" } else { "errors" });
+                    let last = state
+                        .errors
+                        .last()
+                        .map(|e| e.message.clone())
+                        .unwrap_or_default();
+                    // Opens the list; nothing is dismissed until the user says so there.
                     if ui
                         .button(RichText::new(label).color(theme::ERROR))
                         .on_hover_text(last)
                         .clicked()
                     {
-                        commands.send(Command::DismissErrors);
+                        commands.send(Command::ToggleErrors);
                     }
                 }
             });
         });
     });
+    if state.errors_open && !state.errors.is_empty() {
+        errors_ui(ui, state, commands);
+    }
+}
+
+/// The list of messages: each with its time, dismissable one by one or all at once.
+fn errors_ui(ui: &egui::Ui, state: &AppState, commands: &mut Commands) {
+    let mut open = true;
+    egui::Window::new("Errors")
+        .open(&mut open)
+        .default_width(theme::ERRORS_WIDTH)
+        .show(ui.ctx(), |ui| {
+            ui.horizontal(|ui| {
+                if ui.button("Dismiss all").clicked() {
+                    commands.send(Command::DismissErrors);
+                }
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                for (i, e) in state.errors.iter().enumerate() {
+                    ui.horizontal_wrapped(|ui| {
+                        let what = format!("Dismiss error {}", i + 1);
+                        let dismiss = ui.small_button("x").on_hover_text(&what);
+                        dismiss.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, &what)
+                        });
+                        if dismiss.clicked() {
+                            commands.send(Command::DismissError(i));
+                        }
+                        ui.label(RichText::new(e.time()).monospace().weak());
+                        ui.label(RichText::new(&e.message).color(theme::ERROR));
+                    });
+                }
+            });
+        });
+    if !open {
+        commands.send(Command::ToggleErrors);
+    }
 }

@@ -11,6 +11,10 @@ pub const ERROR: Color32 = Color32::from_rgb(230, 90, 80);
 pub const WARNING: Color32 = Color32::from_rgb(230, 160, 60);
 /// A resolved frame.
 pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
+/// The error list's width.
+pub const ERRORS_WIDTH: f32 = 560.0;
+/// A passing notice in the status bar ("Saved x.ron").
+pub const NOTICE: Color32 = Color32::from_rgb(90, 190, 120);
 /// egui's own text colour (taken from the theme's `Visuals` when painted).
 pub const TEXT: Color32 = Color32::PLACEHOLDER;
 /// What is expected rather than wrong: library frames, skipped and unparsed lines.

@@ -72,14 +72,4 @@ pub(super) fn list_row(
     response
 }
 
-/// `file:line:column`, leaving out what is unknown (Java frames have no column).
-pub(super) fn place(file: Option<&str>, line: Option<u32>, column: Option<u32>) -> String {
-    let mut s = file.unwrap_or("?").to_owned();
-    if let Some(l) = line {
-        s.push_str(&format!(":{l}"));
-        if let Some(c) = column {
-            s.push_str(&format!(":{c}"));
-        }
-    }
-    s
-}
+pub(super) use crate::app::place;

@@ -4,7 +4,7 @@
 
 use super::theme;
 use super::widgets::{file_name, progress_ui};
-use crate::app::{AppState, Command, Commands, InputState, Loaded};
+use crate::app::{AppState, Command, Commands, DialogRequest, InputState, Loaded};
 use crate::engine::SymbolFile;
 use crate::model::FileKind;
 use egui::RichText;
@@ -69,6 +69,16 @@ pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: 
                             InputState::Ready if state.input_progress(e.id).is_some() => {
                                 progress_ui(ui, state.input_progress(e.id));
                             }
+                            InputState::Ready if matches!(e.loaded, Some(Loaded::Other)) => {
+                                let why = match e.kind {
+                                    FileKind::HermesBytecode => {
+                                        "Hermes bytecode: add its source map (the .hbc.map) instead"
+                                    }
+                                    _ => "not a symbol file or a crash log Symscope reads",
+                                };
+                                ui.label(RichText::new("not used").color(theme::WARNING))
+                                    .on_hover_text(format!("not used: {why}"));
+                            }
                             InputState::Ready => {
                                 let detail = match &e.loaded {
                                     Some(Loaded::Symbols(SymbolFile::Map(m), _)) => format!(
@@ -121,6 +131,16 @@ pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: 
                             InputState::Missing => {
                                 ui.label(RichText::new("missing").color(theme::WARNING))
                                     .on_hover_text(format!("{} is not there", e.path.display()));
+                                let name = format!("Locate {}", e.name);
+                                let locate = ui
+                                    .small_button("Locate…")
+                                    .on_hover_text("Point at where the file is now");
+                                locate.widget_info(|| {
+                                    egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
+                                });
+                                if locate.clicked() {
+                                    commands.send(Command::Dialog(DialogRequest::Locate(e.id)));
+                                }
                             }
                             InputState::Cancelled => {
                                 ui.label(RichText::new("cancelled").weak());

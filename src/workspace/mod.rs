@@ -37,6 +37,9 @@ pub struct Workspace {
     /// as `/build/app/src/main.c`; the frame detail shows the file found under one of these),
     /// relative to the workspace file like the inputs.
     pub source_roots: Vec<String>,
+    /// A template (the demo): Symscope never writes to it; saving asks for a new file.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub template: bool,
 }
 
 impl Default for Workspace {
@@ -48,6 +51,7 @@ impl Default for Workspace {
             selection: Selection::default(),
             layout: Layout::default(),
             source_roots: Vec::new(),
+            template: false,
         }
     }
 }
@@ -66,6 +70,10 @@ pub struct Input {
     pub hash: String,
     /// Settings for a log.
     pub settings: LogSettings,
+    /// A pasted log's text: it lives in the document (never written out as a file), and
+    /// `path` is only its name (`pasted-1.txt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 impl Default for Input {
@@ -76,6 +84,7 @@ impl Default for Input {
             size: 0,
             hash: String::new(),
             settings: LogSettings::default(),
+            text: None,
         }
     }
 }
@@ -310,6 +319,25 @@ impl Workspace {
             size: bytes.len() as u64,
             hash: fingerprint(bytes),
             settings: LogSettings::default(),
+            text: None,
+        });
+        self.inputs.len() - 1
+    }
+
+    /// Adds a pasted log, kept in the document under a new name (`pasted-N.txt`); returns
+    /// its index.
+    pub fn add_pasted(&mut self, text: String) -> usize {
+        let name = (1..)
+            .map(|n| format!("pasted-{n}.txt"))
+            .find(|name| !self.inputs.iter().any(|x| x.path == *name))
+            .unwrap_or_default();
+        self.inputs.push(Input {
+            path: name,
+            kind: FileKind::Log,
+            size: text.len() as u64,
+            hash: fingerprint(text.as_bytes()),
+            settings: LogSettings::default(),
+            text: Some(text),
         });
         self.inputs.len() - 1
     }
@@ -334,6 +362,9 @@ impl Workspace {
 
     /// Compares an input with the file on disk (reads and hashes it when the size matches).
     pub fn check_input(&self, workspace_dir: &Path, input: &Input) -> InputStatus {
+        if input.text.is_some() {
+            return InputStatus::Unchanged;
+        }
         let path = self.input_path(workspace_dir, input);
         let Ok(bytes) = std::fs::read(&path) else {
             return InputStatus::Missing;
@@ -376,6 +407,11 @@ impl Autosave {
         self.dirty_since.is_some()
     }
 
+    /// The document was just saved: nothing is pending.
+    pub fn clear(&mut self) {
+        self.dirty_since = None;
+    }
+
     /// Whether a save is due at `now`; if so, the changes count as saved.
     pub fn due(&mut self, now: Instant) -> bool {
         match self.dirty_since {
@@ -409,6 +445,7 @@ mod tests {
             settings: LogSettings {
                 column_base: Some(0),
             },
+            text: None,
         });
         ws.notes.push(Note {
             input: "trace.txt".to_owned(),
