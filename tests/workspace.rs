@@ -48,15 +48,14 @@ fn save_then_open_gives_the_same_workspace_and_changes_are_seen() {
     )
     .unwrap();
     let mut ws = Workspace::default();
-    let i = ws.add_input(
-        &dir,
-        &map,
-        FileKind::SourceMap,
-        &std::fs::read(&map).unwrap(),
-    );
+    let i = ws.add_input(&dir, &map, FileKind::SourceMap);
     assert_eq!(ws.inputs[i].path, "a.js.map");
+    // The loading job records what it read.
+    let bytes = std::fs::read(&map).unwrap();
+    ws.inputs[i].size = bytes.len() as u64;
+    ws.inputs[i].hash = workspace::fingerprint(&bytes);
     assert_eq!(
-        ws.add_input(&dir, &map, FileKind::SourceMap, b"x"),
+        ws.add_input(&dir, &map, FileKind::SourceMap),
         i,
         "added once"
     );

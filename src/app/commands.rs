@@ -1,8 +1,7 @@
 //! What the UI asks the app to do, and how the state applies it at the end of the frame.
 
-use super::{
-    AppState, DialogRequest, ExportFormat, Folds, InputEntry, InputId, InputState, input_bytes,
-};
+use super::loading::Source;
+use super::{AppState, DialogRequest, ExportFormat, Folds, InputEntry, InputId, InputState};
 use crate::engine::Detected;
 use crate::jobs::JobId;
 use crate::model::{Blob, FileKind};
@@ -140,12 +139,9 @@ impl AppState {
             Command::AddPaths(paths) => {
                 for path in paths {
                     if path.is_dir() {
-                        self.add_folder(&path);
-                        continue;
-                    }
-                    match input_bytes(&path) {
-                        Ok(file) => self.add_detected(path, file),
-                        Err(e) => self.errors.push(format!("{}: {e}", path.display())),
+                        self.add_folder(path);
+                    } else {
+                        self.add_path(path);
                     }
                 }
             }
@@ -277,27 +273,30 @@ impl AppState {
         }
     }
 
-    /// Starts loading a file whose bytes are in hand (dropped, pasted or read by the caller).
+    /// Starts loading a file whose bytes are in hand (dropped without a path, or read by
+    /// the caller).
     pub fn add_file(&mut self, path: PathBuf, bytes: impl Into<Blob>) {
         let file = Detected::new(path.display().to_string(), bytes.into());
-        self.add_detected(path, file);
+        let kind = file.kind;
+        self.add_input(path, kind, Source::Detected(file));
     }
 
-    /// Adds and starts loading a file detected once.
-    fn add_detected(&mut self, path: PathBuf, file: Detected) {
+    /// Adds a file by its path; the job reads, fingerprints and detects it (the window's
+    /// thread reads no file).
+    pub fn add_path(&mut self, path: PathBuf) {
+        self.add_input(path.clone(), FileKind::Unknown, Source::Path(path));
+    }
+
+    /// Adds an input (or reloads it when the workspace has it) and starts its load.
+    fn add_input(&mut self, path: PathBuf, kind: FileKind, source: Source) {
         let dir = self.workspace_dir();
-        let (kind, bytes) = (file.kind, file.blob.as_slice());
         let before = self.workspace.inputs.len();
-        let index = self.workspace.add_input(&dir, &path, kind, bytes);
+        let index = self.workspace.add_input(&dir, &path, kind);
         if index < before {
             // Already in the workspace: reload it (its contents may have changed).
-            if let Some(doc) = self.workspace.inputs.get_mut(index) {
-                doc.size = bytes.len() as u64;
-                doc.hash = workspace::fingerprint(bytes);
-            }
             if let Some(entry) = self.inputs.get(index) {
                 let id = entry.id;
-                self.start_load(id, file);
+                self.start_load(id, source);
             }
             return;
         }
@@ -315,24 +314,14 @@ impl AppState {
             state: InputState::Loading,
             loaded: None,
         });
-        if kind == FileKind::Log && self.workspace.selection.log.is_none() {
-            self.workspace.selection.log = self.workspace.inputs.get(index).map(|i| i.path.clone());
-        }
         self.autosave.changed(Instant::now());
-        self.start_load(id, file);
+        self.start_load(id, source);
     }
 
     /// Points input `id` (missing) at `path`, where the user found it, and loads it.
     fn locate(&mut self, id: InputId, path: &Path) {
         let Some(i) = self.inputs.iter().position(|e| e.id == id) else {
             return;
-        };
-        let file = match input_bytes(path) {
-            Ok(f) => f,
-            Err(e) => {
-                self.errors.push(format!("{}: {e}", path.display()));
-                return;
-            }
         };
         let new = workspace::relative_path(&self.workspace_dir(), path);
         if let Some(doc) = self.workspace.inputs.get_mut(i) {
@@ -345,9 +334,6 @@ impl AppState {
                 }
             }
             doc.path = new;
-            doc.size = file.blob.len() as u64;
-            doc.hash = workspace::fingerprint(file.blob.as_slice());
-            doc.kind = file.kind;
         }
         if let Some(entry) = self.inputs.get_mut(i) {
             entry.path = path.to_path_buf();
@@ -355,10 +341,9 @@ impl AppState {
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            entry.kind = file.kind;
         }
         self.autosave.changed(Instant::now());
-        self.start_load(id, file);
+        self.start_load(id, Source::Path(path.to_path_buf()));
     }
 
     /// Adds a pasted trace as a new log kept in the workspace (no file is written), selects
@@ -392,42 +377,22 @@ impl AppState {
         self.workspace.selection.frame = None;
         self.view.folds = Folds::default();
         self.autosave.changed(Instant::now());
-        self.start_load(id, file);
+        self.start_load(id, Source::Detected(file));
     }
 
-    /// Adds a dropped folder (a `.dSYM` bundle, a build's output): every symbol file under
-    /// it, and every log in it with frames; other files (an `Info.plist`) are passed over.
-    pub fn add_folder(&mut self, dir: &Path) {
-        let (files, errors) = workspace::files_under(dir);
-        self.errors.extend(errors);
-        let mut added = 0;
-        for path in files {
-            let file = match input_bytes(&path) {
-                Ok(f) => f,
-                Err(e) => {
-                    self.errors.push(format!("{}: {e}", path.display()));
-                    continue;
-                }
-            };
-            let wanted = match file.kind {
-                FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => true,
-                FileKind::Log => crate::formats::parse_log(file.blob.as_slice())
-                    .stacks
-                    .iter()
-                    .flat_map(|s| &s.frames)
-                    .any(|f| f.input.is_some()),
-                _ => false,
-            };
-            if wanted {
-                self.add_detected(path, file);
-                added += 1;
-            }
-        }
-        if added == 0 {
-            self.errors.push(format!(
-                "{}: no symbol files or crash logs in this folder",
-                dir.display()
-            ));
-        }
+    /// Adds a dropped folder (a `.dSYM` bundle, a build's output): a job searches it for
+    /// symbol files and logs with frames, which are then added.
+    pub fn add_folder(&mut self, dir: PathBuf) {
+        let name = format!(
+            "search {}",
+            dir.file_name().map_or_else(
+                || dir.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            )
+        );
+        let job = self
+            .jobs
+            .spawn(move |ctx| super::loading::search_folder(ctx, dir));
+        self.running.names.insert(job, name);
     }
 }

@@ -1,7 +1,8 @@
 //! Starting the app's jobs and taking in what they hand back.
 
+use super::loading::Source;
 use super::{AppState, InputId, InputState, JobOutput, JobTiming, Loaded, loading};
-use crate::engine::{Cache, Detected};
+use crate::engine::Cache;
 use crate::jobs::{JobEvent, JobState};
 use crate::symbolicate::SymbolSet;
 use crate::workspace;
@@ -53,6 +54,8 @@ impl AppState {
                         input,
                         kind,
                         loaded,
+                        size,
+                        hash,
                     }),
                 ) => {
                     if matches!(*loaded, Loaded::Log(_)) {
@@ -67,10 +70,32 @@ impl AppState {
                     }
                     if let Some(i) = self.inputs.iter().position(|e| e.id == input)
                         && let Some(doc) = self.workspace.inputs.get_mut(i)
-                        && doc.kind != kind
                     {
-                        doc.kind = kind;
-                        self.autosave.changed(Instant::now());
+                        // A new file, or one changed since the workspace recorded it: its
+                        // kind, size and fingerprint are recorded.
+                        if doc.kind != kind || doc.size != size || doc.hash != hash {
+                            doc.kind = kind;
+                            doc.size = size;
+                            doc.hash = hash;
+                            self.autosave.changed(Instant::now());
+                        }
+                        if kind == crate::model::FileKind::Log
+                            && self.workspace.selection.log.is_none()
+                        {
+                            self.workspace.selection.log = Some(doc.path.clone());
+                        }
+                    }
+                }
+                (JobState::Done, Some(JobOutput::Folder { dir, files, errors })) => {
+                    self.errors.extend(errors);
+                    if files.is_empty() {
+                        self.errors.push(format!(
+                            "{}: no symbol files or crash logs in this folder",
+                            dir.display()
+                        ));
+                    }
+                    for path in files {
+                        self.add_path(path);
                     }
                 }
                 (JobState::Done, Some(JobOutput::Symbolicated { log, file }))
@@ -129,25 +154,22 @@ impl AppState {
             .map(|e| e.id)
     }
 
-    /// Starts loading input `id`, detected by the caller.
-    pub(super) fn start_load(&mut self, id: InputId, file: Detected) {
+    /// Starts loading input `id` from `source` (a path is read by the job).
+    pub(super) fn start_load(&mut self, id: InputId, source: Source) {
         let Some(entry) = self.inputs.iter_mut().find(|e| e.id == id) else {
             return;
         };
         entry.state = InputState::Loading;
         let name = entry.name.clone();
         // Derived data (a mapping's index, a native file's SymCaches) is cached beside a
-        // saved workspace, keyed by the file's fingerprint the workspace records.
-        let cache = self.workspace_path.as_deref().and_then(|ws| {
-            let i = self.inputs.iter().position(|e| e.id == id)?;
-            Some(Cache {
-                dir: workspace::cache_dir(ws),
-                fingerprint: Some(self.workspace.inputs.get(i)?.hash.clone()),
-            })
+        // saved workspace, keyed by the file's fingerprint (computed by the job).
+        let cache = self.workspace_path.as_deref().map(|ws| Cache {
+            dir: workspace::cache_dir(ws),
+            fingerprint: None,
         });
         let job = self
             .jobs
-            .spawn(move |ctx| loading::load(ctx, id, &file, cache.as_ref()));
+            .spawn(move |ctx| loading::load(ctx, id, source, cache.as_ref()));
         self.running.names.insert(job, format!("load {name}"));
         self.running.loading.insert(id, job);
     }

@@ -75,23 +75,23 @@ impl AppState {
             })
             .collect();
         if !dropped.is_empty() {
-            let (mut files, mut folders) = (Vec::new(), Vec::new());
+            // Files by their paths (the jobs read them); bytes only where a drop has no path.
+            let (mut paths, mut files) = (Vec::new(), Vec::new());
             for f in dropped {
-                // A folder (a `.dSYM` bundle) is walked for the files in it.
-                if f.path().is_dir() {
-                    folders.push(f.path().to_path_buf());
+                if !f.path().as_os_str().is_empty() {
+                    paths.push(f.path().to_path_buf());
                     continue;
                 }
                 match f.bytes() {
                     Ok(bytes) => files.push((f.path().to_path_buf(), bytes)),
-                    Err(e) => self.errors.push(format!("{}: {e}", f.path().display())),
+                    Err(e) => self.errors.push(format!("dropped file: {e}")),
                 }
             }
             if !files.is_empty() {
                 commands.send(Command::AddFiles(files));
             }
-            if !folders.is_empty() {
-                commands.send(Command::AddPaths(folders));
+            if !paths.is_empty() {
+                commands.send(Command::AddPaths(paths));
             }
         }
         let typing = ctx.text_edit_focused();

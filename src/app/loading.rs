@@ -39,6 +39,15 @@ impl Loaded {
     }
 }
 
+/// Where a load job gets its input's bytes.
+#[derive(Debug)]
+pub enum Source {
+    /// Bytes in hand (pasted, or dropped without a path), detected once.
+    Detected(Detected),
+    /// A file, read (or mapped) by the job: the window's thread reads no file.
+    Path(std::path::PathBuf),
+}
+
 /// What a job hands back.
 #[derive(Debug)]
 pub enum JobOutput {
@@ -50,6 +59,20 @@ pub enum JobOutput {
         kind: FileKind,
         /// The result (boxed: a loaded file is much larger than a symbolicated log's handle).
         loaded: Box<Loaded>,
+        /// Its size in bytes.
+        size: u64,
+        /// Its content fingerprint (computed by the job, as the workspace records it).
+        hash: String,
+    },
+    /// A dropped folder was searched: the symbol files under it and the logs in it with
+    /// frames, and the files that could not be read.
+    Folder {
+        /// The folder.
+        dir: std::path::PathBuf,
+        /// The files worth adding.
+        files: Vec<std::path::PathBuf>,
+        /// What could not be read.
+        errors: Vec<String>,
     },
     /// A log was symbolicated.
     Symbolicated {
@@ -64,15 +87,31 @@ pub enum JobOutput {
 /// symbolication freed back to the system.
 const RELEASE_AFTER: usize = 4 << 20;
 
-/// Loads one input (detected once, by the caller) on the engine's route; `cache` says where
-/// derived data may be kept. A map's index pass and a mapping's scan report each finished
+/// Loads one input on the engine's route: reads it when given its path, fingerprints it
+/// (the workspace records the fingerprint; derived data in `cache` is named by it), detects
+/// it once and loads it. A map's index pass and a mapping's scan report each finished
 /// chunk, for the workspace panel's bar.
 pub fn load(
     ctx: &mut JobContext<JobOutput>,
     input: InputId,
-    file: &Detected,
+    source: Source,
     cache: Option<&Cache>,
 ) -> Result<JobOutput, engine::Error> {
+    let file = match source {
+        Source::Detected(file) => file,
+        Source::Path(path) => ctx
+            .phase("read", |_| super::input_bytes(&path))
+            .map_err(|e| {
+                engine::Error::new(&path.display().to_string(), engine::Reason::Read(e))
+            })?,
+    };
+    let hash = ctx.phase("fingerprint", |_| engine::fingerprint(file.blob.as_slice()));
+    let cache = cache.map(|c| Cache {
+        dir: c.dir.clone(),
+        fingerprint: Some(hash.clone()),
+    });
+    let cache = cache.as_ref();
+    let file = &file;
     let reporter = ctx.reporter(file.chunked_phase());
     let on_task = |done, total| reporter.report(done, total);
     let runner = ReportingIndex { on_task: &on_task };
@@ -105,7 +144,44 @@ pub fn load(
         input,
         kind: file.kind,
         loaded: Box::new(loaded),
+        size: file.blob.len() as u64,
+        hash,
     })
+}
+
+/// Searches a dropped folder (a `.dSYM` bundle, a build's output) for what to add: every
+/// symbol file under it, and every log in it with frames; other files (an `Info.plist`)
+/// are passed over.
+pub fn search_folder(
+    ctx: &mut JobContext<JobOutput>,
+    dir: std::path::PathBuf,
+) -> Result<JobOutput, engine::Error> {
+    let (found, mut errors) = ctx.phase("list", |_| crate::workspace::files_under(&dir));
+    let mut files = Vec::new();
+    ctx.phase("detect", |_| {
+        for path in found {
+            let file = match super::input_bytes(&path) {
+                Ok(f) => f,
+                Err(e) => {
+                    errors.push(format!("{}: {e}", path.display()));
+                    continue;
+                }
+            };
+            let wanted = match file.kind {
+                FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => true,
+                FileKind::Log => crate::formats::parse_log(file.blob.as_slice())
+                    .stacks
+                    .iter()
+                    .flat_map(|s| &s.frames)
+                    .any(|f| f.input.is_some()),
+                _ => false,
+            };
+            if wanted {
+                files.push(path);
+            }
+        }
+    });
+    Ok(JobOutput::Folder { dir, files, errors })
 }
 
 /// Symbolicates one log (cancellation is honoured between frames): its results are written

@@ -1,10 +1,11 @@
 //! Opening and saving workspaces, the recent list, and saving a change once it has settled.
 
+use super::loading::Source;
 use super::{
     AppState, Command, DialogRequest, ExportFormat, InputEntry, InputId, InputState, NO_DIALOG,
-    dialog_available, input_bytes,
+    dialog_available,
 };
-use crate::workspace::{self, InputStatus};
+use crate::workspace;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -40,8 +41,10 @@ impl AppState {
             let name = abs
                 .file_name()
                 .map_or_else(|| doc.path.clone(), |n| n.to_string_lossy().into_owned());
-            let status = self.workspace.check_input(&dir, &doc);
-            let state = if status == InputStatus::Missing {
+            // Only whether it is there: the job reads it, and its fingerprint says whether
+            // it changed (the window's thread reads no file).
+            let missing = doc.text.is_none() && !abs.exists();
+            let state = if missing {
                 InputState::Missing
             } else {
                 InputState::Loading
@@ -63,30 +66,9 @@ impl AppState {
                 if let Some(entry) = self.inputs.last_mut() {
                     entry.path = PathBuf::from(&doc.path);
                 }
-                self.start_load(id, file);
-            } else if state == InputState::Loading {
-                match input_bytes(&abs) {
-                    Ok(file) => {
-                        if let InputStatus::Changed { size, hash } = status
-                            && let Some(d) = self
-                                .workspace
-                                .inputs
-                                .iter_mut()
-                                .find(|d| d.path == doc.path)
-                        {
-                            // A changed file is re-indexed and its new fingerprint recorded.
-                            d.size = size;
-                            d.hash = hash;
-                            self.autosave.changed(Instant::now());
-                        }
-                        self.start_load(id, file);
-                    }
-                    Err(e) => {
-                        if let Some(entry) = self.inputs.last_mut() {
-                            entry.state = InputState::Failed(e.to_string());
-                        }
-                    }
-                }
+                self.start_load(id, Source::Detected(file));
+            } else if !missing {
+                self.start_load(id, Source::Path(abs));
             }
         }
         Ok(())

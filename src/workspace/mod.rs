@@ -300,15 +300,10 @@ pub enum InputStatus {
 }
 
 impl Workspace {
-    /// Adds a file (by its bytes, already read) with a path relative to `workspace_dir`.
-    /// Returns its index; a file already present is not added twice.
-    pub fn add_input(
-        &mut self,
-        workspace_dir: &Path,
-        file: &Path,
-        kind: FileKind,
-        bytes: &[u8],
-    ) -> usize {
+    /// Adds a file with a path relative to `workspace_dir`; its size and fingerprint are
+    /// recorded once it is read (by the job that loads it). Returns its index; a file already
+    /// present is not added twice.
+    pub fn add_input(&mut self, workspace_dir: &Path, file: &Path, kind: FileKind) -> usize {
         let path = relative_path(workspace_dir, file);
         if let Some(i) = self.inputs.iter().position(|x| x.path == path) {
             return i;
@@ -316,10 +311,7 @@ impl Workspace {
         self.inputs.push(Input {
             path,
             kind,
-            size: bytes.len() as u64,
-            hash: fingerprint(bytes),
-            settings: LogSettings::default(),
-            text: None,
+            ..Input::default()
         });
         self.inputs.len() - 1
     }
