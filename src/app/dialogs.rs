@@ -158,14 +158,37 @@ impl Dialogs {
     }
 }
 
+/// Whether a dialog picks files or folders in a folder (no file name is suggested).
+fn dir_only(request: &DialogRequest) -> bool {
+    !matches!(
+        request,
+        DialogRequest::SaveWorkspaceAs | DialogRequest::Export(_)
+    )
+}
+
 /// Runs one dialog to its answer.
 async fn run(request: &DialogRequest, dir: Option<PathBuf>, name: Option<String>) -> Vec<PathBuf> {
     let mut dialog = rfd::AsyncFileDialog::new();
-    if let Some(dir) = dir {
-        dialog = dialog.set_directory(dir);
-    }
-    if let Some(name) = name {
-        dialog = dialog.set_file_name(name);
+    // rfd's zenity fallback (no D-Bus session, so no portal) passes only the file name on,
+    // as `--filename`: there the name carries the folder, or zenity starts in the working
+    // directory.
+    let zenity = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none_or(|v| v.is_empty());
+    match (dir, name) {
+        (Some(dir), name) if zenity => {
+            let mut path = dir.join(name.unwrap_or_default()).display().to_string();
+            if !path.ends_with('/') && dir_only(request) {
+                path.push('/');
+            }
+            dialog = dialog.set_file_name(path);
+        }
+        (dir, name) => {
+            if let Some(dir) = dir {
+                dialog = dialog.set_directory(dir);
+            }
+            if let Some(name) = name {
+                dialog = dialog.set_file_name(name);
+            }
+        }
     }
     let one = |h: Option<rfd::FileHandle>| h.map(|h| h.path().to_path_buf()).into_iter().collect();
     match request {
