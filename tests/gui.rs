@@ -575,10 +575,18 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
     .next()
     .unwrap()
     .click();
-    h.run_steps(2);
+    h.run_steps(3);
     h.get_by_label("Inspect segment").click();
     h.run_steps(4);
-    // The frame's segment is selected: generated column 98699 → three.core.js 16287:9.
+    // The frame's segment is selected: generated column 98699 → three.core.js 16287:9, and
+    // the table scrolled to it although the line has thousands of segments.
+    let view = h.state_mut().inspector_view().unwrap();
+    let at = h.state().view.inspector_segment.unwrap();
+    assert!(
+        view.segments.len() >= 4_000 && at >= 1_000,
+        "{} {at}",
+        view.segments.len()
+    );
     h.get_by_label_contains("98699 → ../node_modules/three/build/three.core.js:16287:9");
     h.get_by_label("Original, ../node_modules/three/build/three.core.js:16287:9");
     // The generated code around it comes from the bundle, the original line from sourcesContent.
@@ -1030,4 +1038,50 @@ fn a_source_folder_gives_native_frames_their_source() {
     h.get_by_label_contains("Remove source folder").click();
     h.run_steps(3);
     assert!(!has_label(&h, "*slot = value;"));
+}
+
+/// At 900×600 the stack list keeps most of the window: the side panels and the frame detail
+/// are held to a share of it; a resized panel's size is kept in the workspace.
+#[test]
+fn a_small_window_leaves_the_list_most_of_the_room() {
+    let state = AppState::new(Arc::new(|| {}));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(900.0, 600.0))
+        .build_ui_state(
+            |ui, state: &mut AppState| state.frame(ui, symscope::ui::app_ui),
+            state,
+        );
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    h.get_all_by_label_contains(
+        "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
+    )
+    .next()
+    .unwrap()
+    .click();
+    h.run_steps(3);
+    let row = h
+        .get_all_by_label_contains("setFromObject  ../node_modules/three/build/three.core.js:")
+        .next()
+        .unwrap()
+        .rect();
+    let detail = h.get_by_label("Copy frame  Ctrl+C").rect();
+    assert!(row.width() >= 900.0 * 0.6, "the list's rows: {row:?}");
+    assert!(
+        detail.top() >= 600.0 * 0.6,
+        "the detail starts low: {detail:?}"
+    );
+    // A size the user gives a panel is kept in the workspace (and saved with it).
+    command(
+        &mut h,
+        symscope::app::Command::PanelSize(symscope::app::Panel::Detail, 150.0),
+    );
+    assert_eq!(h.state().workspace.layout.detail_height, 150.0);
 }

@@ -94,8 +94,23 @@ pub enum Command {
     Export(ExportFormat, PathBuf),
     /// Show or hide the shortcuts window (F1).
     ToggleShortcuts,
+    /// The user resized a panel: keep its size in the workspace.
+    PanelSize(Panel, f32),
     /// A missing input is at this path now: point the workspace at it and load it.
     Locate(InputId, PathBuf),
+}
+
+/// The window's resizable panels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// The inputs, on the left.
+    Workspace,
+    /// The timings, on the right.
+    Timing,
+    /// The selected frame, below the list.
+    Detail,
+    /// The segment inspector, docked below the list.
+    Inspector,
 }
 
 /// The frame's command queue.
@@ -263,6 +278,19 @@ impl AppState {
             }
             Command::CopyText(text) => self.pending_copy = Some(text),
             Command::ToggleShortcuts => self.view.shortcuts_open = !self.view.shortcuts_open,
+            Command::PanelSize(panel, size) => {
+                let layout = &mut self.workspace.layout;
+                let slot = match panel {
+                    Panel::Workspace => &mut layout.side_panel_width,
+                    Panel::Timing => &mut layout.timing_width,
+                    Panel::Detail => &mut layout.detail_height,
+                    Panel::Inspector => &mut layout.inspector_height,
+                };
+                if (*slot - size).abs() >= 1.0 {
+                    *slot = size;
+                    self.autosave.changed(changed);
+                }
+            }
             Command::Locate(id, path) => self.locate(id, &path),
             Command::Dialog(request) => self.show_dialog(request),
             Command::Export(format, path) => {

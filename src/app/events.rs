@@ -110,11 +110,12 @@ impl AppState {
                     }
                     self.results.insert(log, table);
                     self.caches.changed();
+                    // Until the frame's map is there (a log may be symbolicated before it).
                     if self.view.inspect_when_ready
                         && self.selected_log().is_some_and(|e| e.id == log)
                     {
-                        self.view.inspect_when_ready = false;
                         self.inspect_selected_frame();
+                        self.view.inspect_when_ready = self.view.inspector_segment.is_none();
                     }
                 }
                 (JobState::Failed(message), _) => {

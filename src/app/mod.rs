@@ -26,7 +26,7 @@ mod persist;
 mod rows;
 
 pub use caches::Views;
-pub use commands::{Command, Commands};
+pub use commands::{Command, Commands, Panel};
 pub use detail::{FrameDetail, SourceContext, find_under_roots, frame_detail, place};
 pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_available};
 pub use errors::{ErrorEntry, Errors};
@@ -140,6 +140,8 @@ pub struct AppState {
     pub errors: Errors,
     /// The error list is open.
     pub errors_open: bool,
+    /// Bumped when a workspace is opened: the panels take its sizes afresh.
+    pub layout_generation: u64,
     /// Recently opened workspaces.
     pub recent: Vec<PathBuf>,
     /// How the user looks at the selected log.
@@ -183,6 +185,7 @@ impl AppState {
             timings: Vec::new(),
             errors: Errors::default(),
             errors_open: false,
+            layout_generation: 0,
             recent: Vec::new(),
             view: ViewState::default(),
             dialogs: Dialogs::default(),

@@ -27,6 +27,7 @@ impl AppState {
         self.workspace_path = Some(path.to_path_buf());
         // Opened, not saved: nothing is written to it until the user saves.
         self.adopted = false;
+        self.layout_generation += 1;
         self.autosave.clear();
         self.inputs.clear();
         self.results.clear();

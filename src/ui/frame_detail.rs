@@ -3,7 +3,8 @@
 //! original source around it.
 
 use super::theme;
-use super::widgets::place;
+use super::widgets::{MAX_SHARE, keep_size, place};
+use crate::app::Panel;
 use crate::app::{AppState, Command, Commands};
 use crate::model::FrameStatus;
 use egui::RichText;
@@ -15,10 +16,12 @@ pub(super) fn frame_detail_ui(
     detail: Option<&crate::app::FrameDetail>,
     commands: &mut Commands,
 ) {
-    egui::Panel::bottom("frame-detail")
+    let kept = state.workspace.layout.detail_height;
+    let height = ui.ctx().content_rect().height();
+    let shown = egui::Panel::bottom(("frame-detail", state.layout_generation))
         .resizable(true)
-        .default_size(theme::DETAIL_HEIGHT.0)
-        .min_size(theme::DETAIL_HEIGHT.1)
+        .default_size(kept.min(height * MAX_SHARE))
+        .size_range(theme::DETAIL_MIN_HEIGHT..=(height * MAX_SHARE).max(theme::DETAIL_MIN_HEIGHT))
         .show(ui, |ui| {
             let selection = &state.workspace.selection;
             let Some(d) = detail else {
@@ -156,7 +159,11 @@ pub(super) fn frame_detail_ui(
                         }
                     });
             }
-        });
+        })
+        .response
+        .rect
+        .height();
+    keep_size(ui.ctx(), commands, Panel::Detail, kept, shown);
 }
 
 fn name_source_text(src: crate::model::NameSource) -> &'static str {

@@ -3,7 +3,8 @@
 //! has a colour on every side; hovering one anywhere highlights its partners.
 
 use super::theme;
-use crate::app::{AppState, Command, Commands, InspectorView, Loaded, window};
+use super::widgets::{MAX_SHARE, keep_size};
+use crate::app::{AppState, Command, Commands, InspectorView, Loaded, Panel, window};
 use crate::symbols::sourcemap::NONE;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, RichText};
@@ -16,22 +17,23 @@ const AFTER: u32 = 180;
 /// Lines of original source shown around the mapped line.
 const AROUND: u32 = 6;
 
-/// The inspector window.
+/// The inspector, docked below the stack list (it shares the window, never covers the
+/// list); its height is kept in the workspace.
 pub fn inspector_ui(
-    ctx: &egui::Context,
+    ui: &mut egui::Ui,
     state: &AppState,
     view: &Arc<InspectorView>,
     commands: &mut Commands,
 ) {
-    let mut open = true;
-    egui::Window::new("Segment inspector")
-        .open(&mut open)
-        .default_size(theme::INSPECTOR_SIZE)
-        .default_pos(
-            ctx.content_rect().right_top() + egui::vec2(-theme::INSPECTOR_SIZE[0] - 20.0, 40.0),
-        )
+    let ctx = ui.ctx().clone();
+    let kept = state.workspace.layout.inspector_height;
+    let height = ctx.content_rect().height();
+    let max = (height * MAX_SHARE).max(theme::INSPECTOR_MIN_HEIGHT);
+    let shown = egui::Panel::bottom(("inspector", state.layout_generation))
         .resizable(true)
-        .show(ctx, |ui| {
+        .default_size(kept.clamp(theme::INSPECTOR_MIN_HEIGHT, max))
+        .size_range(theme::INSPECTOR_MIN_HEIGHT..=max)
+        .show(ui, |ui| {
             header_ui(ui, state, view, commands);
             let hover_id = egui::Id::unique("inspector-hover");
             let hovered: Option<usize> = ctx
@@ -46,26 +48,43 @@ pub fn inspector_ui(
                 hovered,
             };
             let mut hovered_now = None;
+            // The body fits the panel: the table scrolls, and so does the code beside it.
+            let body = ui.available_height();
             ui.columns(2, |cols| {
                 if let [left, right] = cols {
                     segment_table_ui(left, view, marks, &mut hovered_now, commands);
-                    generated_ui(right, view, marks, &mut hovered_now, commands);
-                    right.separator();
-                    original_ui(right, view, marks, &mut hovered_now);
+                    egui::ScrollArea::vertical()
+                        .id_salt("inspector-code")
+                        .max_height(body)
+                        .auto_shrink([false, false])
+                        .show(right, |right| {
+                            generated_ui(right, view, marks, &mut hovered_now, commands);
+                            right.separator();
+                            original_ui(right, view, marks, &mut hovered_now);
+                        });
                 }
             });
             if hovered_now != hovered {
                 ctx.data_mut(|d| d.insert_temp(hover_id, hovered_now));
                 ctx.request_repaint();
             }
-        });
-    if !open {
-        commands.send(Command::ToggleInspector);
-    }
+        })
+        .response
+        .rect
+        .height();
+    keep_size(&ctx, commands, Panel::Inspector, kept, shown);
 }
 
 fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands: &mut Commands) {
     ui.horizontal(|ui| {
+        if ui
+            .small_button("Close")
+            .on_hover_text("Close the segment inspector")
+            .clicked()
+        {
+            commands.send(Command::ToggleInspector);
+        }
+        ui.label(RichText::new("Segment inspector").strong());
         egui::ComboBox::from_id_salt("inspected-map")
             .selected_text(&view.map_name)
             .show_ui(ui, |ui| {
@@ -140,15 +159,37 @@ fn segment_table_ui(
     commands: &mut Commands,
 ) {
     let selected = marks.selected;
-    ui.label(
-        RichText::new("gen col → source:line:col  name")
-            .monospace()
-            .weak(),
+    let font = egui::FontId::monospace(theme::SEGMENT_LABEL_FONT_SIZE);
+    let char_width = ui
+        .painter()
+        .layout_no_wrap("0".to_owned(), font.clone(), Color32::WHITE)
+        .size()
+        .x;
+    // Columns, in characters: generated column | original line:col | name | source (the
+    // rest of the row, elided from the left so the file name stays).
+    let columns = [0usize, 9, 22, 38];
+    let header = ui.painter().layout_no_wrap(
+        format!(
+            "{:<9}{:<13}{:<16}{}",
+            "gen col", "line:col", "name", "source"
+        ),
+        font.clone(),
+        ui.visuals().weak_text_color(),
+    );
+    let (rect, _) = ui.allocate_exact_size(
+        egui::vec2(ui.available_width(), theme::SEGMENT_ROW_HEIGHT),
+        egui::Sense::hover(),
+    );
+    ui.painter().galley(
+        rect.left_center() + egui::vec2(theme::ROW_PADDING, -header.size().y / 2.0),
+        header,
+        ui.visuals().weak_text_color(),
     );
     let mut area = egui::ScrollArea::vertical()
         .id_salt("segments")
         .auto_shrink([false, false]);
-    // Bring the selected segment into view when the selection changes (not every frame).
+    // Bring the selected segment into the middle of the table when the selection changes
+    // (not every frame), however long the line.
     let key = egui::Id::unique("segment-shown");
     let shown = (view.map_name.clone(), view.line, selected);
     if ui
@@ -158,7 +199,8 @@ fn segment_table_ui(
     {
         if let Some(i) = selected {
             let row = theme::SEGMENT_ROW_HEIGHT + ui.spacing().item_spacing.y;
-            area = area.vertical_scroll_offset((i as f32 * row - 100.0).max(0.0));
+            let visible = ui.available_height();
+            area = area.vertical_scroll_offset((i as f32 * row - visible / 2.0).max(0.0));
         }
         ui.data_mut(|d| d.insert_temp(key, shown));
     }
@@ -172,16 +214,31 @@ fn segment_table_ui(
                     continue;
                 };
                 let gen_col = view.gen_col(i).unwrap_or(0);
+                let source = view.source(i).unwrap_or_default();
+                let name = view.name(i).unwrap_or_default();
                 let text = if seg.source == NONE {
                     format!("{gen_col:>7} → (no source)")
                 } else {
                     format!(
-                        "{gen_col:>7} → {}:{}:{}  {}",
-                        view.source(i).unwrap_or_default(),
+                        "{gen_col:>7} → {source}:{}:{}  {name}",
                         seg.src_line + 1,
                         seg.src_col + 1,
-                        view.name(i).unwrap_or_default()
                     )
+                };
+                let cells: [String; 4] = if seg.source == NONE {
+                    [
+                        gen_col.to_string(),
+                        "(no source)".to_owned(),
+                        String::new(),
+                        String::new(),
+                    ]
+                } else {
+                    [
+                        gen_col.to_string(),
+                        format!("{}:{}", seg.src_line + 1, seg.src_col + 1),
+                        name.to_string(),
+                        source.to_string(),
+                    ]
                 };
                 let strong = marks.strong(i);
                 let (rect, response) = ui.allocate_exact_size(
@@ -192,30 +249,62 @@ fn segment_table_ui(
                 response
                     .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
                 if ui.is_rect_visible(rect) {
-                    // Clipped to the row: a long source path must not run into the next column.
+                    // Clipped to the row: a long source path must not run into the next row.
                     let painter = ui.painter_at(rect);
                     painter.rect_filled(
                         rect,
                         theme::CORNER_RADIUS,
                         theme::segment_color(i, strong),
                     );
-                    painter.text(
-                        rect.left_center() + egui::vec2(theme::ROW_PADDING, 0.0),
-                        egui::Align2::LEFT_CENTER,
-                        &text,
-                        egui::FontId::monospace(theme::SEGMENT_LABEL_FONT_SIZE),
-                        ui.visuals().text_color(),
-                    );
+                    let width = |k: usize| {
+                        columns
+                            .get(k + 1)
+                            .map_or(usize::MAX, |next| next - columns[k] - 1)
+                    };
+                    let room = ((rect.width() - theme::ROW_PADDING * 2.0) / char_width) as usize;
+                    for (k, cell) in cells.iter().enumerate() {
+                        let start = columns[k];
+                        let fits = width(k).min(room.saturating_sub(start));
+                        let shown = elide(cell, fits, k == 3);
+                        painter.text(
+                            rect.left_center()
+                                + egui::vec2(theme::ROW_PADDING + start as f32 * char_width, 0.0),
+                            egui::Align2::LEFT_CENTER,
+                            shown,
+                            font.clone(),
+                            ui.visuals().text_color(),
+                        );
+                    }
                 }
                 if response.hovered() {
                     *hovered_now = Some(i);
                 }
+                let response = response.on_hover_text(RichText::new(&text).monospace());
                 if response.clicked() {
                     commands.send(Command::SelectSegment(i));
                 }
             }
         },
     );
+}
+
+/// `text` cut to `chars` characters with an ellipsis: from the left (`left`, a path whose
+/// file name matters) or from the right.
+fn elide(text: &str, chars: usize, left: bool) -> String {
+    let n = text.chars().count();
+    if n <= chars {
+        return text.to_owned();
+    }
+    if chars == 0 {
+        return String::new();
+    }
+    if left {
+        let tail: String = text.chars().skip(n - (chars - 1)).collect();
+        format!("…{tail}")
+    } else {
+        let head: String = text.chars().take(chars - 1).collect();
+        format!("{head}…")
+    }
 }
 
 /// Paints a layout job, and reports which piece (segment) the pointer is over.

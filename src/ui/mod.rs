@@ -30,15 +30,15 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut
     status::status_bar_ui(ui, state, commands);
     workspace_panel::workspace_panel_ui(ui, state, commands);
     if state.workspace.layout.timing_open {
-        timing_panel::timing_panel_ui(ui, state);
+        timing_panel::timing_panel_ui(ui, state, commands);
     }
     frame_detail::frame_detail_ui(ui, state, views.detail.as_deref(), commands);
+    if let Some(view) = &views.inspector {
+        inspector::inspector_ui(ui, state, view, commands);
+    }
     egui::CentralPanel::default().show(ui, |ui| {
         stack_list::stack_list_ui(ui, state, views.rows.as_deref(), commands);
     });
-    if let Some(view) = &views.inspector {
-        inspector::inspector_ui(&ctx, state, view, commands);
-    }
     shortcuts::shortcuts_ui(&ctx, state, commands);
     if !state.view.hovered.is_empty() {
         drop_overlay_ui(&ctx, &state.view.hovered);

@@ -45,6 +45,32 @@ pub(super) fn stack_list_ui(
         }
     });
     modules_ui(ui, table.modules());
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new("● resolved")
+                .small()
+                .monospace()
+                .color(theme::RESOLVED),
+        );
+        ui.label(
+            RichText::new("○ no symbol file")
+                .small()
+                .monospace()
+                .color(theme::WARNING),
+        );
+        ui.label(
+            RichText::new("× not in the symbol file")
+                .small()
+                .monospace()
+                .color(theme::ERROR),
+        );
+        ui.label(
+            RichText::new("· not looked up (built-in, library)")
+                .small()
+                .monospace()
+                .color(theme::MUTED),
+        );
+    });
     ui.separator();
     let selection = &state.workspace.selection;
     let raw = state.workspace.layout.raw_frames;
@@ -107,7 +133,8 @@ pub(super) fn stack_list_ui(
                     Row::Frame { stack, frame } => {
                         let selected = selection.stack == stack && selection.frame == Some(frame);
                         let text = frame_text(&table, stack, frame, raw);
-                        let response = list_row(ui, text, selected, true);
+                        let response = list_row(ui, text, selected, true)
+                            .on_hover_text(RichText::new(frame_tooltip(&table, stack, frame)).monospace());
                         if response.clicked() {
                             commands.send(Command::SelectFrame { stack, frame });
                         }
@@ -454,6 +481,26 @@ fn frame_text(table: &FrameTable, stack: usize, frame: usize, raw: bool) -> Rich
             color
         },
     )
+}
+
+/// A frame row's tooltip: the whole line as in the log, each original location, and the
+/// note (rows are cut at the list's width).
+fn frame_tooltip(table: &FrameTable, stack: usize, frame: usize) -> String {
+    let Some(f) = table.frame(stack, frame) else {
+        return String::new();
+    };
+    let mut text = f.raw().trim().to_owned();
+    for loc in f.locations() {
+        text.push_str(&format!(
+            "\n→ {}  {}",
+            loc.function.unwrap_or("<unknown>"),
+            place(loc.file, loc.line, loc.column)
+        ));
+    }
+    if let Some(note) = f.note() {
+        text.push_str(&format!("\n{note}"));
+    }
+    text
 }
 
 /// A native log's line without the frame number it starts with (`1   crash  0x…`, `#01 pc …`)

@@ -67,16 +67,18 @@ pub const FILTER_WIDTH: f32 = 220.0;
 pub const STATUS_BAR_WIDTH: f32 = 80.0;
 /// Width of an input's bar in the workspace panel.
 pub const INPUT_BAR_WIDTH: f32 = 140.0;
-/// The frame detail panel: default and least height.
-pub const DETAIL_HEIGHT: (f32, f32) = (240.0, 160.0);
-/// The timing panel: default and largest width.
-pub const TIMING_WIDTH: (f32, f32) = (380.0, 640.0);
+/// The frame detail panel's least height.
+pub const DETAIL_MIN_HEIGHT: f32 = 90.0;
+/// The workspace panel's smallest width.
+pub const SIDE_MIN_WIDTH: f32 = 160.0;
+/// The docked inspector's smallest height.
+pub const INSPECTOR_MIN_HEIGHT: f32 = 160.0;
+/// The timing panel: least and largest width.
+pub const TIMING_WIDTH: (f32, f32) = (220.0, 640.0);
 /// Height of one job's bar in the timing panel.
 pub const TIMING_BAR_HEIGHT: f32 = 14.0;
 /// The drop overlay's text size.
 pub const OVERLAY_TEXT_SIZE: f32 = 22.0;
-/// The inspector window's default size.
-pub const INSPECTOR_SIZE: [f32; 2] = [840.0, 470.0];
 
 /// The badge and colour of a file kind in the workspace panel.
 pub fn kind_badge(kind: FileKind) -> (&'static str, Color32) {

@@ -3,7 +3,8 @@
 //! folders.
 
 use super::theme;
-use super::widgets::{file_name, progress_ui};
+use super::widgets::{MAX_SHARE, file_name, keep_size, progress_ui};
+use crate::app::Panel;
 use crate::app::{AppState, Command, Commands, DialogRequest, InputState, Loaded};
 use crate::engine::SymbolFile;
 use crate::model::FileKind;
@@ -11,9 +12,12 @@ use egui::RichText;
 
 /// The inputs, grouped by kind, with status; select a log, remove an input.
 pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
-    egui::Panel::left("workspace")
+    let kept = state.workspace.layout.side_panel_width;
+    let width = ui.ctx().content_rect().width();
+    let shown = egui::Panel::left(("workspace", state.layout_generation))
         .resizable(true)
-        .default_size(state.workspace.layout.side_panel_width)
+        .default_size(kept)
+        .size_range(theme::SIDE_MIN_WIDTH..=(width * MAX_SHARE).max(theme::SIDE_MIN_WIDTH))
         .show(ui, |ui| {
             let title = state
                 .workspace_path
@@ -186,5 +190,9 @@ pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: 
                     });
                 }
             }
-        });
+        })
+        .response
+        .rect
+        .width();
+    keep_size(ui.ctx(), commands, Panel::Workspace, kept, shown);
 }

@@ -139,6 +139,12 @@ pub struct Layout {
     pub timing_open: bool,
     /// Width of the workspace side panel in points.
     pub side_panel_width: f32,
+    /// Width of the timing panel.
+    pub timing_width: f32,
+    /// Height of the frame detail panel.
+    pub detail_height: f32,
+    /// Height of the segment inspector (docked below the list).
+    pub inspector_height: f32,
 }
 
 impl Default for Layout {
@@ -149,6 +155,9 @@ impl Default for Layout {
             inspector_open: false,
             timing_open: false,
             side_panel_width: 260.0,
+            timing_width: 380.0,
+            detail_height: 220.0,
+            inspector_height: 300.0,
         }
     }
 }
