@@ -184,10 +184,16 @@ fn select_a_frame_to_see_its_source_and_filter_the_list() {
     );
     h.get_by_label_contains("name from the caller's call in the source");
     // Typing a filter hides the frames that do not match.
-    // The filter is the window's only text field (its hint says "Filter frames (Ctrl+F)").
-    h.get_by_role(egui::Role::TextInput).click();
+    // The filter is the window's first text field (its hint says "Filter frames (Ctrl+F)").
+    h.get_all_by_role(egui::Role::TextInput)
+        .next()
+        .unwrap()
+        .click();
     h.run_steps(1);
-    h.get_by_role(egui::Role::TextInput).type_text("Module.");
+    h.get_all_by_role(egui::Role::TextInput)
+        .next()
+        .unwrap()
+        .type_text("Module.");
     h.run_steps(3);
     h.get_by_label_contains("frames hidden by the filter");
     assert!(
@@ -211,8 +217,40 @@ fn arrow_keys_move_the_selection_after_a_click() {
     h.key_press(egui::Key::ArrowUp);
     h.run_steps(2);
     assert_eq!(h.state().workspace.selection.frame, Some(1));
+    // End, Home and the page keys move through the shown frames; Enter inspects.
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().workspace.selection.frame,
+        Some(4),
+        "the last frame shown"
+    );
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    assert_eq!(h.state().workspace.selection.frame, Some(0));
+    h.key_press(egui::Key::PageDown);
+    h.run_steps(2);
+    assert_eq!(h.state().workspace.selection.frame, Some(4));
+    // Right opens the folded library frames below the frame, Left folds them again.
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(2);
+    assert!(has_label(&h, "6 library frames (hide)"));
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    assert_eq!(h.state().workspace.selection.frame, Some(5));
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(2);
+    assert!(has_label(&h, "6 library frames (show)"));
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    h.key_press(egui::Key::ArrowDown);
+    h.run_steps(2);
+    assert_eq!(h.state().workspace.selection.frame, Some(1));
     // While the filter is being typed in, arrows belong to the text field.
-    h.get_by_role(egui::Role::TextInput).click();
+    h.get_all_by_role(egui::Role::TextInput)
+        .next()
+        .unwrap()
+        .click();
     h.run_steps(1);
     h.key_press(egui::Key::ArrowDown);
     h.run_steps(2);
@@ -1084,4 +1122,150 @@ fn a_small_window_leaves_the_list_most_of_the_room() {
         symscope::app::Command::PanelSize(symscope::app::Panel::Detail, 150.0),
     );
     assert_eq!(h.state().workspace.layout.detail_height, 150.0);
+}
+
+/// Triage notes: typed on a frame and on its exception, shown in the list, found by the
+/// filter, and kept in the saved workspace.
+#[test]
+fn triage_notes_are_shown_found_and_kept() {
+    let dir = temp_dir("notes");
+    let file = dir.join("notes.ron");
+    let mut h = three_with_frame_0();
+    h.get_by_label("Note on this frame").click();
+    h.run_steps(1);
+    h.get_by_label("Note on this frame")
+        .type_text("the null comes from an unloaded mesh");
+    h.run_steps(3);
+    h.get_by_label("Note on this exception").click();
+    h.run_steps(1);
+    h.get_by_label("Note on this exception")
+        .type_text("seen since 4.2");
+    h.run_steps(3);
+    assert_eq!(h.state().workspace.notes.len(), 2);
+    assert!(has_label(&h, "[note] the null comes from an unloaded mesh"));
+    assert!(has_label(&h, "[note] seen since 4.2"));
+    // The filter finds the frame by its note.
+    h.get_all_by_role(egui::Role::TextInput)
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(1);
+    h.get_all_by_role(egui::Role::TextInput)
+        .next()
+        .unwrap()
+        .type_text("unloaded mesh");
+    h.run_steps(3);
+    assert!(has_label(&h, "frames hidden by the filter"));
+    assert!(has_label(
+        &h,
+        "expandByObject  ../node_modules/three/build/three.core.js:16222:39"
+    ));
+    // Saved with the workspace.
+    h.state_mut().dialogs.script([vec![file.clone()]]);
+    command(&mut h, symscope::app::Command::SaveWorkspace(None));
+    h.run_steps(3);
+    let saved = symscope::workspace::load(&file).unwrap();
+    let texts: Vec<&str> = saved.notes.iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["the null comes from an unloaded mesh", "seen since 4.2"]
+    );
+    assert_eq!(saved.notes[0].frame, Some(0));
+    assert_eq!(saved.notes[1].frame, None);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A workspace naming files outside its folder opens (the paths are kept as written), and
+/// nothing in a workspace makes Symscope run a program: an `editor` there is not read (the
+/// editor is the user's own setting).
+#[test]
+fn a_workspace_from_elsewhere_opens_and_runs_nothing() {
+    let dir = temp_dir("elsewhere");
+    let file = dir.join("sent.ron");
+    let trace = js("three-esbuild/trace.txt");
+    let map = js("three-esbuild/three.min.js.map");
+    let rel = |p: &Path| symscope::workspace::relative_path(&dir, p);
+    let marker = dir.join("ran");
+    let text = format!(
+        "(schema: 1, editor: \"touch {}\", inputs: [(path: \"{}\", kind: log), (path: \"{}\", kind: source_map)])",
+        marker.display(),
+        rel(&trace),
+        map.display()
+    );
+    std::fs::write(&file, &text).unwrap();
+    let mut h = app();
+    h.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    assert!(
+        h.state().workspace.inputs[0].path.starts_with(".."),
+        "kept as written"
+    );
+    assert_eq!(
+        h.state().workspace.inputs[1].path,
+        map.display().to_string()
+    );
+    assert_eq!(h.state().settings.editor, None, "not from the workspace");
+    // Asking to open a source in the editor with none set says how to set one.
+    command(
+        &mut h,
+        symscope::app::Command::OpenInEditor {
+            file: trace.clone(),
+            line: 1,
+            column: 1,
+        },
+    );
+    assert!(
+        h.state()
+            .errors
+            .iter()
+            .any(|e| e.message.starts_with("no editor set"))
+    );
+    assert!(!marker.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A corrupted entry of a workspace's cache folder is ignored and rebuilt: the mapping's
+/// index is scanned again, the answers are the same, and the entry is whole again.
+#[test]
+fn a_corrupted_cache_entry_is_rebuilt() {
+    let shop = |rel: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/java/shop")
+            .join(rel)
+    };
+    let dir = temp_dir("corrupt-cache");
+    let file = dir.join("android.ron");
+    let mut h = app();
+    h.state_mut().workspace_path = Some(file.clone());
+    h.run_steps(2);
+    drop_files(&mut h, &[shop("obf-tree.txt"), shop("shop-mapping.txt")]);
+    settle(&mut h, |h| has_label(h, "com.example.shop.util.Tree.walk"));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let entry = std::fs::read_dir(dir.join("android.cache"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let good = std::fs::read(&entry).unwrap();
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad.truncate(mid);
+    bad.extend_from_slice(b"garbage");
+    std::fs::write(&entry, &bad).unwrap();
+    let mut h2 = app();
+    h2.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h2, |h| has_label(h, "com.example.shop.util.Tree.walk"));
+    assert!(h2.state().errors.is_empty(), "{:?}", h2.state().errors);
+    let phases: Vec<String> = h2
+        .state()
+        .timings
+        .iter()
+        .filter(|t| t.name.contains("shop-mapping.txt"))
+        .flat_map(|t| t.spans.iter().map(|s| s.phase.clone()))
+        .collect();
+    assert!(phases.contains(&"scan".to_owned()), "{phases:?}");
+    assert_eq!(std::fs::read(&entry).unwrap(), good, "rebuilt");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -103,10 +103,12 @@ impl AppState {
         {
             return Some(c.value.clone());
         }
+        let notes = self.frame_notes();
         let rows = Arc::new(StackRows::build(
             &table,
             &self.view.filter,
             &self.view.folds,
+            &notes,
             !self.workspace.layout.raw_frames,
         ));
         self.caches.rows = Some(Cached {

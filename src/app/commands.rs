@@ -98,6 +98,26 @@ pub enum Command {
     PanelSize(Panel, f32),
     /// A missing input is at this path now: point the workspace at it and load it.
     Locate(InputId, PathBuf),
+    /// Open a source file at a line in the user's editor (their setting; never one a
+    /// workspace names).
+    OpenInEditor {
+        /// The file on disk.
+        file: PathBuf,
+        /// 1-based line.
+        line: u32,
+        /// 1-based column.
+        column: u32,
+    },
+    /// Set the triage note on a stack (`frame: None`) or a frame of the selected log (an
+    /// empty text removes it).
+    SetNote {
+        /// Stack index.
+        stack: usize,
+        /// Frame index, or `None` for the whole stack.
+        frame: Option<usize>,
+        /// The note.
+        text: String,
+    },
 }
 
 /// The window's resizable panels.
@@ -292,6 +312,29 @@ impl AppState {
                 }
             }
             Command::Locate(id, path) => self.locate(id, &path),
+            Command::OpenInEditor { file, line, column } => {
+                match self.settings.editor_command(&file, line, column) {
+                    Some(words) => {
+                        if let Err(e) = std::process::Command::new(&words[0])
+                            .args(&words[1..])
+                            .stdin(std::process::Stdio::null())
+                            .spawn()
+                        {
+                            self.errors.push(format!("editor {}: {e}", words[0]));
+                        }
+                    }
+                    None => self.errors.push(format!(
+                        "no editor set: put (editor: Some(\"code --goto {{file}}:{{line}}:{{column}}\")) in {}",
+                        super::settings_file()
+                            .map_or_else(|| "settings.ron".to_owned(), |f| f.display().to_string())
+                    )),
+                }
+            }
+            Command::SetNote { stack, frame, text } => {
+                self.set_note(stack, frame, text);
+                self.autosave.changed(changed);
+                self.caches.changed();
+            }
             Command::Dialog(request) => self.show_dialog(request),
             Command::Export(format, path) => {
                 if let Err(e) = self.export(format, &path) {
@@ -344,6 +387,69 @@ impl AppState {
         });
         self.autosave.changed(Instant::now());
         self.start_load(id, source);
+    }
+
+    /// Where an original source file is on disk, for the editor: the path itself, or under
+    /// the workspace's folder, or under a source folder the user added.
+    pub fn source_on_disk(&self, file: &str) -> Option<PathBuf> {
+        let dir = self.workspace_dir();
+        let direct = [PathBuf::from(file), dir.join(file)];
+        if let Some(p) = direct.into_iter().find(|p| p.is_file()) {
+            return Some(p);
+        }
+        let roots: Vec<PathBuf> = self
+            .workspace
+            .source_roots
+            .iter()
+            .map(|r| dir.join(r))
+            .collect();
+        super::find_under_roots(&roots, file)
+    }
+
+    /// The selected log's note on a stack (`frame: None`) or a frame.
+    pub fn note(&self, stack: usize, frame: Option<usize>) -> Option<&str> {
+        let log = self.workspace.selection.log.as_deref()?;
+        self.workspace
+            .notes
+            .iter()
+            .find(|n| n.input == log && n.stack == stack && n.frame == frame)
+            .map(|n| n.text.as_str())
+    }
+
+    /// The selected log's notes on frames, for the stack list (shown and searched).
+    pub fn frame_notes(&self) -> super::FrameNotes {
+        let Some(log) = self.workspace.selection.log.as_deref() else {
+            return super::FrameNotes::new();
+        };
+        self.workspace
+            .notes
+            .iter()
+            .filter(|n| n.input == log)
+            .filter_map(|n| Some(((n.stack, n.frame?), n.text.clone())))
+            .collect()
+    }
+
+    fn set_note(&mut self, stack: usize, frame: Option<usize>, text: String) {
+        let Some(log) = self.workspace.selection.log.clone() else {
+            return;
+        };
+        let notes = &mut self.workspace.notes;
+        let at = notes
+            .iter()
+            .position(|n| n.input == log && n.stack == stack && n.frame == frame);
+        match (at, text.trim().is_empty()) {
+            (Some(i), true) => {
+                notes.remove(i);
+            }
+            (Some(i), false) => notes[i].text = text,
+            (None, false) => notes.push(workspace::Note {
+                input: log,
+                stack,
+                frame,
+                text,
+            }),
+            (None, true) => {}
+        }
     }
 
     /// Points input `id` (missing) at `path`, where the user found it, and loads it.

@@ -24,6 +24,7 @@ mod inspector;
 mod loading;
 mod persist;
 mod rows;
+mod settings;
 
 pub use caches::Views;
 pub use commands::{Command, Commands, Panel};
@@ -32,7 +33,8 @@ pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_availa
 pub use errors::{ErrorEntry, Errors};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
-pub use rows::{Folds, Row, StackRows, hidden_reason};
+pub use rows::{Folds, FrameNotes, Row, StackRows, hidden_reason};
+pub use settings::{Settings, settings_file};
 
 use crate::engine::FrameTable;
 use crate::jobs::{JobId, JobState, Jobs, Span, Waker};
@@ -142,6 +144,8 @@ pub struct AppState {
     pub errors_open: bool,
     /// Bumped when a workspace is opened: the panels take its sizes afresh.
     pub layout_generation: u64,
+    /// The user's settings (the editor command): never read from a workspace.
+    pub settings: Settings,
     /// Recently opened workspaces.
     pub recent: Vec<PathBuf>,
     /// How the user looks at the selected log.
@@ -186,6 +190,7 @@ impl AppState {
             errors: Errors::default(),
             errors_open: false,
             layout_generation: 0,
+            settings: Settings::default(),
             recent: Vec::new(),
             view: ViewState::default(),
             dialogs: Dialogs::default(),

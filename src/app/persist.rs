@@ -98,6 +98,7 @@ impl AppState {
     /// Starts the app from the command line: a workspace (`.ron`), files for a new workspace,
     /// or nothing (the last workspace, when there is one).
     pub fn start(&mut self, paths: &[PathBuf]) {
+        self.settings = super::Settings::load();
         self.recent = recent_file()
             .and_then(|f| std::fs::read_to_string(f).ok())
             .map(|t| {

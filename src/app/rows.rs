@@ -99,6 +99,9 @@ pub fn hidden_reason(table: &FrameTable, s: usize, first: usize, count: usize) -
     }
 }
 
+/// The selected log's notes on frames, by (stack, frame): the filter finds them.
+pub type FrameNotes = std::collections::HashMap<(usize, usize), String>;
+
 /// What the user unfolded or folded in the stack list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Folds {
@@ -461,8 +464,15 @@ impl StackRows {
     /// `(stack, first frame)` is in `folds.expanded`, and the stacks in `folds.collapsed` (an
     /// exception, each `Caused by:`) show only their header. With `inline`, a frame's inline
     /// chain adds a row per entry after the innermost. An ambiguous frame is followed by its
-    /// expander, and its other candidates when it is in `folds.candidates`.
-    pub fn build(table: &FrameTable, filter: &str, folds: &Folds, inline: bool) -> Self {
+    /// expander, and its other candidates when it is in `folds.candidates`. The filter also
+    /// finds a frame by its triage note (`notes`).
+    pub fn build(
+        table: &FrameTable,
+        filter: &str,
+        folds: &Folds,
+        notes: &FrameNotes,
+        inline: bool,
+    ) -> Self {
         if filter.trim().is_empty() {
             return Self::grouped(table, folds, inline);
         }
@@ -478,6 +488,7 @@ impl StackRows {
                     continue;
                 };
                 let matches = contains(frame.raw())
+                    || notes.get(&(s, f)).is_some_and(|n| contains(n))
                     || frame
                         .locations()
                         .any(|l| l.function.is_some_and(contains) || l.file.is_some_and(contains));
@@ -637,7 +648,13 @@ mod tests {
             count: 2,
             expanded,
         };
-        let rows = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), true);
+        let rows = StackRows::build(
+            &t,
+            "",
+            &folds(HashSet::new(), HashSet::new()),
+            &FrameNotes::new(),
+            true,
+        );
         let expect = vec![
             Row::Stack { stack: 0 },
             frame(0),
@@ -662,6 +679,7 @@ mod tests {
             &t,
             "",
             &folds(HashSet::from([(0, 2)]), HashSet::new()),
+            &FrameNotes::new(),
             true,
         );
         assert_eq!(
@@ -677,7 +695,13 @@ mod tests {
         );
         assert_eq!(open.row_of_frame(0, 3), Some(8));
         // A filter matching an inlined function keeps its frame, with its inline rows.
-        let filtered = StackRows::build(&t, "fn0_2", &folds(HashSet::new(), HashSet::new()), true);
+        let filtered = StackRows::build(
+            &t,
+            "fn0_2",
+            &folds(HashSet::new(), HashSet::new()),
+            &FrameNotes::new(),
+            true,
+        );
         assert_eq!(
             all(&filtered),
             [
@@ -688,7 +712,13 @@ mod tests {
             ]
         );
         // Raw lines have none.
-        let raw = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), false);
+        let raw = StackRows::build(
+            &t,
+            "",
+            &folds(HashSet::new(), HashSet::new()),
+            &FrameNotes::new(),
+            false,
+        );
         assert_eq!(raw.len(), 5);
     }
 
@@ -719,7 +749,7 @@ mod tests {
         result.stacks[0].frames[0].alternatives = vec![vec![loc("x"), loc("y")], vec![loc("z")]];
         let t = FrameTable::from_trace(&trace, Some(&result));
         let mut folds = folds(HashSet::new(), HashSet::new());
-        let rows = StackRows::build(&t, "", &folds, true);
+        let rows = StackRows::build(&t, "", &folds, &FrameNotes::new(), true);
         let candidates = |expanded| Row::Candidates {
             stack: 0,
             frame: 0,
@@ -737,7 +767,7 @@ mod tests {
         );
         assert_eq!(rows.row_of_frame(0, 1), Some(3));
         folds.candidates.insert((0, 0));
-        let open = StackRows::build(&t, "", &folds, true);
+        let open = StackRows::build(&t, "", &folds, &FrameNotes::new(), true);
         let candidate = |candidate, depth| Row::Candidate {
             stack: 0,
             frame: 0,
@@ -764,7 +794,13 @@ mod tests {
         let t = table(
             "Error: x\n    at a (app.js:1:1)\n    at Module._compile (node:internal/modules/cjs/loader:1:1)\n    at Module.load (node:internal/modules/cjs/loader:2:2)\n    at b (app.js:2:2)\n    at new Promise (<anonymous>)\n",
         );
-        let rows = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), true);
+        let rows = StackRows::build(
+            &t,
+            "",
+            &folds(HashSet::new(), HashSet::new()),
+            &FrameNotes::new(),
+            true,
+        );
         assert_eq!(
             all(&rows),
             vec![
@@ -786,6 +822,7 @@ mod tests {
             &t,
             "",
             &folds(HashSet::from([(0, 1)]), HashSet::new()),
+            &FrameNotes::new(),
             true,
         );
         assert_eq!(open.len(), 7);
@@ -800,7 +837,13 @@ mod tests {
         );
         assert_eq!(open.row_of_frame(0, 2), Some(4));
         // A filter shows every match, unfolded.
-        let filtered = StackRows::build(&t, "module", &folds(HashSet::new(), HashSet::new()), true);
+        let filtered = StackRows::build(
+            &t,
+            "module",
+            &folds(HashSet::new(), HashSet::new()),
+            &FrameNotes::new(),
+            true,
+        );
         assert_eq!((filtered.len(), filtered.hidden), (3, 3));
     }
 
@@ -812,7 +855,13 @@ mod tests {
             "java.lang.IllegalStateException: x\n\tat a.b.c(SourceFile:1)\n\tat a.b.d(SourceFile:2)\nCaused by: java.lang.NumberFormatException: y\n\tat java.base/java.lang.Integer.parseInt(Integer.java:668)\n\tat java.base/java.lang.Integer.parseInt(Integer.java:786)\n\tat a.b.e(SourceFile:3)\n\t... 1 more\n",
         );
         assert_eq!(t.stack_count(), 2);
-        let open = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::new()), true);
+        let open = StackRows::build(
+            &t,
+            "",
+            &folds(HashSet::new(), HashSet::new()),
+            &FrameNotes::new(),
+            true,
+        );
         assert_eq!(
             all(&open),
             vec![
@@ -827,7 +876,13 @@ mod tests {
                 Row::Frame { stack: 1, frame: 3 },
             ]
         );
-        let folded = StackRows::build(&t, "", &folds(HashSet::new(), HashSet::from([0])), true);
+        let folded = StackRows::build(
+            &t,
+            "",
+            &folds(HashSet::new(), HashSet::from([0])),
+            &FrameNotes::new(),
+            true,
+        );
         assert_eq!(folded.len(), 6);
         assert_eq!(folded.row(1), Some(Row::Stack { stack: 1 }));
         assert_eq!(folded.row_of_frame(0, 1), None);
@@ -852,7 +907,13 @@ mod tests {
         let t = table(&text);
         assert_eq!(t.stack_count(), 3);
         let expanded = HashSet::from([(1, 50), (2, 950)]);
-        let rows = StackRows::build(&t, "", &folds(expanded.clone(), HashSet::new()), true);
+        let rows = StackRows::build(
+            &t,
+            "",
+            &folds(expanded.clone(), HashSet::new()),
+            &FrameNotes::new(),
+            true,
+        );
         // Walking the rows one by one (what a flat list would hold) agrees with `row(n)`
         // and `row_of_frame` at every row.
         let mut flat = Vec::new();

@@ -115,6 +115,9 @@ pub(super) fn frame_detail_ui(
                     text.color(theme::WARNING)
                 });
             }
+            if let Some(frame) = selection.frame {
+                notes_ui(ui, state, selection.stack, frame, commands);
+            }
             let no_source = d.context.is_none()
                 && d.location
                     .as_ref()
@@ -164,6 +167,41 @@ pub(super) fn frame_detail_ui(
         .rect
         .height();
     keep_size(ui.ctx(), commands, Panel::Detail, kept, shown);
+}
+
+/// The user's triage notes on the selected frame and on its exception: kept in the
+/// workspace, shown in the list, found by the filter (Ctrl+F).
+fn notes_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    stack: usize,
+    frame: usize,
+    commands: &mut Commands,
+) {
+    for (what, target) in [
+        ("Note on this frame", Some(frame)),
+        ("Note on this exception", None),
+    ] {
+        ui.horizontal(|ui| {
+            let label = ui.label(RichText::new(what).weak());
+            let mut text = state.note(stack, target).unwrap_or_default().to_owned();
+            let edit = ui
+                .add(
+                    egui::TextEdit::singleline(&mut text)
+                        .id_salt((what, stack, target))
+                        .hint_text("a triage note (kept in the workspace; Ctrl+F finds it)")
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(label.id);
+            if edit.changed() {
+                commands.send(Command::SetNote {
+                    stack,
+                    frame: target,
+                    text,
+                });
+            }
+        });
+    }
 }
 
 fn name_source_text(src: crate::model::NameSource) -> &'static str {

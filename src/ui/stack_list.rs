@@ -112,11 +112,17 @@ pub(super) fn stack_list_ui(
                         };
                         let folded = state.view.folds.collapsed.contains(&stack);
                         let arrow = if folded { "▶" } else { "▼" };
-                        let more = if folded {
+                        let mut more = if folded {
                             format!("  ({} frames)", table.stack_len(stack))
                         } else {
                             String::new()
                         };
+                        if let Some(note) = state.note(stack, None) {
+                            more.push_str(&format!(
+                                "  [note] {}",
+                                note.lines().next().unwrap_or("")
+                            ));
+                        }
                         let text = RichText::new(format!("{arrow} {title}{more}"))
                             .strong()
                             .color(theme::STACK_HEADER);
@@ -132,13 +138,22 @@ pub(super) fn stack_list_ui(
                     }
                     Row::Frame { stack, frame } => {
                         let selected = selection.stack == stack && selection.frame == Some(frame);
-                        let text = frame_text(&table, stack, frame, raw);
+                        let mut text = frame_text(&table, stack, frame, raw);
+                        if let Some(note) = state.note(stack, Some(frame)) {
+                            text = RichText::new(format!(
+                                "{}  [note] {}",
+                                text.text(),
+                                note.lines().next().unwrap_or("")
+                            ))
+                            .monospace()
+                            .color(theme::NOTE);
+                        }
                         let response = list_row(ui, text, selected, true)
                             .on_hover_text(RichText::new(frame_tooltip(&table, stack, frame)).monospace());
                         if response.clicked() {
                             commands.send(Command::SelectFrame { stack, frame });
                         }
-                        frame_menu(&response, &table, stack, frame, commands);
+                        frame_menu(&response, state, &table, stack, frame, commands);
                     }
                     Row::Inline {
                         stack,
@@ -151,7 +166,7 @@ pub(super) fn stack_list_ui(
                         if response.clicked() {
                             commands.send(Command::SelectFrame { stack, frame });
                         }
-                        frame_menu(&response, &table, stack, frame, commands);
+                        frame_menu(&response, state, &table, stack, frame, commands);
                     }
                     Row::Library {
                         stack,
@@ -336,9 +351,10 @@ fn scroll_request_id() -> egui::Id {
 }
 
 /// A frame row's right-click menu: copy the frame, its location or its function, inspect
-/// its segment. Each acts on the frame clicked, which it selects.
+/// its segment, open its source in the user's editor. Each acts on the frame clicked.
 fn frame_menu(
     response: &egui::Response,
+    state: &AppState,
     table: &FrameTable,
     stack: usize,
     frame: usize,
@@ -385,6 +401,28 @@ fn frame_menu(
         {
             commands.send(Command::SelectFrame { stack, frame });
             commands.send(Command::InspectSelectedFrame);
+            ui.close();
+        }
+        let source = loc
+            .as_ref()
+            .and_then(|l| Some((state.source_on_disk(l.file?)?, l.line, l.column)));
+        let hint = if state.settings.editor.is_none() {
+            "no editor is set yet: clicking says where to set one"
+        } else {
+            "your editor, from your settings (never from a workspace)"
+        };
+        if ui
+            .add_enabled(source.is_some(), egui::Button::new("Open source in editor"))
+            .on_hover_text(hint)
+            .on_disabled_hover_text("the source file is not on this disk")
+            .clicked()
+            && let Some((file, line, column)) = source
+        {
+            commands.send(Command::OpenInEditor {
+                file,
+                line: line.unwrap_or(1),
+                column: column.unwrap_or(1),
+            });
             ui.close();
         }
     });

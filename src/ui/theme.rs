@@ -13,6 +13,8 @@ pub const WARNING: Color32 = Color32::from_rgb(230, 160, 60);
 pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
 /// The error list's width.
 pub const ERRORS_WIDTH: f32 = 560.0;
+/// A frame or exception with the user's triage note.
+pub const NOTE: Color32 = Color32::from_rgb(120, 170, 230);
 /// A passing notice in the status bar ("Saved x.ron").
 pub const NOTICE: Color32 = Color32::from_rgb(90, 190, 120);
 /// egui's own text colour (taken from the theme's `Visuals` when painted).
@@ -59,8 +61,6 @@ pub const SEGMENT_LABEL_FONT_SIZE: f32 = 12.0;
 pub const ROW_HEIGHT: f32 = 20.0;
 /// Height of a segment-table row in the inspector.
 pub const SEGMENT_ROW_HEIGHT: f32 = 18.0;
-/// Space above each group of the workspace panel.
-pub const GROUP_GAP: f32 = 6.0;
 /// Width of the frame filter.
 pub const FILTER_WIDTH: f32 = 220.0;
 /// Width of a job's bar in the status bar.
