@@ -27,7 +27,7 @@
 //!   "format": "v8",            // the detected log format: v8 | spidermonkey | jsc | hermes |
 //!                              // hermes-bytecode | java | native-addresses | apple-crash |
 //!                              // apple-ips | android-tombstone | gdb-backtrace |
-//!                              // sentry-event | minidump | unknown
+//!                              // sentry-event | minidump | sdk-frames | unknown
 //!   "stacks": [Stack, ...],    // one per exception (JS, Java: causes follow in order) or per
 //!                              // thread (native: the crashed one first)
 //!   "warnings": ["..."],       // skipped symbol files, ambiguous matches, an empty log

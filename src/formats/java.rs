@@ -111,7 +111,10 @@ fn strip_threadtime(line: &str) -> Option<&str> {
 /// `(Native Method)`, `(SourceFile:12)`; a trailing logback ` ~[app.jar:?]` is allowed.
 pub fn parse_frame(line: &str) -> Option<JavaFrame<'_>> {
     let t = line.trim();
-    let rest = t.strip_prefix("at ")?.trim_start();
+    let Some(rest) = t.strip_prefix("at ") else {
+        return parse_bare_frame(t);
+    };
+    let rest = rest.trim_start();
     let open = rest.find('(')?;
     let head = &rest[..open];
     if head.is_empty() || head.contains([' ', '\t']) {
@@ -160,6 +163,33 @@ pub fn parse_frame(line: &str) -> Option<JavaFrame<'_>> {
         file,
         line: line_no,
         native,
+    })
+}
+
+/// A frame as monitoring SDKs print it, without `at ` (`tg.a.e(MethodRecorder.kt:1)`): only
+/// a whole line of a dotted class and method and a `File:line` location (the file a plain
+/// name such as `Foo.kt` or `SourceFile`), so that no other text reads as one.
+fn parse_bare_frame(t: &str) -> Option<JavaFrame<'_>> {
+    let open = t.find('(')?;
+    let location = t.strip_suffix(')')?.get(open + 1..)?;
+    let (file, line) = location.rsplit_once(':')?;
+    let line: u32 = line.parse().ok()?;
+    let file_char = |c: char| c.is_alphanumeric() || matches!(c, '.' | '_' | '$' | '-');
+    if file.is_empty() || !file.chars().all(file_char) {
+        return None;
+    }
+    let head = &t[..open];
+    let (class, method) = head.rsplit_once('.')?;
+    if !class.contains('.') || method.is_empty() || !is_java_name(class) || !is_java_name(method) {
+        return None;
+    }
+    Some(JavaFrame {
+        module: None,
+        class,
+        method,
+        file: Some(file),
+        line: Some(line),
+        native: false,
     })
 }
 
@@ -447,6 +477,22 @@ mod tests {
             Some("a.b.C")
         );
         assert_eq!(at("one two: 1abc"), None);
+    }
+
+    #[test]
+    fn frames_without_at() {
+        let f = parse_frame("tg.a.e(MethodRecorder.kt:1)").unwrap();
+        assert_eq!(
+            (f.class, f.method, f.file, f.line),
+            ("tg.a", "e", Some("MethodRecorder.kt"), Some(1))
+        );
+        assert_eq!(parse_frame("Error(foo.js:1)"), None, "no dotted class");
+        assert_eq!(parse_frame("see a.b.c(x) for details"), None);
+        assert_eq!(parse_frame("a.b.c(d.js:1:2)"), None);
+        let t = parse(
+            "java.lang.NullPointerException\ntg.a.e(MethodRecorder.kt:1)\ntg.b.f(SourceFile:20)\n",
+        );
+        assert_eq!(t.stacks[0].frames.len(), 2);
     }
 
     #[test]

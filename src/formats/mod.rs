@@ -7,6 +7,7 @@ pub mod java;
 pub mod js;
 pub mod minidump;
 pub mod native;
+pub mod sdk;
 pub mod sentry;
 
 pub use detect::peek;
@@ -50,6 +51,8 @@ pub fn parse_text_into(text: &str, sink: &mut dyn TraceSink) {
         apple::parse(text).replay(sink);
     } else if native::is_native(text) {
         native::parse(text).replay(sink);
+    } else if sdk::is_sdk(text) {
+        sdk::parse(text).replay(sink);
     } else if is_java(text) {
         java::parse(text).replay(sink);
     } else {

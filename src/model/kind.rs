@@ -33,6 +33,9 @@ pub enum LogFormat {
     SentryEvent,
     /// A minidump (binary), its stacks walked with the symbol files given.
     Minidump,
+    /// Frames in the one-line forms mobile monitoring SDKs upload (iOS `module address load
+    /// + offset [UUID]`, Android `pc … module [abi::build-id]`).
+    SdkFrames,
     /// Nothing recognisable: every line is kept as `unparsed`.
     Unknown,
 }
@@ -54,6 +57,7 @@ impl LogFormat {
             Self::GdbBacktrace => "gdb-backtrace",
             Self::SentryEvent => "sentry-event",
             Self::Minidump => "minidump",
+            Self::SdkFrames => "sdk-frames",
             Self::Unknown => "unknown",
         }
     }
@@ -69,6 +73,7 @@ impl LogFormat {
                 | Self::GdbBacktrace
                 | Self::SentryEvent
                 | Self::Minidump
+                | Self::SdkFrames
         )
     }
 
