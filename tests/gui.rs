@@ -1269,3 +1269,83 @@ fn a_corrupted_cache_entry_is_rebuilt() {
     assert_eq!(std::fs::read(&entry).unwrap(), good, "rebuilt");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Keys on a long list: End brings the last frame into view (the list is windowed, so only
+/// rows in view exist), Home the first; Enter inspects the frame's segment; Esc clears the
+/// filter; F1 lists the shortcuts.
+#[test]
+fn keys_keep_the_selection_in_view() {
+    let mut trace = String::from("TypeError: synthetic\n");
+    for i in 0..400 {
+        let col = 97_000 + (i * 37) % 1_700;
+        trace.push_str(&format!("    at f{i} (out/three.min.js:1:{col})\n"));
+    }
+    let dir = temp_dir("keys");
+    let log = dir.join("long.txt");
+    std::fs::write(&log, trace).unwrap();
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(&mut h, &[log, js("three-esbuild/three.min.js.map")]);
+    settle(&mut h, |h| {
+        h.state()
+            .selected_table()
+            .is_some_and(|(_, t)| t.is_symbolicated())
+    });
+    h.get_all_by_label_contains("  0  ").next().unwrap().click();
+    h.run_steps(2);
+    let last = "399  ";
+    assert!(!has_label(&h, last), "the last rows are not laid out yet");
+    h.key_press(egui::Key::End);
+    h.run_steps(4);
+    assert_eq!(h.state().workspace.selection.frame, Some(399));
+    assert!(has_label(&h, last), "the list scrolled to the selection");
+    h.key_press(egui::Key::Home);
+    h.run_steps(4);
+    assert!(has_label(&h, "  0  "));
+    // Enter inspects the selected frame's segment.
+    h.key_press(egui::Key::Enter);
+    h.run_steps(4);
+    assert!(h.state().workspace.layout.inspector_open);
+    assert!(h.state().view.inspector_segment.is_some());
+    // Esc clears the filter.
+    command(&mut h, symscope::app::Command::SetFilter("f12".to_owned()));
+    h.run_steps(2);
+    assert!(has_label(&h, "frames hidden by the filter"));
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.state().view.filter.is_empty());
+    // F1 lists the shortcuts.
+    h.key_press(egui::Key::F1);
+    h.run_steps(3);
+    assert!(has_label(
+        &h,
+        "copy the whole symbolicated trace (as the CLI prints it)"
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A missing input offers Locate… (the dialog answered by the test) and loads from the new
+/// place; a file that is neither a symbol file nor a log says it is not used.
+#[test]
+fn locate_a_missing_input_and_see_what_is_not_used() {
+    let dir = temp_dir("locate");
+    let moved = dir.join("moved-trace.txt");
+    std::fs::copy(js("three-esbuild/trace.txt"), &moved).unwrap();
+    let other = dir.join("notes.bin");
+    std::fs::write(&other, [0u8, 159, 146, 150, 1, 2, 3]).unwrap();
+    let file = dir.join("ws.ron");
+    let text = format!(
+        "(schema: 1, inputs: [(path: \"gone/trace.txt\", kind: log), (path: \"{}\", kind: source_map), (path: \"notes.bin\")])",
+        js("three-esbuild/three.min.js.map").display()
+    );
+    std::fs::write(&file, text).unwrap();
+    let mut h = app();
+    h.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h, |h| has_label(h, "Locate trace.txt"));
+    assert!(has_label(&h, "not used"));
+    h.state_mut().dialogs.script([vec![moved.clone()]]);
+    h.get_by_label("Locate trace.txt").click();
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    assert_eq!(h.state().workspace.inputs[0].path, "moved-trace.txt");
+    std::fs::remove_dir_all(&dir).ok();
+}
