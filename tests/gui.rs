@@ -28,10 +28,15 @@ impl egui::DroppedFile for Dropped {
 }
 
 fn app() -> Harness<'static, AppState> {
-    // The real app with a waker that does nothing: the test polls frames itself.
+    app_sized(1280.0, 800.0)
+}
+
+/// The real app in a window of this size, with a waker that does nothing: the test polls
+/// frames itself.
+fn app_sized(width: f32, height: f32) -> Harness<'static, AppState> {
     let state = AppState::new(Arc::new(|| {}));
     Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
+        .with_size(egui::vec2(width, height))
         .build_ui_state(
             |ui, state: &mut AppState| state.frame(ui, symscope::ui::app_ui),
             state,
@@ -1082,13 +1087,7 @@ fn a_source_folder_gives_native_frames_their_source() {
 /// are held to a share of it; a resized panel's size is kept in the workspace.
 #[test]
 fn a_small_window_leaves_the_list_most_of_the_room() {
-    let state = AppState::new(Arc::new(|| {}));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(900.0, 600.0))
-        .build_ui_state(
-            |ui, state: &mut AppState| state.frame(ui, symscope::ui::app_ui),
-            state,
-        );
+    let mut h = app_sized(900.0, 600.0);
     h.run_steps(2);
     drop_files(
         &mut h,

@@ -17,7 +17,11 @@ use symscope::app::{AppState, JobTiming};
 use symscope::jobs::{JobState, Span};
 
 fn screenshots() -> SnapshotOptions {
-    SnapshotOptions::new().output_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots"))
+    // A handful of pixels may differ between runs (one did, once in four, on the inspector's
+    // antialiased colour edges); a real change moves thousands.
+    SnapshotOptions::new()
+        .output_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots"))
+        .max_failed_pixels(16)
 }
 
 /// The app with three.js's crash, map and bundle loaded and resolved, frame 1 selected.

@@ -4,7 +4,6 @@
 
 use super::{AppState, FrameDetail, InputId, InspectorView, Loaded, StackRows, frame_detail};
 use crate::symbols::sourcemap::SourceMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// What the panels show this frame, computed before they are drawn.
@@ -134,13 +133,7 @@ impl AppState {
             return c.value.clone();
         }
         let maps = self.loaded_maps();
-        let dir = self.workspace_dir();
-        let roots: Vec<PathBuf> = self
-            .workspace
-            .source_roots
-            .iter()
-            .map(|r| dir.join(r))
-            .collect();
+        let roots = self.source_roots();
         let detail = frame_detail(&table, &maps, &roots, key.stack, key.frame).map(Arc::new);
         self.caches.detail = Some(Cached {
             key,

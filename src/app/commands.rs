@@ -397,13 +397,17 @@ impl AppState {
         if let Some(p) = direct.into_iter().find(|p| p.is_file()) {
             return Some(p);
         }
-        let roots: Vec<PathBuf> = self
-            .workspace
+        super::find_under_roots(&self.source_roots(), file)
+    }
+
+    /// The source folders the user added, as paths (they are kept relative to the workspace).
+    pub fn source_roots(&self) -> Vec<PathBuf> {
+        let dir = self.workspace_dir();
+        self.workspace
             .source_roots
             .iter()
             .map(|r| dir.join(r))
-            .collect();
-        super::find_under_roots(&roots, file)
+            .collect()
     }
 
     /// The selected log's note on a stack (`frame: None`) or a frame.

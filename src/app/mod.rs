@@ -33,7 +33,7 @@ pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_availa
 pub use errors::{ErrorEntry, Errors};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
-pub use rows::{Folds, FrameNotes, Row, StackRows, hidden_reason};
+pub use rows::{Folds, FrameNotes, GroupKind, Row, StackRows, hidden_reason};
 pub use settings::{Settings, settings_file};
 
 use crate::engine::FrameTable;

@@ -31,21 +31,11 @@ pub enum Row {
         /// Index in the frame's chain of locations (1 or more).
         depth: usize,
     },
-    /// A run of library frames (ignore-listed, `node_modules`, runtime internals), collapsed
-    /// or, when expanded, the row that collapses them again.
-    Library {
-        /// Stack index.
-        stack: usize,
-        /// The run's first frame.
-        first: usize,
-        /// How many frames the run holds.
-        count: usize,
-        /// Whether the run is shown frame by frame below this row.
-        expanded: bool,
-    },
-    /// A run of frames the mapping hides as R8's retrace does (a `rewriteFrame` rule, an
-    /// outline, a synthesized method), collapsed or, when expanded, the row that hides them.
-    Hidden {
+    /// A folded run of frames (library code, or frames the mapping hides), collapsed or, when
+    /// expanded, the row that folds them again.
+    Group {
+        /// What the frames are.
+        kind: GroupKind,
         /// Stack index.
         stack: usize,
         /// The run's first frame.
@@ -78,6 +68,16 @@ pub enum Row {
         /// Index in that chain (0: its innermost entry).
         depth: usize,
     },
+}
+
+/// What a folded run of frames holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupKind {
+    /// Library frames: ignore-listed sources, `node_modules`, runtime internals, JDK classes.
+    Library,
+    /// Frames the mapping hides as R8's retrace does (a `rewriteFrame` rule, an outline, a
+    /// synthesized method).
+    Hidden,
 }
 
 /// Why frames `first..first + count` of stack `s` are hidden, for their folded row
@@ -131,15 +131,9 @@ enum Run {
         frame: usize,
         extra: usize,
     },
-    /// A group of library frames' row; when expanded, runs of its frames follow it.
-    Library {
-        stack: usize,
-        first: usize,
-        count: usize,
-        expanded: bool,
-    },
-    /// A group of frames the mapping hides; when expanded, runs of its frames follow it.
-    Hidden {
+    /// A folded group's row; when expanded, runs of its frames follow it.
+    Group {
+        kind: GroupKind,
         stack: usize,
         first: usize,
         count: usize,
@@ -167,7 +161,7 @@ impl Run {
             Self::Header { .. } => 1,
             Self::Frames { count, .. } => count,
             Self::Inlined { extra, .. } => 1 + extra,
-            Self::Library { .. } | Self::Hidden { .. } | Self::Candidates { .. } => 1,
+            Self::Group { .. } | Self::Candidates { .. } => 1,
             Self::Candidate { len, .. } => len,
         }
     }
@@ -188,23 +182,14 @@ impl Run {
                     depth,
                 },
             },
-            Self::Library {
+            Self::Group {
+                kind,
                 stack,
                 first,
                 count,
                 expanded,
-            } => Row::Library {
-                stack,
-                first,
-                count,
-                expanded,
-            },
-            Self::Hidden {
-                stack,
-                first,
-                count,
-                expanded,
-            } => Row::Hidden {
+            } => Row::Group {
+                kind,
                 stack,
                 first,
                 count,
@@ -254,8 +239,7 @@ impl Run {
         match *self {
             Self::Header { stack } => (stack, -1, 0),
             Self::Frames { stack, first, .. }
-            | Self::Library { stack, first, .. }
-            | Self::Hidden { stack, first, .. }
+            | Self::Group { stack, first, .. }
             | Self::Inlined {
                 stack,
                 frame: first,
@@ -442,17 +426,12 @@ impl StackRows {
     /// `frame` of `stack`, if it is in one (Left folds it again).
     pub fn group_of(&self, stack: usize, frame: usize) -> Option<usize> {
         self.runs.iter().find_map(|run| match *run {
-            Run::Library {
+            Run::Group {
                 stack: s,
                 first,
                 count,
                 expanded: true,
-            }
-            | Run::Hidden {
-                stack: s,
-                first,
-                count,
-                expanded: true,
+                ..
             } if s == stack && (first..first + count).contains(&frame) => Some(first),
             _ => None,
         })
@@ -524,7 +503,8 @@ impl StackRows {
                 let run = (f..n).take_while(|&k| hidden(s, k)).count();
                 if run > 0 {
                     let open = folds.expanded.contains(&(s, f));
-                    out.push(Run::Hidden {
+                    out.push(Run::Group {
+                        kind: GroupKind::Hidden,
                         stack: s,
                         first: f,
                         count: run,
@@ -544,7 +524,8 @@ impl StackRows {
                 };
                 if run >= 2 {
                     let open = folds.expanded.contains(&(s, f));
-                    out.push(Run::Library {
+                    out.push(Run::Group {
+                        kind: GroupKind::Library,
                         stack: s,
                         first: f,
                         count: run,
@@ -642,7 +623,8 @@ mod tests {
             depth,
         };
         let frame = |frame| Row::Frame { stack: 0, frame };
-        let library = |expanded| Row::Library {
+        let library = |expanded| Row::Group {
+            kind: GroupKind::Library,
             stack: 0,
             first: 2,
             count: 2,
@@ -806,7 +788,8 @@ mod tests {
             vec![
                 Row::Stack { stack: 0 },
                 Row::Frame { stack: 0, frame: 0 },
-                Row::Library {
+                Row::Group {
+                    kind: GroupKind::Library,
                     stack: 0,
                     first: 1,
                     count: 2,
@@ -828,7 +811,8 @@ mod tests {
         assert_eq!(open.len(), 7);
         assert_eq!(
             open.row(2),
-            Some(Row::Library {
+            Some(Row::Group {
+                kind: GroupKind::Library,
                 stack: 0,
                 first: 1,
                 count: 2,
@@ -923,7 +907,8 @@ mod tests {
             while f < 1000 {
                 if f % 100 == 50 {
                     let open = expanded.contains(&(s, f));
-                    flat.push(Row::Library {
+                    flat.push(Row::Group {
+                        kind: GroupKind::Library,
                         stack: s,
                         first: f,
                         count: 50,

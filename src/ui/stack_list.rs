@@ -4,7 +4,7 @@
 
 use super::theme;
 use super::widgets::{file_name, list_row, place};
-use crate::app::{AppState, Command, Commands, Row, StackRows, hidden_reason};
+use crate::app::{AppState, Command, Commands, GroupKind, Row, StackRows, hidden_reason};
 use crate::engine::FrameTable;
 use crate::model::FrameStatus;
 use egui::RichText;
@@ -168,26 +168,8 @@ pub(super) fn stack_list_ui(
                         }
                         frame_menu(&response, state, &table, stack, frame, commands);
                     }
-                    Row::Library {
-                        stack,
-                        first,
-                        count,
-                        expanded,
-                    } => {
-                        let (arrow, verb) = if expanded {
-                            ("▼", "hide")
-                        } else {
-                            ("▶", "show")
-                        };
-                        let text =
-                            RichText::new(format!("    {arrow} {count} library frames ({verb})"))
-                                .color(theme::MUTED)
-                                .italics();
-                        if list_row(ui, text, false, true).clicked() {
-                            commands.send(Command::ToggleGroup { stack, first });
-                        }
-                    }
-                    Row::Hidden {
+                    Row::Group {
+                        kind,
                         stack,
                         first,
                         count,
@@ -199,14 +181,23 @@ pub(super) fn stack_list_ui(
                             ("▶", "show")
                         };
                         let frames = if count == 1 { "frame" } else { "frames" };
-                        let why = hidden_reason(&table, stack, first, count);
-                        let text =
-                            RichText::new(format!("    {arrow} {count} {frames} {why} ({verb})"))
-                                .color(theme::MUTED)
-                                .italics();
-                        let response = list_row(ui, text, false, true).on_hover_text(
-                            "Retrace leaves these frames out: the compiler added them",
-                        );
+                        let (what, hover) = match kind {
+                            GroupKind::Library => (
+                                format!("{count} library {frames}"),
+                                "Library code: ignore-listed sources, runtime internals, JDK classes",
+                            ),
+                            GroupKind::Hidden => (
+                                format!(
+                                    "{count} {frames} {}",
+                                    hidden_reason(&table, stack, first, count)
+                                ),
+                                "Retrace leaves these frames out: the compiler added them",
+                            ),
+                        };
+                        let text = RichText::new(format!("    {arrow} {what} ({verb})"))
+                            .color(theme::MUTED)
+                            .italics();
+                        let response = list_row(ui, text, false, true).on_hover_text(hover);
                         if response.clicked() {
                             commands.send(Command::ToggleGroup { stack, first });
                         }
@@ -312,13 +303,7 @@ fn keyboard(ui: &egui::Ui, state: &AppState, rows: &StackRows, commands: &mut Co
             .and_then(|r| rows.row(r + 1))
         {
             match next {
-                Row::Library {
-                    stack,
-                    first,
-                    expanded: false,
-                    ..
-                }
-                | Row::Hidden {
+                Row::Group {
                     stack,
                     first,
                     expanded: false,
