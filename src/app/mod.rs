@@ -11,7 +11,14 @@
 //! - `caches.rs`: the view models the panels read, each computed once per change;
 //! - `loading.rs`: the jobs' work, on the engine's journey;
 //! - `rows.rs`, `detail.rs`, `inspector.rs`: the stack list's rows, the frame detail, the
-//!   segment inspector's line.
+//!   segment inspector's line;
+//! - `dialogs.rs`: file dialogs on threads of their own (painting never waits for one);
+//! - `errors.rs`: the messages for the user, timed, dismissed one by one;
+//! - `settings.rs`: the user's own settings (the editor), never read from a workspace.
+//!
+//! The window's thread reads no input file: a load job reads (or maps) it, fingerprints it
+//! and records what it found when it finishes. Nothing is written to the working directory,
+//! and a workspace is written only when the user saved it (the demo is a template).
 
 mod caches;
 mod commands;

@@ -33,8 +33,8 @@ pub enum LogFormat {
     SentryEvent,
     /// A minidump (binary), its stacks walked with the symbol files given.
     Minidump,
-    /// Frames in the one-line forms mobile monitoring SDKs upload (iOS `module address load
-    /// + offset [UUID]`, Android `pc … module [abi::build-id]`).
+    /// Frames in the one-line forms mobile monitoring SDKs upload: iOS
+    /// `module address load + offset [UUID]`, Android `pc … module [abi::build-id]`.
     SdkFrames,
     /// Nothing recognisable: every line is kept as `unparsed`.
     Unknown,
