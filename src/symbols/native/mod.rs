@@ -44,11 +44,13 @@ use symbolic::symcache::SymCache;
 
 mod cache;
 mod ids;
+mod lazy;
 mod names;
 mod pipeline;
 mod schedule;
 mod upstream;
 
+pub use lazy::{LazyObject, LazySections};
 pub use names::without_clone_suffix;
 pub use pipeline::BUILD_PHASE;
 pub(crate) use schedule::check_shares;
