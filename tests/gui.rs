@@ -924,24 +924,30 @@ fn frames_the_mapping_hides_fold_into_one_row() {
     assert_eq!(labels_containing(&h, "a.b.a(Unknown Source)").len(), 1);
 }
 
-/// A saved workspace keeps a mapping's class index in its cache folder: reopening it reads
-/// the index instead of scanning, and the answers are the same.
-#[test]
-fn a_reopened_workspace_reads_the_mapping_index_from_its_cache() {
-    let java = |rel: &str| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/java/shop")
-            .join(rel)
-    };
-    let dir = temp_dir("pgcache");
+/// The shop's tree crash and its mapping in a workspace saved (Ctrl+S) as `android.ron` in a
+/// fresh folder: (the folder, the file, the app).
+fn saved_shop_workspace(name: &str) -> (PathBuf, PathBuf, Harness<'static, AppState>) {
+    let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java/shop");
+    let dir = temp_dir(name);
     let file = dir.join("android.ron");
     let mut h = app();
     h.state_mut().workspace_path = Some(file.clone());
     h.run_steps(2);
-    drop_files(&mut h, &[java("obf-tree.txt"), java("shop-mapping.txt")]);
+    drop_files(
+        &mut h,
+        &[shop.join("obf-tree.txt"), shop.join("shop-mapping.txt")],
+    );
     settle(&mut h, |h| has_label(h, "com.example.shop.util.Tree.walk"));
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(2);
+    (dir, file, h)
+}
+
+/// A saved workspace keeps a mapping's class index in its cache folder: reopening it reads
+/// the index instead of scanning, and the answers are the same.
+#[test]
+fn a_reopened_workspace_reads_the_mapping_index_from_its_cache() {
+    let (dir, file, h) = saved_shop_workspace("pgcache");
     let cached: Vec<PathBuf> = std::fs::read_dir(dir.join("android.cache"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -1227,20 +1233,7 @@ fn a_workspace_from_elsewhere_opens_and_runs_nothing() {
 /// index is scanned again, the answers are the same, and the entry is whole again.
 #[test]
 fn a_corrupted_cache_entry_is_rebuilt() {
-    let shop = |rel: &str| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/java/shop")
-            .join(rel)
-    };
-    let dir = temp_dir("corrupt-cache");
-    let file = dir.join("android.ron");
-    let mut h = app();
-    h.state_mut().workspace_path = Some(file.clone());
-    h.run_steps(2);
-    drop_files(&mut h, &[shop("obf-tree.txt"), shop("shop-mapping.txt")]);
-    settle(&mut h, |h| has_label(h, "com.example.shop.util.Tree.walk"));
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
-    h.run_steps(2);
+    let (dir, file, _h) = saved_shop_workspace("corrupt-cache");
     let entry = std::fs::read_dir(dir.join("android.cache"))
         .unwrap()
         .next()

@@ -46,30 +46,14 @@ pub(super) fn stack_list_ui(
     });
     modules_ui(ui, table.modules());
     ui.horizontal(|ui| {
-        ui.label(
-            RichText::new("● resolved")
-                .small()
-                .monospace()
-                .color(theme::RESOLVED),
-        );
-        ui.label(
-            RichText::new("○ no symbol file")
-                .small()
-                .monospace()
-                .color(theme::WARNING),
-        );
-        ui.label(
-            RichText::new("× not in the symbol file")
-                .small()
-                .monospace()
-                .color(theme::ERROR),
-        );
-        ui.label(
-            RichText::new("· not looked up (built-in, library)")
-                .small()
-                .monospace()
-                .color(theme::MUTED),
-        );
+        for (mark, color) in [
+            ("● resolved", theme::RESOLVED),
+            ("○ no symbol file", theme::WARNING),
+            ("× not in the symbol file", theme::ERROR),
+            ("· not looked up (built-in, library)", theme::MUTED),
+        ] {
+            ui.label(RichText::new(mark).small().monospace().color(color));
+        }
     });
     ui.separator();
     let selection = &state.workspace.selection;
