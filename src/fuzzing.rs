@@ -284,4 +284,26 @@ pub fn native_symbols(data: &[u8]) {
     let _ = NativeSymbols::from_cache_bytes(data).map(|n| n.lookup(0x1000));
     // Read in three shares and merged, the debug information gives what one share gives.
     crate::symbols::native::check_shares(data, 3);
+    // The lazy reader (issue #21) never panics on any input, and answers as the SymCache
+    // does where the SymCache answers with DWARF (file and line).
+    if let Ok(sections) = crate::symbols::native::LazySections::load(data)
+        && let Ok(lazy) = sections.context()
+    {
+        let single = NativeSymbols::convert(data, None).ok();
+        let probes = data
+            .chunks(8)
+            .take(32)
+            .map(|c| c.iter().fold(0u64, |a, &b| a << 8 | u64::from(b)));
+        for addr in probes.chain([0, 1, 0x1000, u64::MAX]) {
+            let ours = lazy.lookup(addr);
+            if let Some(native) = &single
+                && native.objects().len() == 1
+            {
+                let theirs = native.objects()[0].lookup(addr);
+                if theirs.iter().all(|l| l.file.is_some()) && !theirs.is_empty() {
+                    assert_eq!(ours, theirs, "lazy and SymCache answers at {addr:#x}");
+                }
+            }
+        }
+    }
 }

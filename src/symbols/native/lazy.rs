@@ -140,9 +140,18 @@ fn clean(raw: &str) -> String {
 }
 
 impl LazyObject<'_> {
+    /// The address `addr` as DWARF states it (plus the load address); `None` for the very
+    /// last address, where no code can be (addr2line looks up `probe..probe + 1`).
+    fn probe(&self, addr: u64) -> Option<u64> {
+        addr.checked_add(self.sections.base)
+            .filter(|&p| p < u64::MAX)
+    }
+
     /// Whether a DWARF function holds `addr` (relative to the load address).
     fn has_function(&self, addr: u64) -> bool {
-        let probe = addr.wrapping_add(self.sections.base);
+        let Some(probe) = self.probe(addr) else {
+            return false;
+        };
         let Ok(mut frames) = self.ctx.find_frames(probe).skip_all_loads() else {
             return false;
         };
@@ -152,8 +161,10 @@ impl LazyObject<'_> {
     /// The original locations at `addr` (relative to the object's load address), innermost
     /// inline frame first.
     pub fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
-        let probe = addr.wrapping_add(self.sections.base);
         let mut out = Vec::new();
+        let Some(probe) = self.probe(addr) else {
+            return out;
+        };
         let Ok(mut frames) = self.ctx.find_frames(probe).skip_all_loads() else {
             return out;
         };
