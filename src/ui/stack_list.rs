@@ -159,11 +159,7 @@ pub(super) fn stack_list_ui(
                         count,
                         expanded,
                     } => {
-                        let (arrow, verb) = if expanded {
-                            ("▼", "hide")
-                        } else {
-                            ("▶", "show")
-                        };
+                        let (arrow, verb) = fold_marks(expanded);
                         let frames = if count == 1 { "frame" } else { "frames" };
                         let (what, hover) = match kind {
                             GroupKind::Library => (
@@ -192,11 +188,7 @@ pub(super) fn stack_list_ui(
                         count,
                         expanded,
                     } => {
-                        let (arrow, verb) = if expanded {
-                            ("▼", "hide")
-                        } else {
-                            ("▶", "show")
-                        };
+                        let (arrow, verb) = fold_marks(expanded);
                         let text = RichText::new(format!(
                             "        {arrow} {count} candidates: the symbol file cannot tell which ran ({verb} the other {})",
                             count - 1
@@ -317,6 +309,15 @@ fn keyboard(ui: &egui::Ui, state: &AppState, rows: &StackRows, commands: &mut Co
 /// Where a keyboard move asks the list to scroll (the row to bring into view).
 fn scroll_request_id() -> egui::Id {
     egui::Id::unique("stack-list-scroll-to-row")
+}
+
+/// The arrow and the verb of a folding row: open (`▼`, "hide") or folded (`▶`, "show").
+fn fold_marks(expanded: bool) -> (&'static str, &'static str) {
+    if expanded {
+        ("▼", "hide")
+    } else {
+        ("▶", "show")
+    }
 }
 
 /// A frame row's right-click menu: copy the frame, its location or its function, inspect
