@@ -179,7 +179,210 @@ fn base(path: &str) -> String {
     path.rsplit('/').next().unwrap_or(path).to_owned()
 }
 
+/// One process's wall time and peak resident memory (KB, its `ru_maxrss`), its standard
+/// input fed `input`, its standard output returned.
+fn measured(mut command: Command, input: &str) -> (Duration, u64, Vec<u8>) {
+    use std::io::Read as _;
+    let start = Instant::now();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run the process");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let mut out = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+    writer.join().unwrap().ok();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for the child we spawned.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child (std's `Child` is not waited for afterwards).
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    let took = start.elapsed();
+    assert_eq!(pid, child.id() as i32, "wait4");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{command:?} failed"
+    );
+    std::mem::forget(child);
+    (took, usage.ru_maxrss as u64, out)
+}
+
+/// gimli's `addr2line` binary (the `addr2line` crate's `bin` feature), installed into
+/// `target/bench-native/` when missing.
+fn gimli_addr2line() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-native/addr2line");
+    let bin = root.join("bin/addr2line");
+    if !bin.exists() {
+        let status = Command::new(env!("CARGO"))
+            .args(["install", "--quiet", "addr2line", "--version", "0.25.1"])
+            .args(["--features", "bin", "--root"])
+            .arg(&root)
+            .status()
+            .expect("run cargo install");
+        assert!(status.success(), "cargo install addr2line failed");
+    }
+    bin
+}
+
+/// A sqlite-sized shared library with debug info: SQLite's amalgamation (as the
+/// `libsqlite3-sys` crate ships it, fetched by cargo) built with `gcc -g -O2 -shared` into
+/// `target/bench-native/` when missing.
+fn sqlite() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-native/sqlite");
+    let lib = dir.join("libsqlite3.so");
+    if lib.exists() {
+        return lib;
+    }
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"fetch-sqlite\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[dependencies]\nlibsqlite3-sys = { version = \"=0.30.1\", features = [\"bundled\"] }\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "").unwrap();
+    let metadata = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1"])
+        .current_dir(&dir)
+        .output()
+        .expect("run cargo metadata");
+    assert!(metadata.status.success(), "cargo metadata failed");
+    let doc: serde_json::Value = serde_json::from_slice(&metadata.stdout).unwrap();
+    let manifest = doc["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "libsqlite3-sys")
+        .and_then(|p| p["manifest_path"].as_str())
+        .expect("libsqlite3-sys fetched")
+        .to_owned();
+    let source = Path::new(&manifest).with_file_name("sqlite3/sqlite3.c");
+    let status = Command::new("gcc")
+        .args(["-g", "-O2", "-fPIC", "-shared", "-o"])
+        .arg(&lib)
+        .arg(&source)
+        .arg("-lm")
+        .status()
+        .expect("run gcc");
+    assert!(status.success(), "gcc failed on {}", source.display());
+    lib
+}
+
+/// `n` addresses (fixed seed) inside the functions of a file's symbol table.
+fn sample_n(bytes: &[u8], n: usize, seed: u64) -> Vec<u64> {
+    let archive = Archive::parse(bytes).unwrap();
+    let object = archive.object_by_index(0).unwrap().unwrap();
+    let funcs: Vec<(u64, u64)> = object
+        .symbols()
+        .filter(|s| s.size > 4)
+        .map(|s| (s.address, s.size))
+        .collect();
+    let mut x = seed;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            let (addr, size) = funcs[(next() % funcs.len() as u64) as usize];
+            addr + next() % size
+        })
+        .collect()
+}
+
+/// One-off processes side by side (`CLI_ROUNDS` alternating rounds, medians): `symscope
+/// symbolicate` with no cache (the lazy reader), llvm-symbolizer and gimli's `addr2line`, on
+/// `addrs` in `bin`. Prints a table row per tool: wall time, peak memory, and the ratios.
+fn one_off(title: &str, bin: &Path, addrs: &[u64]) -> (f64, f64, f64, u64, u64) {
+    let list = std::env::temp_dir().join(format!("symscope-oneoff-{}.txt", std::process::id()));
+    let text: String = addrs.iter().map(|a| format!("{a:#x}\n")).collect();
+    std::fs::write(&list, &text).unwrap();
+    let a2l = gimli_addr2line();
+    let (mut ours, mut llvm, mut gimli) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..CLI_ROUNDS {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_symscope"));
+        c.args(["symbolicate", "--format", "json", "-s"]).arg(bin).arg(&list);
+        let (t, rss, out) = measured(c, "");
+        let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let resolved = doc["stacks"][0]["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["status"] == "resolved")
+            .count();
+        ours.push((t, rss, resolved));
+        let mut c = Command::new("llvm-symbolizer");
+        c.args(["--inlining", "--output-style=JSON"]).arg(format!("--obj={}", bin.display()));
+        let (t, rss, _) = measured(c, &text);
+        llvm.push((t, rss));
+        let mut c = Command::new(&a2l);
+        c.args(["-f", "-i", "-C", "-e"]).arg(bin);
+        let (t, rss, _) = measured(c, &text);
+        gimli.push((t, rss));
+    }
+    std::fs::remove_file(&list).ok();
+    let med = |mut v: Vec<(Duration, u64)>| {
+        v.sort();
+        let t = v[v.len() / 2].0;
+        let mut r: Vec<u64> = v.iter().map(|x| x.1).collect();
+        r.sort();
+        (ms(t), r[r.len() / 2])
+    };
+    let resolved = ours[0].2;
+    let (o, o_rss) = med(ours.iter().map(|x| (x.0, x.1)).collect());
+    let (l, l_rss) = med(llvm);
+    let (g, g_rss) = med(gimli);
+    println!();
+    println!("{title}: {} addresses, {resolved} resolved by ours; {CLI_ROUNDS} alternating rounds, medians", addrs.len());
+    println!();
+    println!("| process | ms | peak MB | llvm-symbolizer / it |");
+    println!("|---|---:|---:|---:|");
+    for (name, t, rss) in [
+        ("`symscope symbolicate` (lazy, no cache)", o, o_rss),
+        ("`llvm-symbolizer --inlining`", l, l_rss),
+        ("gimli's `addr2line -f -i -C`", g, g_rss),
+    ] {
+        println!("| {name} | {t:.0} | {:.0} | {:.2}× |", rss as f64 / 1024.0, l / t);
+    }
+    (o, l, g, o_rss, l_rss)
+}
+
 fn main() {
+    // One-off processes on the two cases issue #21 names: a crash's 20 addresses in a
+    // ≥ 300 MB debug binary, and 10,000 addresses in a sqlite-sized library.
+    let bin = binary();
+    let small = sample_n(&std::fs::read(&bin).unwrap(), 20, 0x2026_1125);
+    let big = one_off(
+        &format!("{} ({:.0} MB)", bin.display(), std::fs::metadata(&bin).unwrap().len() as f64 / 1e6),
+        &bin,
+        &small,
+    );
+    let lib = sqlite();
+    let many = sample_n(&std::fs::read(&lib).unwrap(), N, 0x5_9117_E);
+    let sq = one_off(
+        &format!("{} ({:.1} MB)", lib.display(), std::fs::metadata(&lib).unwrap().len() as f64 / 1e6),
+        &lib,
+        &many,
+    );
+    println!();
+    println!(
+        "targets (issue #21): 20 addresses ≥ 2× llvm-symbolizer ({:.2}×) and faster than addr2line ({:.2}×); 10,000 sqlite addresses ≥ 1.5× llvm-symbolizer ({:.2}×); peak memory ≤ llvm-symbolizer's ({:.0} / {:.0} MB, {:.0} / {:.0} MB)",
+        big.1 / big.0,
+        big.2 / big.0,
+        sq.1 / sq.0,
+        big.3 as f64 / 1024.0,
+        big.4 as f64 / 1024.0,
+        sq.3 as f64 / 1024.0,
+        sq.4 as f64 / 1024.0,
+    );
+    if std::env::var_os("SYMSCOPE_BENCH_ONE_OFF_ONLY").is_some() {
+        return;
+    }
     let bin = binary();
     let bytes = std::fs::read(&bin).unwrap();
     let addrs = sample(&bytes);
@@ -203,7 +406,7 @@ fn main() {
             })
             .collect();
         colds.push(t.elapsed());
-        cache = native.to_cache_bytes();
+        cache = native.to_cache_bytes().unwrap();
         drop(native);
         // Ours, warm, in the same round: our cache file's bytes (read into memory as the app
         // and the CLI read them), opened in place, then look up.
@@ -280,7 +483,7 @@ fn main() {
     // The reference: symbolic's own converter, names cleaned as ours are.
     let same_as_symbolic = {
         let native = NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap();
-        native.objects()[0].symcache_bytes() == reference::reference_symcaches(&bytes)[0].as_slice()
+        native.objects()[0].symcache_bytes() == Some(reference::reference_symcaches(&bytes)[0].as_slice())
     };
     let cache = std::sync::Arc::new(cache);
     // The two parts of warm, apart.

@@ -58,6 +58,7 @@ fn main() {
         let loader = Loader {
             runner: &symscope::jobs::ParallelIndex,
             cache: None,
+            native: engine::NativeRoute::Lazy,
         };
         engine::load_symbols(&mapping, loader, &mut NoProgress)
             .unwrap()

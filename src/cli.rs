@@ -1,6 +1,6 @@
 //! The headless command line: `symscope symbolicate`.
 
-use crate::engine::{self, Cache, Detected, Loader, report};
+use crate::engine::{self, Cache, Detected, Loader, NativeRoute, report};
 use crate::jobs::ParallelIndex;
 use crate::model::{Blob, FileKind, NoProgress};
 use crate::symbolicate::{Options, SymbolSet};
@@ -191,9 +191,16 @@ fn add_file(
         dir: dir.to_path_buf(),
         fingerprint: None,
     });
+    // Without a cache folder a native file is answered lazily (a crash's few frames read
+    // only their units); with one, its SymCache is built once and kept for every later run.
     let loader = Loader {
         runner: &ParallelIndex,
         cache: cache.as_ref(),
+        native: if cache.is_some() {
+            NativeRoute::SymCache
+        } else {
+            NativeRoute::Lazy
+        },
     };
     engine::load_symbols(file, loader, &mut NoProgress)?.add_to(symbols);
     Ok(())

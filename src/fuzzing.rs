@@ -4,7 +4,7 @@
 
 use crate::engine::{self, AddSymbols as _, Detected, FrameTable};
 use crate::formats;
-use crate::model::{Blob, NoProgress};
+use crate::model::{Blob, NoProgress, Serial};
 use crate::symbolicate::{self, Options, SymbolSet};
 use crate::symbols::sourcemap::{
     LineIndex, RawSegment, SourceMap, index_chunk, index_chunk_by, index_chunk_unchecked,
@@ -278,7 +278,8 @@ pub fn native_symbols(data: &[u8]) {
                 let _ = (o.lookup(addr), o.cfi());
             }
         }
-        let back = NativeSymbols::from_cache_bytes(&native.to_cache_bytes());
+        let written = native.to_cache_bytes();
+        let back = written.and_then(|w| NativeSymbols::from_cache_bytes(&w));
         assert!(back.is_some(), "a cache file we wrote must read back");
     }
     let _ = NativeSymbols::from_cache_bytes(data).map(|n| n.lookup(0x1000));
@@ -286,9 +287,12 @@ pub fn native_symbols(data: &[u8]) {
     crate::symbols::native::check_shares(data, 3);
     // The lazy reader (issue #21) never panics on any input, and answers as the SymCache
     // does where the SymCache answers with DWARF (file and line).
-    if let Ok(sections) = crate::symbols::native::LazySections::load(data)
-        && let Ok(lazy) = sections.context()
+    let blob = Blob::from(data.to_vec());
+    let opened = NativeSymbols::open(&blob, None, &Serial, &mut NoProgress);
+    if let Ok(opened) = opened
+        && opened.is_lazy()
     {
+        let lazy = &opened.objects()[0];
         let single = NativeSymbols::convert(data, None).ok();
         let probes = data
             .chunks(8)

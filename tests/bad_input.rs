@@ -311,6 +311,22 @@ mod native {
                 serial.as_ref().map(|n| n.to_cache_bytes()),
                 "cut at {cut}"
             );
+            // Opened lazily (the CLI's route): an error or answers, never a panic.
+            let blob = symscope::model::Blob::from(elf[..cut].to_vec());
+            let lazy = NativeSymbols::open(
+                &blob,
+                None,
+                &symscope::model::Serial,
+                &mut symscope::model::NoProgress,
+            );
+            match lazy {
+                Err(e) => assert!(!e.to_string().is_empty()),
+                Ok(n) => {
+                    for addr in [0, 0x1000, 0x1139, u64::MAX] {
+                        n.lookup(addr);
+                    }
+                }
+            }
         }
         let mut junk = elf.clone();
         for i in (64..junk.len()).step_by(13) {

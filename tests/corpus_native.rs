@@ -443,7 +443,7 @@ fn symcache_equals_symbolics_on_one_thread_and_on_two() {
             let ours: Vec<&[u8]> = native
                 .objects()
                 .iter()
-                .map(|o| o.symcache_bytes())
+                .map(|o| o.symcache_bytes().expect("converted"))
                 .collect();
             assert_eq!(ours.len(), reference.len(), "{file}");
             for (k, (a, b)) in ours.iter().zip(&reference).enumerate() {

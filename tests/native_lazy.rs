@@ -1,5 +1,6 @@
-//! The lazy DWARF reader (`symbols::native::LazySections`, issue #21 part 1, in progress)
-//! against the SymCache the engine builds today, on the corpus's ELF and Mach-O debug files:
+//! The lazy DWARF reader (`NativeSymbols::open`, what the CLI answers a crash with) against
+//! the SymCache (what `--cache` and the window's background job build), on the corpus's ELF
+//! and Mach-O debug files:
 //! at every address of the corpus crashes in them and at 3,000 addresses drawn (fixed seed)
 //! over each file's code, the answers (function, file, line of every inline frame) are the
 //! same wherever the SymCache has one. Where it has none, the lazy reader may still answer
@@ -7,7 +8,8 @@
 
 mod common;
 
-use symscope::symbols::native::{LazySections, NativeSymbols};
+use symscope::model::{Blob, NoProgress, Serial};
+use symscope::symbols::native::NativeSymbols;
 
 /// (debug file, the binary whose symbol table the sample addresses are drawn from: a dSYM
 /// may have none).
@@ -131,8 +133,11 @@ fn lazy_answers_equal_the_symcache() {
         let binary = std::fs::read(common::fixture(binary)).unwrap();
         let symcache = NativeSymbols::convert(&bytes, None).unwrap();
         let object = symcache.object_for_arch(None);
-        let sections = LazySections::load(&bytes).unwrap();
-        let lazy = sections.context().unwrap();
+        let opened =
+            NativeSymbols::open(&Blob::from(bytes.clone()), None, &Serial, &mut NoProgress)
+                .unwrap();
+        assert!(opened.is_lazy(), "{path} is answered lazily");
+        let lazy = opened.object_for_arch(None);
         let at_crashes = crash_addresses(path);
         crashes += at_crashes.len();
         for addr in at_crashes.into_iter().chain(sample(&binary, 3_000)) {
@@ -164,4 +169,118 @@ fn lazy_answers_equal_the_symcache() {
     assert!(crashes >= 30, "{crashes} crash addresses");
     assert!(checked > 10_000, "{checked} addresses compared");
     eprintln!("{checked} equal; {only_lazy} answered by the lazy reader alone");
+}
+
+/// Random addresses drawn per file for the agreement with llvm-symbolizer.
+const AGREEMENT_SAMPLE: usize = 2_000;
+
+/// Where llvm-symbolizer's answers at [`AGREEMENT_SAMPLE`] addresses of each file are kept.
+fn oracle_path(path: &str) -> std::path::PathBuf {
+    let name: String = path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/native/lazy-oracle")
+        .join(format!("{name}.json"))
+}
+
+/// The object's load address (llvm-symbolizer takes addresses as the file states them).
+fn load_address(bytes: &[u8]) -> u64 {
+    let archive = symbolic::debuginfo::Archive::parse(bytes).unwrap();
+    archive.object_by_index(0).unwrap().unwrap().load_address()
+}
+
+/// llvm-symbolizer's innermost (file, line) at each address (relative to the load address),
+/// as `tests/fixtures/native/lazy-oracle/README.md` says it was written.
+fn llvm_symbolizer(file: &std::path::Path, base: u64, addrs: &[u64]) -> Vec<serde_json::Value> {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("llvm-symbolizer")
+        .args(["--inlining", "--output-style=JSON"])
+        .arg(format!("--obj={}", file.display()))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("llvm-symbolizer (Debian's llvm) writes the oracle");
+    let input: String = addrs.iter().map(|a| format!("{:#x}\n", a + base)).collect();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .zip(addrs)
+        .map(|(line, addr)| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let first = &v["Symbol"][0];
+            let file = first["FileName"].as_str().filter(|f| !f.is_empty());
+            let line = first["Line"].as_u64().filter(|&l| l > 0);
+            match (file, line) {
+                (Some(f), Some(l)) => serde_json::json!({"addr": format!("{addr:#x}"), "file": f, "line": l}),
+                _ => serde_json::json!({"addr": format!("{addr:#x}"), "file": null, "line": null}),
+            }
+        })
+        .collect()
+}
+
+/// At 2,000 random addresses (fixed seed) of each corpus binary, the lazy reader's innermost
+/// file and line equal llvm-symbolizer's (its answers vendored as an oracle) at ≥ 99.9% of the
+/// addresses llvm-symbolizer answers, line-table-only code included; where llvm-symbolizer
+/// has no file and line, the lazy reader has none either.
+#[test]
+fn innermost_agrees_with_llvm_symbolizer() {
+    let (mut answered, mut same) = (0usize, 0usize);
+    let mut differing = Vec::new();
+    for (path, binary) in FILES {
+        let file = common::fixture(path);
+        let bytes = std::fs::read(&file).unwrap();
+        let addrs = sample(&std::fs::read(common::fixture(binary)).unwrap(), AGREEMENT_SAMPLE);
+        let oracle_file = oracle_path(path);
+        if std::env::var_os("SYMSCOPE_WRITE_LLVM_ORACLE").is_some() {
+            let answers = llvm_symbolizer(&file, load_address(&bytes), &addrs);
+            let doc = serde_json::json!({"file": path, "answers": answers});
+            std::fs::create_dir_all(oracle_file.parent().unwrap()).unwrap();
+            std::fs::write(&oracle_file, serde_json::to_string(&doc).unwrap()).unwrap();
+        }
+        let oracle: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&oracle_file).unwrap()).unwrap();
+        let answers = oracle["answers"].as_array().unwrap();
+        assert_eq!(answers.len(), addrs.len(), "{path}: the oracle's sample");
+        let opened =
+            NativeSymbols::open(&Blob::from(bytes.clone()), None, &Serial, &mut NoProgress)
+                .unwrap();
+        let lazy = opened.object_for_arch(None);
+        for (answer, &addr) in answers.iter().zip(&addrs) {
+            assert_eq!(answer["addr"], format!("{addr:#x}"), "{path}: the oracle's sample");
+            let ours = lazy.lookup(addr);
+            let Some(file) = answer["file"].as_str() else {
+                // Where llvm-symbolizer has no file and line, neither has the lazy reader.
+                let innermost = ours.first();
+                assert!(
+                    innermost.is_none_or(|l| l.file.is_none() || l.line.is_none()),
+                    "{path} {addr:#x}: ours {innermost:?}, llvm none"
+                );
+                continue;
+            };
+            answered += 1;
+            let innermost = ours.first().and_then(|l| Some((l.file.as_deref()?, l.line?)));
+            // `a/../b` folded, as both readers' paths name the same file.
+            let file = symbolic::common::clean_path(file);
+            let theirs = (file.as_ref(), answer["line"].as_u64().unwrap() as u32);
+            if innermost == Some(theirs) {
+                same += 1;
+            } else {
+                differing.push(format!("{path} {addr:#x}: ours {innermost:?}, llvm {theirs:?}"));
+            }
+        }
+    }
+    eprintln!("{same} of {answered} equal llvm-symbolizer's innermost file and line");
+
+    for d in differing.iter().take(40) {
+        eprintln!("  {d}");
+    }
+    assert!(answered >= 8_000, "{answered} answered");
+    assert!(
+        same as f64 >= 0.999 * answered as f64,
+        "{same} of {answered} agree"
+    );
 }

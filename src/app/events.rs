@@ -2,7 +2,7 @@
 
 use super::loading::Source;
 use super::{AppState, InputId, InputState, JobOutput, JobTiming, Loaded, loading};
-use crate::engine::Cache;
+use crate::engine::{Cache, SymbolFile};
 use crate::jobs::{JobEvent, JobState};
 use crate::symbolicate::SymbolSet;
 use crate::workspace;
@@ -63,6 +63,11 @@ impl AppState {
                     } else {
                         resymbolicate = true;
                     }
+                    if let Loaded::Symbols(SymbolFile::Native(native), _) = &*loaded
+                        && let Some(blob) = native.symbols.lazy_source()
+                    {
+                        self.start_symcache(input, native.path.clone(), blob, hash.clone());
+                    }
                     if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
                         e.kind = kind;
                         e.state = InputState::Ready;
@@ -84,6 +89,16 @@ impl AppState {
                         {
                             self.workspace.selection.log = Some(doc.path.clone());
                         }
+                    }
+                }
+                (JobState::Done, Some(JobOutput::Converted { input, file })) => {
+                    // The SymCache answers as the lazy reader did: the frames already
+                    // symbolicated stand; those that follow are looked up in it.
+                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input)
+                        && let Some(Loaded::Symbols(SymbolFile::Native(old), _)) = &e.loaded
+                        && old.symbols.is_lazy()
+                    {
+                        e.loaded = Some(Loaded::Symbols(*file, None));
                     }
                 }
                 (JobState::Done, Some(JobOutput::Folder { dir, files, errors })) => {
@@ -172,6 +187,21 @@ impl AppState {
             .jobs
             .spawn(move |ctx| loading::load(ctx, id, source, cache.as_ref()));
         self.running.names.insert(job, format!("load {name}"));
+        self.running.loading.insert(id, job);
+    }
+
+    /// Starts building the SymCache of native input `id`, opened lazily (its bytes `blob`,
+    /// its fingerprint `hash`), kept in the workspace's cache folder when it has one.
+    fn start_symcache(&mut self, id: InputId, path: String, blob: crate::model::Blob, hash: String) {
+        let cache = self.workspace_path.as_deref().map(|ws| Cache {
+            dir: workspace::cache_dir(ws),
+            fingerprint: Some(hash),
+        });
+        let name = crate::symbolicate::basename(&path).to_owned();
+        let job = self.jobs.spawn(move |ctx| {
+            loading::build_symcache(ctx, id, &path, blob, cache.as_ref())
+        });
+        self.running.names.insert(job, format!("build SymCache {name}"));
         self.running.loading.insert(id, job);
     }
 

@@ -1,6 +1,6 @@
 //! The app's jobs, on the engine's journey: loading an input, symbolicating a log.
 
-use crate::engine::{self, Cache, Detected, Input, Loader, LogFile, SymbolFile};
+use crate::engine::{self, Cache, Detected, Input, Loader, LogFile, NativeRoute, SymbolFile};
 use crate::jobs::{self, JobContext, ReportingIndex};
 use crate::model::{FileKind, SourceText};
 use crate::symbolicate::{Options, SymbolSet};
@@ -74,6 +74,13 @@ pub enum JobOutput {
         /// What could not be read.
         errors: Vec<String>,
     },
+    /// A native file answered lazily got its SymCache.
+    Converted {
+        /// Which.
+        input: InputId,
+        /// The file, answered from its SymCache.
+        file: Box<SymbolFile>,
+    },
     /// A log was symbolicated.
     Symbolicated {
         /// Which log.
@@ -115,9 +122,12 @@ pub fn load(
     let reporter = ctx.reporter(file.chunked_phase());
     let on_task = |done, total| reporter.report(done, total);
     let runner = ReportingIndex { on_task: &on_task };
+    // A native file is answered lazily first; its SymCache is built by a job of its own
+    // ([`build_symcache`]) for the frames that follow.
     let loader = Loader {
         runner: &runner,
         cache,
+        native: NativeRoute::Lazy,
     };
     let loaded = ctx.phase("detect", |ctx| engine::load(file, loader, ctx))?;
     let loaded = match loaded {
@@ -146,6 +156,32 @@ pub fn load(
         loaded: Box::new(loaded),
         size: file.blob.len() as u64,
         hash,
+    })
+}
+
+/// Builds the SymCache of a native file that was opened lazily (`name`, its bytes `blob`):
+/// read from the cache when there, else built (its progress shown as any job's) and written
+/// to the cache.
+pub fn build_symcache(
+    ctx: &mut JobContext<JobOutput>,
+    input: InputId,
+    name: &str,
+    blob: crate::model::Blob,
+    cache: Option<&Cache>,
+) -> Result<JobOutput, engine::Error> {
+    let file = Detected::new(name, blob);
+    let reporter = ctx.reporter(file.chunked_phase());
+    let on_task = |done, total| reporter.report(done, total);
+    let runner = ReportingIndex { on_task: &on_task };
+    let loader = Loader {
+        runner: &runner,
+        cache,
+        native: NativeRoute::SymCache,
+    };
+    let loaded = ctx.phase("convert", |ctx| engine::load_symbols(&file, loader, ctx))?;
+    Ok(JobOutput::Converted {
+        input,
+        file: Box::new(loaded),
     })
 }
 

@@ -74,6 +74,17 @@ pub enum Input {
     Other,
 }
 
+/// How a native debug file is made ready for look-ups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NativeRoute {
+    /// ELF and Mach-O DWARF answered lazily, reading only the units asked for: what a crash's
+    /// tens of frames want. A SymCache already in the cache is read instead; none is built.
+    Lazy,
+    /// Converted to a SymCache, read from the cache when there and written to it when not:
+    /// what pays for thousands of look-ups and for every later run.
+    SymCache,
+}
+
 /// How to load: where pieces of work run, and where derived data is kept.
 #[derive(Clone, Copy)]
 pub struct Loader<'a> {
@@ -81,13 +92,16 @@ pub struct Loader<'a> {
     pub runner: &'a dyn ChunkRunner,
     /// The cache of derived data, if any.
     pub cache: Option<&'a Cache>,
+    /// How native debug files are made ready.
+    pub native: NativeRoute,
 }
 
 impl Loader<'_> {
-    /// One thread, no cache.
+    /// One thread, no cache, native files answered lazily.
     pub const SERIAL: Loader<'static> = Loader {
         runner: &Serial,
         cache: None,
+        native: NativeRoute::Lazy,
     };
 }
 
@@ -167,6 +181,9 @@ pub fn load_symbols(
     }
 }
 
+/// The cache's kind of a native file's SymCaches.
+const SYMCACHE: &str = "symcache";
+
 /// What a kind of derived data is called in the cache and in the progress phases.
 struct Derived {
     /// The cache file's kind (`proguard-index`).
@@ -187,7 +204,7 @@ fn through_cache<T>(
     derived: &Derived,
     read: impl FnOnce(Vec<u8>) -> Option<T>,
     build: impl FnOnce(&mut dyn Progress) -> Result<T, Reason>,
-    write: impl FnOnce(&T) -> Vec<u8>,
+    write: impl FnOnce(&T) -> Option<Vec<u8>>,
 ) -> Result<(T, f64), Error> {
     let name = file.name.as_str();
     let start = Instant::now();
@@ -206,7 +223,9 @@ fn through_cache<T>(
     let took = ms(start);
     if let Some(path) = &cached {
         begin(progress, derived.write, name)?;
-        write_atomically(path, &write(&value)).ok();
+        if let Some(bytes) = write(&value) {
+            write_atomically(path, &bytes).ok();
+        }
     }
     Ok((value, took))
 }
@@ -231,21 +250,46 @@ fn load_mapping(
         &derived,
         |index| Mapping::from_index_bytes(file.blob.clone(), &index),
         |_| Ok(Mapping::parse_with(file.blob.clone(), loader.runner)?),
-        Mapping::to_index_bytes,
+        |mapping| Some(mapping.to_index_bytes()),
     )?;
     let mapping = MappingFile::new(&file.name, Arc::new(mapping), ms);
     Ok(SymbolFile::Mapping(mapping))
 }
 
-/// A native debug file: its SymCaches read from the cache when they are there, else built
-/// (reporting each function read, phase [`BUILD_PHASE`]) and written to the cache.
+/// The progress phase of opening a native file to be answered lazily.
+pub const OPEN_PHASE: &str = "open debug info";
+
+/// A native debug file: its SymCaches read from the cache when they are there; else, on the
+/// lazy route, opened for lazy look-ups ([`NativeSymbols::open`]); else built (reporting each
+/// function read, phase [`BUILD_PHASE`]) and written to the cache.
 fn load_native(
     file: &Detected,
     loader: Loader<'_>,
     progress: &mut dyn Progress,
 ) -> Result<SymbolFile, Error> {
+    if loader.native == NativeRoute::Lazy {
+        let start = Instant::now();
+        let kept = loader.cache.and_then(|cache| {
+            let bytes = std::fs::read(cache.file(SYMCACHE, file.blob.as_slice())).ok()?;
+            NativeSymbols::from_cache(Arc::new(bytes))
+        });
+        let native = match kept {
+            Some(native) => native,
+            None => {
+                begin(progress, OPEN_PHASE, &file.name)?;
+                NativeSymbols::open(&file.blob, None, loader.runner, progress)
+                    .map_err(|e| Error::new(&file.name, Reason::from(e)))?
+            }
+        };
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        return Ok(SymbolFile::Native(NativeFile::new(
+            &file.name,
+            Arc::new(native),
+            ms,
+        )));
+    }
     let derived = Derived {
-        kind: "symcache",
+        kind: SYMCACHE,
         read: "read cached SymCache",
         build: BUILD_PHASE,
         write: "write cached SymCache",

@@ -28,6 +28,8 @@ mod table;
 pub use cache::{Cache, fingerprint, write_atomically};
 pub use detect::Detected;
 pub use error::{Error, Reason};
-pub use load::{AddSymbols, Input, Loader, SymbolFile, load, load_symbols};
+pub use load::{
+    AddSymbols, Input, Loader, NativeRoute, OPEN_PHASE, SymbolFile, load, load_symbols,
+};
 pub use log::{Cfi, LogFile, read_log};
 pub use table::{FrameRef, FrameTable};

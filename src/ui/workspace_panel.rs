@@ -173,8 +173,13 @@ fn input_row_ui(
                     }
                     Some(Loaded::Symbols(SymbolFile::Native(f), _)) => {
                         let (n, ms) = (&f.symbols, f.parse_ms);
+                        let ready = if n.is_lazy() {
+                            format!("read as asked (opened in {ms:.1} ms), SymCache building")
+                        } else {
+                            format!("SymCache {} KB in {ms:.1} ms", n.cache_len().div_ceil(1024))
+                        };
                         format!(
-                            "{} {} ({}), debug ID {}, SymCache {} KB in {ms:.1} ms",
+                            "{} {} ({}), debug ID {}, {ready}",
                             n.info().format,
                             n.info().arch,
                             if n.info().has_debug_info {
@@ -183,7 +188,6 @@ fn input_row_ui(
                                 "symbols only"
                             },
                             n.info().debug_id,
-                            n.cache_len().div_ceil(1024)
                         )
                     }
                     Some(Loaded::Symbols(SymbolFile::Mapping(m), _)) => format!(

@@ -1,7 +1,7 @@
 //! The cache file of a converted native file: each object's description and SymCache, to
 //! write beside a workspace and read back in place.
 
-use super::{NativeInfo, NativeObject, NativeSymbols};
+use super::{Answers, NativeInfo, NativeObject, NativeSymbols};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -9,8 +9,9 @@ use std::sync::Arc;
 const CACHE_MAGIC: &[u8; 8] = b"SYMNAT\x05\0";
 
 impl NativeSymbols {
-    /// Our cache file: each object's info and SymCache, to write beside a workspace.
-    pub fn to_cache_bytes(&self) -> Vec<u8> {
+    /// Our cache file: each object's info and SymCache, to write beside a workspace; `None`
+    /// when an object is answered lazily (it has no SymCache).
+    pub fn to_cache_bytes(&self) -> Option<Vec<u8>> {
         let mut out = CACHE_MAGIC.to_vec();
         out.extend_from_slice(&(self.objects.len() as u32).to_le_bytes());
         for o in &self.objects {
@@ -26,12 +27,13 @@ impl NativeSymbols {
                 out.extend_from_slice(&(f.len() as u32).to_le_bytes());
                 out.extend_from_slice(f.as_bytes());
             }
-            out.extend_from_slice(&(o.range.len() as u64).to_le_bytes());
+            let symcache = o.symcache_bytes()?;
+            out.extend_from_slice(&(symcache.len() as u64).to_le_bytes());
             // SymCaches are read in place, and their records want 8-byte alignment.
             out.resize(out.len().next_multiple_of(8), 0);
-            out.extend_from_slice(o.bytes());
+            out.extend_from_slice(symcache);
         }
-        out
+        Some(out)
     }
 
     /// Reads [`Self::to_cache_bytes`] back; `None` when the bytes are not such a file or a
@@ -73,14 +75,19 @@ impl NativeSymbols {
                     code_id: (!code_id.is_empty()).then_some(code_id),
                     has_debug_info: debug == "1",
                 },
-                data: data.clone(),
-                range,
+                answers: Answers::SymCache {
+                    data: data.clone(),
+                    range: range.clone(),
+                },
                 cfi: (!cfi.is_empty()).then_some(cfi),
             };
             if o.symcache().is_err() {
                 // A buffer not 8-byte aligned in memory: the SymCache gets its own copy.
-                o.data = Arc::new(o.bytes().to_vec());
-                o.range = 0..o.data.len();
+                let data = Arc::new(data[range].to_vec());
+                o.answers = Answers::SymCache {
+                    range: 0..data.len(),
+                    data,
+                };
                 o.symcache().ok()?;
             }
             objects.push(o);

@@ -31,6 +31,17 @@ fn elf_debug_id(build_id: &str) -> Option<String> {
 }
 
 impl NativeInfo {
+    /// What `object`'s headers say of it.
+    pub(super) fn of(object: &symbolic::debuginfo::Object<'_>) -> Self {
+        Self {
+            format: object.file_format().to_string(),
+            arch: object.arch().name().to_owned(),
+            debug_id: object.debug_id().breakpad().to_string(),
+            code_id: object.code_id().map(|c| c.to_string()),
+            has_debug_info: object.has_debug_info(),
+        }
+    }
+
     /// Whether a module identifier as a log prints it names this object: an ELF build ID
     /// or a Mach-O UUID (the code ID), a breakpad debug ID, or a UUID without its age.
     pub fn matches_id(&self, id: &str) -> bool {

@@ -1,108 +1,184 @@
-//! Answering a crash's addresses without building a SymCache (issue #21, in progress): only the
-//! compilation units that hold the addresses are read, their line programs and function DIEs
-//! (inline chains included), through the `addr2line` crate (gimli), as llvm-symbolizer and
-//! gimli's `addr2line` do. A crash has tens of frames; a SymCache pays only for thousands.
+//! Answering a crash's addresses without building a SymCache: only the compilation units
+//! that hold the addresses are read, their line programs and function DIEs (inline chains
+//! included), through the `addr2line` crate (gimli), as llvm-symbolizer and gimli's
+//! `addr2line` do. A crash has tens of frames; a SymCache pays only for thousands.
 //!
-//! Two steps, because the context borrows the sections: [`LazySections::load`] takes the
-//! DWARF sections from the object's bytes (borrowed; a compressed section is inflated and
-//! owned), then [`LazySections::context`] gives a [`LazyObject`] to look addresses up in.
+//! A [`LazyDwarf`] owns the file's bytes (a [`Blob`], usually memory-mapped: only the pages
+//! of the units asked for are read) and the inflated copies of compressed sections; the
+//! `addr2line` context borrows them (`self_cell`). The context caches what it parsed behind
+//! interior mutability, so look-ups take a lock: one at a time, which a crash's frames need.
+//!
 //! Addresses are relative to the object's load address, as [`super::NativeObject::lookup`]
 //! takes them. Names are those the SymCache writer gives: the outermost function's from the
 //! symbol table where it has one, else DWARF's, demangled and without clone suffixes; code
 //! that the line table covers but no DWARF function does gets its file and line and the
-//! symbol table's name.
-//!
-//! Not used by the engine yet: `tests/native_lazy.rs` checks that its answers equal the
-//! SymCache's on the corpus.
+//! symbol table's name. `tests/native_lazy.rs` checks that the answers equal the SymCache's.
 
 use super::{NativeError, NativeLocation, names};
-use gimli::{EndianSlice, RunTimeEndian};
+use crate::model::Blob;
+use gimli::{EndianSlice, RunTimeEndian, SectionId};
 use std::borrow::Cow;
+use std::sync::Mutex;
+use symbolic::debuginfo::{Archive, Object};
 
-/// The DWARF sections of one object, and what else a look-up needs.
-pub struct LazySections<'d> {
-    sections: Vec<(gimli::SectionId, Cow<'d, [u8]>)>,
-    endian: RunTimeEndian,
-    base: u64,
-    symbols: symbolic::debuginfo::SymbolMap<'d>,
+/// The DWARF sections a look-up reads.
+const ALL_SECTIONS: [SectionId; 12] = [
+    SectionId::DebugAbbrev,
+    SectionId::DebugAddr,
+    SectionId::DebugAranges,
+    SectionId::DebugInfo,
+    SectionId::DebugLine,
+    SectionId::DebugLineStr,
+    SectionId::DebugRanges,
+    SectionId::DebugRngLists,
+    SectionId::DebugStr,
+    SectionId::DebugStrOffsets,
+    SectionId::DebugLoc,
+    SectionId::DebugLocLists,
+];
+
+/// What the context borrows from: the file's bytes, and which object of it.
+struct Owner {
+    blob: Blob,
+    index: usize,
+    /// Sections the file stores compressed, inflated once.
+    inflated: Vec<(SectionId, Vec<u8>)>,
 }
 
-impl std::fmt::Debug for LazySections<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LazySections")
-            .field("sections", &self.sections.len())
-            .field("base", &self.base)
-            .finish()
+/// The `index`th object of `bytes`, as `symbolic` reads it; ELF and Mach-O only.
+fn object_at(bytes: &[u8], index: usize) -> Result<Object<'_>, NativeError> {
+    let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
+    let object = archive
+        .object_by_index(index)
+        .map_err(|e| NativeError::NotAnObject(e.to_string()))?
+        .ok_or_else(|| NativeError::NoArch("any".to_owned()))?;
+    match object {
+        Object::Elf(_) | Object::MachO(_) => Ok(object),
+        _ => Err(NativeError::NotAnObject("not ELF or Mach-O".to_owned())),
     }
 }
 
-/// Looks addresses up in one object's DWARF, reading units as they are asked for.
-pub struct LazyObject<'s> {
-    ctx: addr2line::Context<EndianSlice<'s, RunTimeEndian>>,
-    sections: &'s LazySections<'s>,
+/// A DWARF section of `object` by its name without the leading dot (inflated when stored
+/// compressed, else borrowed).
+fn section<'d>(object: &Object<'d>, id: SectionId) -> Option<Cow<'d, [u8]>> {
+    use symbolic::debuginfo::dwarf::Dwarf as _;
+    let name = id.name().trim_start_matches('.');
+    match object {
+        Object::Elf(o) => o.section(name).map(|s| s.data),
+        Object::MachO(o) => o.section(name).map(|s| s.data),
+        _ => None,
+    }
 }
 
-impl<'d> LazySections<'d> {
-    /// The sections of the object in `bytes`: an ELF or Mach-O file (a universal file's
-    /// first object), read by `symbolic` as the SymCache conversion reads it.
-    pub fn load(bytes: &'d [u8]) -> Result<Self, NativeError> {
+/// What a look-up reads, all borrowed from the [`Owner`].
+struct State<'d> {
+    ctx: addr2line::Context<EndianSlice<'d, RunTimeEndian>>,
+    /// The object's load address (DWARF states addresses with it).
+    base: u64,
+    /// The symbol table's functions, by address (as the SymCache writer reads them).
+    symbols: symbolic::debuginfo::SymbolMap<'d>,
+}
+
+impl<'d> State<'d> {
+    fn new(owner: &'d Owner) -> Result<Self, NativeError> {
         use symbolic::debuginfo::dwarf::{Dwarf as _, Endian};
-        use symbolic::debuginfo::{Archive, Object};
-        let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
-        let object = archive
-            .object_by_index(0)
-            .map_err(|e| NativeError::NotAnObject(e.to_string()))?
-            .ok_or_else(|| NativeError::NoArch("any".to_owned()))?;
-        let section = |name: &str| -> Option<Cow<'d, [u8]>> {
-            match &object {
-                Object::Elf(o) => o.section(name).map(|s| s.data),
-                Object::MachO(o) => o.section(name).map(|s| s.data),
-                _ => None,
-            }
-        };
+        let object = object_at(owner.blob.as_slice(), owner.index)?;
         let endian = match &object {
             Object::Elf(o) => o.endianity(),
             Object::MachO(o) => o.endianity(),
-            _ => return Err(NativeError::NotAnObject("not ELF or Mach-O".to_owned())),
+            _ => Endian::Little,
         };
         let endian = match endian {
             Endian::Little => RunTimeEndian::Little,
             Endian::Big => RunTimeEndian::Big,
         };
-        let sections = ALL_SECTIONS
-            .iter()
-            .filter_map(|id| Some((*id, section(id.name().trim_start_matches('.'))?)))
-            .collect();
-        // The symbol table's functions, by address (as the SymCache writer reads them):
-        // names for code no DWARF function covers.
-        let symbols = object.symbol_map();
-        Ok(Self {
-            sections,
-            endian,
-            base: object.load_address(),
-            symbols,
-        })
-    }
-
-    /// A context over these sections.
-    pub fn context(&'d self) -> Result<LazyObject<'d>, NativeError> {
         let dwarf = gimli::Dwarf::load(|id| -> Result<_, gimli::Error> {
-            let data = self
-                .sections
-                .iter()
-                .find(|(s, _)| *s == id)
-                .map_or(&[][..], |(_, d)| d.as_ref());
-            Ok(EndianSlice::new(data, self.endian))
+            let data: &'d [u8] = match owner.inflated.iter().find(|(s, _)| *s == id) {
+                Some((_, d)) => d,
+                None => match section(&object, id) {
+                    Some(Cow::Borrowed(d)) => d,
+                    // Compressed sections were inflated into the owner already.
+                    Some(Cow::Owned(_)) | None => &[],
+                },
+            };
+            Ok(EndianSlice::new(data, endian))
         })
         .map_err(|e| NativeError::Cache(e.to_string()))?;
         let ctx =
             addr2line::Context::from_dwarf(dwarf).map_err(|e| NativeError::Cache(e.to_string()))?;
-        Ok(LazyObject {
+        Ok(Self {
             ctx,
-            sections: self,
+            base: object.load_address(),
+            symbols: object.symbol_map(),
+        })
+    }
+}
+
+self_cell::self_cell!(
+    struct Cell {
+        owner: Owner,
+        #[not_covariant]
+        dependent: State,
+    }
+);
+
+/// One object of a native file, answered by reading only the DWARF units asked for.
+pub struct LazyDwarf {
+    cell: Mutex<Cell>,
+}
+
+impl std::fmt::Debug for LazyDwarf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyDwarf").finish_non_exhaustive()
+    }
+}
+
+impl LazyDwarf {
+    /// The `index`th object of an ELF or Mach-O file (a universal file has one per
+    /// architecture). Reads the headers and the units' address ranges, nothing more.
+    pub fn open(blob: Blob, index: usize) -> Result<Self, NativeError> {
+        let object = object_at(blob.as_slice(), index)?;
+        let inflated = ALL_SECTIONS
+            .iter()
+            .filter_map(|&id| match section(&object, id)? {
+                Cow::Owned(data) => Some((id, data)),
+                Cow::Borrowed(_) => None,
+            })
+            .collect();
+        drop(object);
+        let owner = Owner {
+            blob,
+            index,
+            inflated,
+        };
+        let cell = Cell::try_new(owner, |owner| State::new(owner))?;
+        Ok(Self {
+            cell: Mutex::new(cell),
         })
     }
 
+    /// The file's bytes.
+    pub fn blob(&self) -> Blob {
+        let cell = self.cell.lock().unwrap_or_else(|e| e.into_inner());
+        cell.borrow_owner().blob.clone()
+    }
+
+    /// The original locations at `addr` (relative to the object's load address), innermost
+    /// inline frame first.
+    pub fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
+        // A look-up that panicked left nothing half-written that matters: the context's
+        // caches are filled whole or not at all.
+        let cell = self.cell.lock().unwrap_or_else(|e| e.into_inner());
+        cell.with_dependent(|_, state| state.lookup(addr))
+    }
+}
+
+/// A name as the SymCache writer leaves it: demangled, without clone suffixes.
+fn clean(raw: &str) -> String {
+    names::clean_name(raw).unwrap_or_else(|| raw.to_owned())
+}
+
+impl State<'_> {
     /// The start and name of a symbol with a size that holds `addr`.
     fn sized_symbol_at(&self, addr: u64) -> Option<(u64, &str)> {
         let s = self.symbols.lookup(addr)?;
@@ -116,35 +192,11 @@ impl<'d> LazySections<'d> {
     fn symbol_at(&self, addr: u64) -> Option<&str> {
         self.symbols.lookup(addr)?.name.as_deref()
     }
-}
 
-/// The DWARF sections a look-up reads.
-const ALL_SECTIONS: [gimli::SectionId; 12] = [
-    gimli::SectionId::DebugAbbrev,
-    gimli::SectionId::DebugAddr,
-    gimli::SectionId::DebugAranges,
-    gimli::SectionId::DebugInfo,
-    gimli::SectionId::DebugLine,
-    gimli::SectionId::DebugLineStr,
-    gimli::SectionId::DebugRanges,
-    gimli::SectionId::DebugRngLists,
-    gimli::SectionId::DebugStr,
-    gimli::SectionId::DebugStrOffsets,
-    gimli::SectionId::DebugLoc,
-    gimli::SectionId::DebugLocLists,
-];
-
-/// A name as the SymCache writer leaves it: demangled, without clone suffixes.
-fn clean(raw: &str) -> String {
-    names::clean_name(raw).unwrap_or_else(|| raw.to_owned())
-}
-
-impl LazyObject<'_> {
     /// The address `addr` as DWARF states it (plus the load address); `None` for the very
     /// last address, where no code can be (addr2line looks up `probe..probe + 1`).
     fn probe(&self, addr: u64) -> Option<u64> {
-        addr.checked_add(self.sections.base)
-            .filter(|&p| p < u64::MAX)
+        addr.checked_add(self.base).filter(|&p| p < u64::MAX)
     }
 
     /// Whether a DWARF function holds `addr` (relative to the load address).
@@ -158,9 +210,7 @@ impl LazyObject<'_> {
         matches!(frames.next(), Ok(Some(f)) if f.function.is_some())
     }
 
-    /// The original locations at `addr` (relative to the object's load address), innermost
-    /// inline frame first.
-    pub fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
+    fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
         let mut out = Vec::new();
         let Some(probe) = self.probe(addr) else {
             return out;
@@ -189,7 +239,7 @@ impl LazyObject<'_> {
         // A symbol whose function DWARF describes is that function's: past its end (padding)
         // nothing answers, as in the SymCache.
         if out.is_empty()
-            && let Some((start, name)) = self.sections.sized_symbol_at(addr)
+            && let Some((start, name)) = self.sized_symbol_at(addr)
             && !self.has_function(start)
         {
             out.push(NativeLocation {
@@ -203,7 +253,7 @@ impl LazyObject<'_> {
         // the SymCache names it (a clone keeps its own name: `f() [clone .constprop.1]`);
         // line-table-only code gets that name too.
         if let Some(outer) = out.last_mut()
-            && let Some(name) = self.sections.symbol_at(addr)
+            && let Some(name) = self.symbol_at(addr)
         {
             outer.function = clean(name);
         }

@@ -36,10 +36,10 @@
 //! - `ids.rs` (matching a log's module identifiers), `names.rs` (demangling, clone
 //!   suffixes), `cache.rs` (the cache file written beside a workspace).
 
-use crate::model::{ChunkRunner, NoProgress, Progress, Serial};
+use crate::model::{Blob, ChunkRunner, NoProgress, Progress, Serial};
 use std::ops::Range;
 use std::sync::Arc;
-use symbolic::debuginfo::Archive;
+use symbolic::debuginfo::{Archive, Object};
 use symbolic::symcache::SymCache;
 
 mod cache;
@@ -50,7 +50,7 @@ mod pipeline;
 mod schedule;
 mod upstream;
 
-pub use lazy::{LazyObject, LazySections};
+pub use lazy::LazyDwarf;
 pub use names::without_clone_suffix;
 pub use pipeline::BUILD_PHASE;
 pub(crate) use schedule::check_shares;
@@ -101,14 +101,24 @@ pub struct NativeLocation {
     pub line: Option<u32>,
 }
 
-/// One object of a native debug file (a universal Mach-O file has one per architecture)
-/// converted to a SymCache: the bytes, read on every look-up.
+/// Where an object's answers come from.
+#[derive(Clone)]
+enum Answers {
+    /// A SymCache: `range` of `data` (a cache file read back shares one buffer, uncopied).
+    SymCache {
+        data: Arc<Vec<u8>>,
+        range: Range<usize>,
+    },
+    /// The file's DWARF, read unit by unit as addresses are asked for.
+    Lazy(Arc<LazyDwarf>),
+}
+
+/// One object of a native debug file (a universal Mach-O file has one per architecture):
+/// converted to a SymCache, or answered lazily from its DWARF.
 #[derive(Clone)]
 pub struct NativeObject {
     info: NativeInfo,
-    /// The SymCache: `range` of `data` (a cache file read back shares one buffer, uncopied).
-    data: Arc<Vec<u8>>,
-    range: Range<usize>,
+    answers: Answers,
     /// A Breakpad file's `MODULE` and `STACK` lines: the call-frame information a minidump's
     /// stacks are walked with.
     cfi: Option<String>,
@@ -118,13 +128,13 @@ impl std::fmt::Debug for NativeObject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NativeObject")
             .field("info", &self.info)
-            .field("cache_bytes", &self.range.len())
+            .field("cache_bytes", &self.symcache_bytes().map_or(0, <[u8]>::len))
             .finish()
     }
 }
 
-/// A native debug file converted to SymCaches: one [`NativeObject`] per architecture it
-/// holds (never none).
+/// A native debug file ready for look-ups: one [`NativeObject`] per architecture it holds
+/// (never none).
 #[derive(Clone, Debug)]
 pub struct NativeSymbols {
     objects: Vec<NativeObject>,
@@ -192,6 +202,65 @@ impl NativeSymbols {
         Ok(Self { objects })
     }
 
+    /// Opens a native file for a few look-ups: its ELF and Mach-O objects with DWARF are
+    /// answered lazily ([`LazyDwarf`]: only the units asked for are read, nothing is built);
+    /// other objects (PE, PDB, Breakpad, a symbol table alone) are converted as
+    /// [`Self::convert_reporting`] converts them. The same answers either way.
+    pub fn open(
+        blob: &Blob,
+        arch: Option<&str>,
+        runner: &dyn ChunkRunner,
+        progress: &mut dyn Progress,
+    ) -> Result<Self, NativeError> {
+        let bytes = blob.as_slice();
+        let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
+        let mut objects = Vec::new();
+        let mut first_error = None;
+        for (index, object) in archive.objects().enumerate() {
+            let object = object.map_err(|e| NativeError::NotAnObject(e.to_string()))?;
+            if arch.is_some_and(|a| object.arch().name() != a) {
+                continue;
+            }
+            let lazy = matches!(object, Object::Elf(_) | Object::MachO(_)) && object.has_debug_info();
+            let opened = if lazy {
+                LazyDwarf::open(blob.clone(), index).map(|dwarf| NativeObject {
+                    info: NativeInfo::of(&object),
+                    answers: Answers::Lazy(Arc::new(dwarf)),
+                    cfi: None,
+                })
+            } else {
+                pipeline::convert_object(&object, bytes, runner, progress)
+            };
+            match opened {
+                Ok(o) => objects.push(o),
+                Err(NativeError::Cancelled) => return Err(NativeError::Cancelled),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        if objects.is_empty() {
+            return Err(first_error
+                .unwrap_or_else(|| NativeError::NoArch(arch.unwrap_or("any").to_owned())));
+        }
+        Ok(Self { objects })
+    }
+
+    /// Whether any object is answered lazily (it then has no SymCache to keep).
+    pub fn is_lazy(&self) -> bool {
+        self.objects
+            .iter()
+            .any(|o| matches!(o.answers, Answers::Lazy(_)))
+    }
+
+    /// The file's bytes, when an object is answered lazily (to build its SymCache later).
+    pub fn lazy_source(&self) -> Option<Blob> {
+        self.objects.iter().find_map(|o| match &o.answers {
+            Answers::Lazy(dwarf) => Some(dwarf.blob()),
+            Answers::SymCache { .. } => None,
+        })
+    }
+
     /// Every object (architecture) of the file.
     pub fn objects(&self) -> &[NativeObject] {
         &self.objects
@@ -223,9 +292,12 @@ impl NativeSymbols {
         self.objects[0].lookup(addr)
     }
 
-    /// Bytes of the SymCaches.
+    /// Bytes of the SymCaches (none for objects answered lazily).
     pub fn cache_len(&self) -> usize {
-        self.objects.iter().map(|o| o.range.len()).sum()
+        self.objects
+            .iter()
+            .map(|o| o.symcache_bytes().map_or(0, <[u8]>::len))
+            .sum()
     }
 }
 
@@ -241,23 +313,28 @@ impl NativeObject {
         self.cfi.as_deref()
     }
 
-    /// The SymCache's bytes (symbolic's format).
-    pub fn symcache_bytes(&self) -> &[u8] {
-        self.bytes()
-    }
-
-    fn bytes(&self) -> &[u8] {
-        &self.data[self.range.clone()]
+    /// The SymCache's bytes (symbolic's format); `None` when the object is answered lazily.
+    pub fn symcache_bytes(&self) -> Option<&[u8]> {
+        match &self.answers {
+            Answers::SymCache { data, range } => Some(&data[range.clone()]),
+            Answers::Lazy(_) => None,
+        }
     }
 
     fn symcache(&self) -> Result<SymCache<'_>, NativeError> {
-        SymCache::parse(self.bytes()).map_err(|e| NativeError::Cache(e.to_string()))
+        let bytes = self
+            .symcache_bytes()
+            .ok_or_else(|| NativeError::Cache("answered lazily, no SymCache".to_owned()))?;
+        SymCache::parse(bytes).map_err(|e| NativeError::Cache(e.to_string()))
     }
 
     /// The original locations at `addr` (relative to the object's load address: a module
     /// offset for position-independent code, `address − image base` for Mach-O), innermost
     /// inline frame first.
     pub fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
+        if let Answers::Lazy(dwarf) = &self.answers {
+            return dwarf.lookup(addr);
+        }
         let Ok(cache) = self.symcache() else {
             return Vec::new();
         };
@@ -298,10 +375,11 @@ mod tests {
         assert!(seen.windows(2).all(|w| w[1] == w[0] + 1 || w[1] == w[0]));
         assert!(seen.windows(2).filter(|w| w[1] == w[0]).count() <= 2);
         assert!(
-            whole.to_cache_bytes()
+            whole.to_cache_bytes().unwrap()
                 == NativeSymbols::convert(&bytes, None)
                     .unwrap()
                     .to_cache_bytes()
+                    .unwrap()
         );
         let mut stop_at_3 = |_: &str, done: u64, _: u64| {
             if done >= 3 {

@@ -4,7 +4,7 @@
 use super::names::{Demangler, clean_name};
 use super::schedule::{SHARES, build_from_dwarf, dwarf_sections, parse_dwarf};
 use super::upstream::writer;
-use super::{NativeError, NativeInfo, NativeObject};
+use super::{Answers, NativeError, NativeInfo, NativeObject};
 use crate::model::{ChunkRunner, Progress};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -190,13 +190,7 @@ pub(super) fn convert_object(
     if !object.has_symbols() && !object.has_debug_info() {
         return Err(NativeError::NoSymbols);
     }
-    let info = NativeInfo {
-        format: object.file_format().to_string(),
-        arch: object.arch().name().to_owned(),
-        debug_id: object.debug_id().breakpad().to_string(),
-        code_id: object.code_id().map(|c| c.to_string()),
-        has_debug_info: object.has_debug_info(),
-    };
+    let info = NativeInfo::of(object);
     // Names are demangled once here, so look-ups (the warm path) only read them.
     let symcache = build_symcache(object, runner, progress)?;
     let cfi = match object {
@@ -205,8 +199,10 @@ pub(super) fn convert_object(
     };
     let this = NativeObject {
         info,
-        range: 0..symcache.len(),
-        data: Arc::new(symcache),
+        answers: Answers::SymCache {
+            range: 0..symcache.len(),
+            data: Arc::new(symcache),
+        },
         cfi,
     };
     this.symcache()?;
