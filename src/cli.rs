@@ -141,6 +141,9 @@ pub fn symbolicate_command(
     let log = log
         .symbolicate(&symbols, options, &mut NoProgress)
         .map_err(unusable)?;
+    // What the symbol files hold (a large binary's parsed units) is freed on a thread of its
+    // own: the process need not wait for it before it ends.
+    std::thread::spawn(move || drop(symbols));
     let total_ms = start.elapsed().as_secs_f64() * 1e3;
     // Buffered: standard output writes each line as it comes, and a pretty document of
     // 10,000 frames is 300,000 lines.

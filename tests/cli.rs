@@ -311,8 +311,9 @@ fn the_window_without_a_display_says_so() {
     std::fs::remove_dir_all(&cfg).ok();
 }
 
-/// `--cache DIR` keeps each native file's SymCache: the first run writes it, the next reads
-/// it and answers the same; a damaged entry is rebuilt; without the flag nothing is written.
+/// Without `--cache` a native file is answered lazily and nothing is written; `--cache DIR`
+/// builds and keeps each native file's SymCache: the first run writes it, the next reads it;
+/// all three answer the same; a damaged entry is rebuilt.
 #[test]
 fn native_symcache_folder() {
     let crashy = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native/crashy");

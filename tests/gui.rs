@@ -1005,6 +1005,22 @@ fn drop_a_native_crash_and_its_debug_file() {
         ]
     );
     assert!(has_label(&h, "signal 11 (SIGSEGV)"));
+    // The debug file was answered lazily first; its SymCache was built by a job of its own
+    // and now answers the frames that follow.
+    let names: Vec<&str> = h.state().timings.iter().map(|t| t.name.as_str()).collect();
+    assert!(names.contains(&"load crashy.debug"), "{names:?}");
+    assert!(names.contains(&"build SymCache crashy.debug"), "{names:?}");
+    let native = h
+        .state()
+        .inputs
+        .iter()
+        .find_map(|e| match &e.loaded {
+            Some(Loaded::Symbols(SymbolFile::Native(n), _)) => Some(n.symbols.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(!native.is_lazy());
+    assert!(native.cache_len() > 0);
 }
 
 /// A `.dSYM` bundle dropped as a folder, with a minidump: the dump's threads are walked

@@ -33,6 +33,8 @@ const FILES: &[(&str, &str)] = &[
         "native/sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
         "native/sentry-symbolic/fixtures/macos/crash",
     ),
+    // Names across units, compressed sections.
+    ("native/rust-xcu/xcu.debug", "native/rust-xcu/xcu.debug"),
 ];
 
 /// Addresses (relative to the load address) inside the file's functions (its symbol table's

@@ -14,11 +14,14 @@
 //! that the line table covers but no DWARF function does gets its file and line and the
 //! symbol table's name. `tests/native_lazy.rs` checks that the answers equal the SymCache's.
 
+use super::units::UnitIndex;
 use super::{NativeError, NativeLocation, names};
 use crate::model::Blob;
 use gimli::{EndianSlice, RunTimeEndian, SectionId};
 use std::borrow::Cow;
-use std::sync::Mutex;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use symbolic::debuginfo::{Archive, Object};
 
 /// The DWARF sections a look-up reads.
@@ -37,13 +40,22 @@ const ALL_SECTIONS: [SectionId; 12] = [
     SectionId::DebugLocLists,
 ];
 
-/// What the context borrows from: the file's bytes, and which object of it.
+/// What the contexts borrow from: the file's bytes, and which object of it.
 struct Owner {
     blob: Blob,
     index: usize,
     /// Sections the file stores compressed, inflated once.
     inflated: Vec<(SectionId, Vec<u8>)>,
+    /// The `.debug_info`s written for chosen sets of units ([`UnitIndex::debug_info_of`]),
+    /// one slot per context.
+    written: Vec<OnceLock<memmap2::Mmap>>,
 }
+
+/// Contexts over chosen units at most; past this many, one context over every unit answers
+/// (a look-up of thousands of addresses across a large binary).
+const MOST_CONTEXTS: usize = 64;
+
+type Context<'d> = addr2line::Context<EndianSlice<'d, RunTimeEndian>>;
 
 /// The `index`th object of `bytes`, as `symbolic` reads it; ELF and Mach-O only.
 fn object_at(bytes: &[u8], index: usize) -> Result<Object<'_>, NativeError> {
@@ -72,7 +84,23 @@ fn section<'d>(object: &Object<'d>, id: SectionId) -> Option<Cow<'d, [u8]>> {
 
 /// What a look-up reads, all borrowed from the [`Owner`].
 struct State<'d> {
-    ctx: addr2line::Context<EndianSlice<'d, RunTimeEndian>>,
+    owner: &'d Owner,
+    /// The DWARF sections the file has.
+    sections: Vec<(SectionId, &'d [u8])>,
+    endian: RunTimeEndian,
+    /// Which units hold which code.
+    units: UnitIndex,
+    /// Abbreviation tables parsed, by offset (many units share one), for every context.
+    tables: RefCell<HashMap<u64, Option<Arc<gimli::Abbreviations>>>>,
+    /// The slot of each set of units an address fell in.
+    keys: RefCell<HashMap<Vec<u32>, usize>>,
+    /// A context per slot (`None`: it could not be written).
+    contexts: Vec<OnceCell<Option<Context<'d>>>>,
+    /// The context over every unit: built when a chosen set's context fails, or when there
+    /// are many sets.
+    whole: OnceCell<Option<Context<'d>>>,
+    /// How many look-ups a context over chosen units failed, answered by the whole one.
+    fell_back: std::cell::Cell<u32>,
     /// The object's load address (DWARF states addresses with it).
     base: u64,
     /// The symbol table's functions, by address (as the SymCache writer reads them).
@@ -92,25 +120,148 @@ impl<'d> State<'d> {
             Endian::Little => RunTimeEndian::Little,
             Endian::Big => RunTimeEndian::Big,
         };
-        let dwarf = gimli::Dwarf::load(|id| -> Result<_, gimli::Error> {
-            let data: &'d [u8] = match owner.inflated.iter().find(|(s, _)| *s == id) {
-                Some((_, d)) => d,
-                None => match section(&object, id) {
-                    Some(Cow::Borrowed(d)) => d,
-                    // Compressed sections were inflated into the owner already.
-                    Some(Cow::Owned(_)) | None => &[],
-                },
-            };
-            Ok(EndianSlice::new(data, endian))
-        })
-        .map_err(|e| NativeError::Cache(e.to_string()))?;
-        let ctx =
-            addr2line::Context::from_dwarf(dwarf).map_err(|e| NativeError::Cache(e.to_string()))?;
-        Ok(Self {
-            ctx,
+        let sections: Vec<(SectionId, &'d [u8])> = ALL_SECTIONS
+            .iter()
+            .filter_map(|&id| {
+                let data: &'d [u8] = match owner.inflated.iter().find(|(s, _)| *s == id) {
+                    Some((_, d)) => d,
+                    None => match section(&object, id)? {
+                        Cow::Borrowed(d) => d,
+                        // Compressed sections were inflated into the owner already.
+                        Cow::Owned(_) => return None,
+                    },
+                };
+                Some((id, data))
+            })
+            .collect();
+        let mut state = Self {
+            owner,
+            sections,
+            endian,
+            units: UnitIndex::default(),
+            tables: RefCell::default(),
+            keys: RefCell::default(),
+            contexts: (0..MOST_CONTEXTS).map(|_| OnceCell::new()).collect(),
+            whole: OnceCell::new(),
+            fell_back: std::cell::Cell::new(0),
             base: object.load_address(),
             symbols: object.symbol_map(),
-        })
+        };
+        state.units = UnitIndex::new(
+            &state.dwarf(None),
+            state.section(SectionId::DebugInfo),
+            state.section(SectionId::DebugAbbrev),
+            endian,
+            &mut |offset| state.table(offset),
+        );
+        Ok(state)
+    }
+
+    /// A section's bytes (empty when the file lacks it).
+    fn section(&self, id: SectionId) -> &'d [u8] {
+        self.sections
+            .iter()
+            .find(|(s, _)| *s == id)
+            .map_or(&[][..], |(_, d)| d)
+    }
+
+    /// The DWARF sections, with `info` for `.debug_info` when given.
+    fn dwarf(&self, info: Option<&'d [u8]>) -> gimli::Dwarf<EndianSlice<'d, RunTimeEndian>> {
+        let load = |id: SectionId| -> Result<_, ()> {
+            let data = match (id, info) {
+                (SectionId::DebugInfo, Some(info)) => info,
+                _ => self.section(id),
+            };
+            Ok(EndianSlice::new(data, self.endian))
+        };
+        match gimli::Dwarf::load(load) {
+            Ok(dwarf) => dwarf,
+            Err(()) => unreachable!("loading sections cannot fail"),
+        }
+    }
+
+    /// The abbreviation table at `offset`, parsed once.
+    fn table(&self, offset: u64) -> Option<Arc<gimli::Abbreviations>> {
+        self.tables
+            .borrow_mut()
+            .entry(offset)
+            .or_insert_with(|| {
+                let debug_abbrev =
+                    gimli::DebugAbbrev::new(self.section(SectionId::DebugAbbrev), self.endian);
+                let offset = gimli::DebugAbbrevOffset(usize::try_from(offset).ok()?);
+                debug_abbrev.abbreviations(offset).ok().map(Arc::new)
+            })
+            .clone()
+    }
+
+    /// A context over the units of `info` (every unit when `None`), whose abbreviation
+    /// tables are those at `tables` (parsed once for every context).
+    fn context_over(&self, info: Option<&'d [u8]>, tables: &[u64]) -> Option<Context<'d>> {
+        let mut dwarf = self.dwarf(info);
+        for &offset in tables {
+            if let Some(table) = self.table(offset) {
+                let offset = gimli::DebugAbbrevOffset(usize::try_from(offset).ok()?);
+                dwarf.abbreviations_cache.set::<EndianSlice<'d, RunTimeEndian>>(offset, table);
+            }
+        }
+        if info.is_none() {
+            dwarf.populate_abbreviations_cache(gimli::AbbreviationsCacheStrategy::Duplicates);
+        }
+        addr2line::Context::from_dwarf(dwarf).ok()
+    }
+
+    /// The context over every unit.
+    fn whole(&self) -> Option<&Context<'d>> {
+        self.whole
+            .get_or_init(|| self.context_over(None, &[]))
+            .as_ref()
+    }
+
+    /// Runs `f` with a context that holds the units of `probe` (only those, while there are
+    /// few such sets), and again with the context over every unit when the first fails (a
+    /// reference into a unit left out); `None` when no unit holds `probe`.
+    fn with_context<T>(&self, probe: u64, f: impl Fn(&Context<'d>) -> Option<T>) -> Option<T> {
+        let key = self.units.units_at(probe);
+        if key.is_empty() {
+            // No unit has code there: DWARF has nothing to say.
+            return None;
+        }
+        let slot = {
+            let mut keys = self.keys.borrow_mut();
+            let next = keys.len();
+            match keys.get(&key) {
+                Some(&slot) => Some((slot, None)),
+                None if next < MOST_CONTEXTS => {
+                    keys.insert(key.clone(), next);
+                    Some((next, Some(key)))
+                }
+                None => None,
+            }
+        };
+        let chosen = slot.and_then(|(slot, key)| {
+            self.contexts[slot]
+                .get_or_init(|| {
+                    let key = self.units.with_referenced(&self.dwarf(None), &key?, &mut |o| {
+                        self.table(o)
+                    });
+                    let info = self.units.debug_info_of(
+                        self.section(SectionId::DebugInfo),
+                        &key,
+                        self.endian,
+                    )?;
+                    let written = &self.owner.written[slot];
+                    let info: &'d [u8] = written.get_or_init(|| info);
+                    self.context_over(Some(info), &self.units.tables_of(&key))
+                })
+                .as_ref()
+        });
+        if let Some(chosen) = chosen {
+            if let Some(answer) = f(chosen) {
+                return Some(answer);
+            }
+            self.fell_back.set(self.fell_back.get() + 1);
+        }
+        f(self.whole()?)
     }
 }
 
@@ -150,6 +301,7 @@ impl LazyDwarf {
             blob,
             index,
             inflated,
+            written: (0..MOST_CONTEXTS).map(|_| OnceLock::new()).collect(),
         };
         let cell = Cell::try_new(owner, |owner| State::new(owner))?;
         Ok(Self {
@@ -204,26 +356,26 @@ impl State<'_> {
         let Some(probe) = self.probe(addr) else {
             return false;
         };
-        let Ok(mut frames) = self.ctx.find_frames(probe).skip_all_loads() else {
-            return false;
-        };
-        matches!(frames.next(), Ok(Some(f)) if f.function.is_some())
+        self.with_context(probe, |ctx| {
+            let mut frames = ctx.find_frames(probe).skip_all_loads().ok()?;
+            match frames.next() {
+                Ok(Some(f)) => Some(f.function.is_some()),
+                Ok(None) => Some(false),
+                Err(_) => None,
+            }
+        })
+        .unwrap_or(false)
     }
 
-    fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
+    /// The DWARF frames at `probe`, innermost first; `None` when the context fails.
+    fn frames(ctx: &Context<'_>, probe: u64) -> Option<Vec<NativeLocation>> {
         let mut out = Vec::new();
-        let Some(probe) = self.probe(addr) else {
-            return out;
-        };
-        let Ok(mut frames) = self.ctx.find_frames(probe).skip_all_loads() else {
-            return out;
-        };
-        while let Ok(Some(frame)) = frames.next() {
-            let name = frame
-                .function
-                .as_ref()
-                .and_then(|f| f.raw_name().ok())
-                .map(|n| clean(&n));
+        let mut frames = ctx.find_frames(probe).skip_all_loads().ok()?;
+        while let Some(frame) = frames.next().ok()? {
+            let name = match &frame.function {
+                Some(f) => Some(clean(&f.raw_name().ok()?)),
+                None => None,
+            };
             let location = frame.location.as_ref();
             out.push(NativeLocation {
                 function: name.unwrap_or_default(),
@@ -234,6 +386,16 @@ impl State<'_> {
                 line: location.and_then(|l| l.line).filter(|&l| l > 0),
             });
         }
+        Some(out)
+    }
+
+    fn lookup(&self, addr: u64) -> Vec<NativeLocation> {
+        let Some(probe) = self.probe(addr) else {
+            return Vec::new();
+        };
+        let mut out = self
+            .with_context(probe, |ctx| Self::frames(ctx, probe))
+            .unwrap_or_default();
         // Code with no DWARF at all (`_start`): the symbol table's name alone, where a sized
         // symbol holds the address (a last symbol with no size does not run on for ever).
         // A symbol whose function DWARF describes is that function's: past its end (padding)
@@ -258,5 +420,58 @@ impl State<'_> {
             outer.function = clean(name);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In a context over only the units an address falls in (and those its names lead into),
+    /// every address of every unit's code answers as in the context over every unit, and no
+    /// look-up needs the whole context.
+    #[test]
+    fn chosen_units_answer_as_every_unit() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+        let mut compared = 0;
+        for file in [
+            "sentry-symbolic/fixtures/linux/crash.debug",
+            "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
+            "crashy/crashy.debug",
+            "asan/crashy-asan",
+            "rust-xcu/xcu.debug",
+        ] {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            let lazy = LazyDwarf::open(Blob::from(bytes), 0).unwrap();
+            let cell = lazy.cell.lock().unwrap();
+            cell.with_dependent(|_, state| {
+                let spans: Vec<_> = state.units.spans().collect();
+                assert!(!spans.is_empty(), "{file}");
+                let units: std::collections::BTreeSet<u32> = spans.iter().map(|s| s.2).collect();
+                assert!(units.len() > 1 || file.starts_with("crashy"), "{file}: {units:?}");
+                for (begin, end, _) in spans.into_iter().take(MOST_CONTEXTS) {
+                    let step = ((end - begin) / 16).max(1);
+                    for probe in (begin..end).step_by(step as usize) {
+                        let chosen = state.with_context(probe, |c| State::frames(c, probe));
+                        let whole = State::frames(state.whole().unwrap(), probe);
+                        assert_eq!(chosen, whole, "{file} at {probe:#x}");
+                        compared += 1;
+                    }
+                }
+                assert_eq!(state.fell_back.get(), 0, "{file}");
+                // Rust (and C++ in a dSYM here) names functions across units.
+                let leading = units
+                    .iter()
+                    .filter(|&&u| {
+                        let with = state.units.with_referenced(&state.dwarf(None), &[u], &mut |o| {
+                            state.table(o)
+                        });
+                        with.len() > 1
+                    })
+                    .count();
+                assert!(leading > 0 || !file.starts_with("rust"), "{file}: {leading}");
+            });
+        }
+        assert!(compared > 500, "{compared}");
     }
 }

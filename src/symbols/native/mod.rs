@@ -48,6 +48,7 @@ mod lazy;
 mod names;
 mod pipeline;
 mod schedule;
+mod units;
 mod upstream;
 
 pub use lazy::LazyDwarf;
