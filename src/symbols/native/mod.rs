@@ -224,7 +224,7 @@ impl NativeSymbols {
             }
             let lazy = matches!(object, Object::Elf(_) | Object::MachO(_)) && object.has_debug_info();
             let opened = if lazy {
-                LazyDwarf::open(blob.clone(), index).map(|dwarf| NativeObject {
+                LazyDwarf::open(blob.clone(), index, &object).map(|dwarf| NativeObject {
                     info: NativeInfo::of(&object),
                     answers: Answers::Lazy(Arc::new(dwarf)),
                     cfi: None,

@@ -43,37 +43,71 @@ pub(super) struct UnitIndex {
     max_end: Vec<u64>,
 }
 
-/// A table of `bytes`'s first abbreviation declaration alone, when its code is `code`.
-fn first_declaration(
+/// A table of the declaration of abbreviation `code` alone, from the table at `offset`:
+/// the declarations before it are stepped over, not parsed into a table.
+fn declaration(
     debug_abbrev: &[u8],
     offset: usize,
     code: u64,
     endian: RunTimeEndian,
 ) -> Option<gimli::Abbreviations> {
     let mut input = Slice::new(debug_abbrev.get(offset..)?, endian);
-    let start = input;
-    if input.read_uleb128().ok()? != code {
-        return None;
-    }
-    input.read_uleb128().ok()?; // tag
-    input.read_u8().ok()?; // children
     loop {
-        let name = input.read_uleb128().ok()?;
-        let form = input.read_uleb128().ok()?;
-        if form == u64::from(gimli::DW_FORM_implicit_const.0) {
-            input.read_sleb128().ok()?;
+        let start = input;
+        let this = input.read_uleb128().ok()?;
+        if this == 0 {
+            return None; // the table's end
         }
-        if name == 0 && form == 0 {
-            break;
+        input.read_uleb128().ok()?; // tag
+        input.read_u8().ok()?; // children
+        loop {
+            let name = input.read_uleb128().ok()?;
+            let form = input.read_uleb128().ok()?;
+            if form == u64::from(gimli::DW_FORM_implicit_const.0) {
+                input.read_sleb128().ok()?;
+            }
+            if name == 0 && form == 0 {
+                break;
+            }
+        }
+        if this == code {
+            let len = start.len() - input.len();
+            let mut table = start.slice()[..len].to_vec();
+            table.push(0);
+            return gimli::DebugAbbrev::new(&table, endian)
+                .abbreviations(DebugAbbrevOffset(0))
+                .ok();
         }
     }
-    let len = start.len() - input.len();
-    let mut table = start.slice()[..len].to_vec();
-    table.push(0);
-    gimli::DebugAbbrev::new(&table, endian)
-        .abbreviations(DebugAbbrevOffset(0))
-        .ok()
 }
+
+/// Whether the line program at `offset` has no instructions (a unit without code): its
+/// header's lengths say so, nothing else is read.
+fn empty_line_program(debug_line: &[u8], offset: usize, endian: RunTimeEndian) -> bool {
+    let read = || -> Option<bool> {
+        let mut input = Slice::new(debug_line.get(offset..)?, endian);
+        let (length, offset_size) = match input.read_u32().ok()? {
+            0xffff_ffff => (usize::try_from(input.read_u64().ok()?).ok()?, 8),
+            l => (l as usize, 4),
+        };
+        let unit = input;
+        let version = input.read_u16().ok()?;
+        if version >= 5 {
+            input.skip(2).ok()?; // address size, segment selector size
+        }
+        let header_length = if offset_size == 8 {
+            usize::try_from(input.read_u64().ok()?).ok()?
+        } else {
+            input.read_u32().ok()? as usize
+        };
+        let header_end = (unit.len() - input.len()).checked_add(header_length)?;
+        Some(header_end >= length)
+    };
+    read().unwrap_or(false)
+}
+
+/// One-declaration tables by (table offset, code); `None` where the table has no such code.
+type RootTables = std::collections::HashMap<(usize, u64), Option<Arc<gimli::Abbreviations>>>;
 
 /// What a root DIE says of a unit's code.
 struct Root<'d> {
@@ -86,17 +120,18 @@ struct Root<'d> {
 }
 
 impl UnitIndex {
-    /// Indexes the units of `dwarf`, whose `.debug_info` is `info` and `.debug_abbrev`
-    /// `debug_abbrev`; a unit's whole abbreviation table, when needed, comes from `tables`
-    /// (by offset: many units share one).
+    /// Indexes the units of `dwarf`, whose `.debug_info` is `info`, `.debug_abbrev`
+    /// `debug_abbrev` and `.debug_line` `debug_line`.
     pub(super) fn new(
         dwarf: &gimli::Dwarf<Slice<'_>>,
         info: &[u8],
         debug_abbrev: &[u8],
+        debug_line: &[u8],
         endian: RunTimeEndian,
-        tables: &mut dyn FnMut(u64) -> Option<Arc<gimli::Abbreviations>>,
     ) -> Self {
         let mut index = Self::default();
+        // Root DIEs' declarations by (table, code): many units share one table.
+        let mut roots = RootTables::default();
         // `.debug_aranges` sets by the unit they describe.
         let mut aranges = Vec::new();
         let mut headers = dwarf.debug_aranges.headers();
@@ -126,7 +161,7 @@ impl UnitIndex {
                 continue;
             }
             let mut spans = Vec::new();
-            index_unit(dwarf, &header, debug_abbrev, info, endian, &aranges, tables, &mut |b, e| {
+            index_unit(dwarf, &header, debug_abbrev, info, endian, debug_line, &aranges, &mut roots, &mut |b, e| {
                 spans.push(Span {
                     begin: b,
                     end: e,
@@ -285,8 +320,9 @@ fn index_unit<'d>(
     debug_abbrev: &[u8],
     info: &[u8],
     endian: RunTimeEndian,
+    debug_line: &[u8],
     aranges: &[(usize, gimli::DebugArangesOffset<usize>)],
-    tables: &mut dyn FnMut(u64) -> Option<Arc<gimli::Abbreviations>>,
+    roots: &mut RootTables,
     span: &mut dyn FnMut(u64, u64),
 ) {
     let Some(start) = header.offset().as_debug_info_offset().map(|o| o.0) else {
@@ -299,17 +335,16 @@ fn index_unit<'d>(
     else {
         return;
     };
-    let abbrevs = match first_declaration(
-        debug_abbrev,
-        header.debug_abbrev_offset().0,
-        root_code,
-        endian,
-    ) {
-        Some(a) => Arc::new(a),
-        None => match tables(header.debug_abbrev_offset().0 as u64) {
-            Some(a) => a,
-            None => return,
-        },
+    let table = header.debug_abbrev_offset().0;
+    let abbrevs = match roots.entry((table, root_code)) {
+        std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            let found = declaration(debug_abbrev, table, root_code, endian).map(Arc::new);
+            e.insert(found).clone()
+        }
+    };
+    let Some(abbrevs) = abbrevs else {
+        return;
     };
     let Ok(mut entries) = header.entries_raw(&abbrevs, None) else {
         return;
@@ -432,11 +467,14 @@ fn index_unit<'d>(
             return;
         }
     }
-    // No ranges declared: the line program's sequences.
+    // No ranges declared: the line program's sequences (none in a unit without code, and
+    // none worth reading in a unit whose code the linker dropped: every sequence at 0).
     if let Some(offset) = root.stmt_list
+        && !empty_line_program(debug_line, offset.0, endian)
         && let Ok(program) = dwarf
             .debug_line
             .program(offset, header.address_size(), None, None)
+        && places_code(program.header())
         && let Ok((_, sequences)) = program.sequences()
     {
         for s in sequences {
@@ -547,6 +585,46 @@ fn follow_die(
             AttributeValue::DebugInfoRef(o) => target(o.0),
             AttributeValue::UnitRef(o) => target(unit.start + o.0),
             _ => {}
+        }
+    }
+}
+
+/// Whether a line program sets any address but 0: the instructions are stepped over, only
+/// `DW_LNE_set_address` read. A unit whose functions the linker dropped has its sequences
+/// at 0 (the dropped code's tombstone), and no code to answer for.
+fn places_code(header: &gimli::LineProgramHeader<Slice<'_>>) -> bool {
+    let lengths = header.standard_opcode_lengths().slice();
+    let base = header.opcode_base();
+    let mut input = header.raw_program_buf();
+    let mut step = || -> Option<bool> {
+        let op = input.read_u8().ok()?;
+        if op >= base {
+            return Some(false); // a special opcode
+        }
+        if op == 0 {
+            let len = usize::try_from(input.read_uleb128().ok()?).ok()?;
+            let mut body = input.split(len).ok()?;
+            if body.read_u8().ok()? == gimli::DW_LNE_set_address.0 {
+                let address = body.read_address(header.address_size()).ok()?;
+                return Some(address != 0);
+            }
+            return Some(false);
+        }
+        if op == gimli::DW_LNS_fixed_advance_pc.0 {
+            input.read_u16().ok()?;
+            return Some(false);
+        }
+        for _ in 0..*lengths.get(usize::from(op) - 1)? {
+            input.read_uleb128().ok()?;
+        }
+        Some(false)
+    };
+    loop {
+        match step() {
+            Some(true) => return true,
+            Some(false) => {}
+            // The end, or instructions that do not read: the line program decides.
+            None => return !input.is_empty(),
         }
     }
 }
