@@ -205,7 +205,12 @@ fn llvm_symbolizer(file: &std::path::Path, base: u64, addrs: &[u64]) -> Vec<serd
         .spawn()
         .expect("llvm-symbolizer (Debian's llvm) writes the oracle");
     let input: String = addrs.iter().map(|a| format!("{:#x}\n", a + base)).collect();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     String::from_utf8(out.stdout)
         .unwrap()
@@ -217,7 +222,9 @@ fn llvm_symbolizer(file: &std::path::Path, base: u64, addrs: &[u64]) -> Vec<serd
             let file = first["FileName"].as_str().filter(|f| !f.is_empty());
             let line = first["Line"].as_u64().filter(|&l| l > 0);
             match (file, line) {
-                (Some(f), Some(l)) => serde_json::json!({"addr": format!("{addr:#x}"), "file": f, "line": l}),
+                (Some(f), Some(l)) => {
+                    serde_json::json!({"addr": format!("{addr:#x}"), "file": f, "line": l})
+                }
                 _ => serde_json::json!({"addr": format!("{addr:#x}"), "file": null, "line": null}),
             }
         })
@@ -235,7 +242,10 @@ fn innermost_agrees_with_llvm_symbolizer() {
     for (path, binary) in FILES {
         let file = common::fixture(path);
         let bytes = std::fs::read(&file).unwrap();
-        let addrs = sample(&std::fs::read(common::fixture(binary)).unwrap(), AGREEMENT_SAMPLE);
+        let addrs = sample(
+            &std::fs::read(common::fixture(binary)).unwrap(),
+            AGREEMENT_SAMPLE,
+        );
         let oracle_file = oracle_path(path);
         if std::env::var_os("SYMSCOPE_WRITE_LLVM_ORACLE").is_some() {
             let answers = llvm_symbolizer(&file, load_address(&bytes), &addrs);
@@ -252,7 +262,11 @@ fn innermost_agrees_with_llvm_symbolizer() {
                 .unwrap();
         let lazy = opened.object_for_arch(None);
         for (answer, &addr) in answers.iter().zip(&addrs) {
-            assert_eq!(answer["addr"], format!("{addr:#x}"), "{path}: the oracle's sample");
+            assert_eq!(
+                answer["addr"],
+                format!("{addr:#x}"),
+                "{path}: the oracle's sample"
+            );
             let ours = lazy.lookup(addr);
             let Some(file) = answer["file"].as_str() else {
                 // Where llvm-symbolizer has no file and line, neither has the lazy reader.
@@ -264,14 +278,18 @@ fn innermost_agrees_with_llvm_symbolizer() {
                 continue;
             };
             answered += 1;
-            let innermost = ours.first().and_then(|l| Some((l.file.as_deref()?, l.line?)));
+            let innermost = ours
+                .first()
+                .and_then(|l| Some((l.file.as_deref()?, l.line?)));
             // `a/../b` folded, as both readers' paths name the same file.
             let file = symbolic::common::clean_path(file);
             let theirs = (file.as_ref(), answer["line"].as_u64().unwrap() as u32);
             if innermost == Some(theirs) {
                 same += 1;
             } else {
-                differing.push(format!("{path} {addr:#x}: ours {innermost:?}, llvm {theirs:?}"));
+                differing.push(format!(
+                    "{path} {addr:#x}: ours {innermost:?}, llvm {theirs:?}"
+                ));
             }
         }
     }

@@ -24,8 +24,9 @@ fn check_file(symbols: &str) -> usize {
     let converted = NativeSymbols::convert(&bytes, None).unwrap();
     // Every check runs on the cache file read back in place, as a reopened workspace and
     // `--cache` read it (the conversion and the cache must give the same answers).
-    let native = NativeSymbols::from_cache(std::sync::Arc::new(converted.to_cache_bytes().unwrap()))
-        .expect("the cache file reads back");
+    let native =
+        NativeSymbols::from_cache(std::sync::Arc::new(converted.to_cache_bytes().unwrap()))
+            .expect("the cache file reads back");
     assert_eq!(native.info(), converted.info());
     let mut n = 0;
     for case in 1..=3 {

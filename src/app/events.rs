@@ -192,16 +192,24 @@ impl AppState {
 
     /// Starts building the SymCache of native input `id`, opened lazily (its bytes `blob`,
     /// its fingerprint `hash`), kept in the workspace's cache folder when it has one.
-    fn start_symcache(&mut self, id: InputId, path: String, blob: crate::model::Blob, hash: String) {
+    fn start_symcache(
+        &mut self,
+        id: InputId,
+        path: String,
+        blob: crate::model::Blob,
+        hash: String,
+    ) {
         let cache = self.workspace_path.as_deref().map(|ws| Cache {
             dir: workspace::cache_dir(ws),
             fingerprint: Some(hash),
         });
         let name = crate::symbolicate::basename(&path).to_owned();
-        let job = self.jobs.spawn(move |ctx| {
-            loading::build_symcache(ctx, id, &path, blob, cache.as_ref())
-        });
-        self.running.names.insert(job, format!("build SymCache {name}"));
+        let job = self
+            .jobs
+            .spawn(move |ctx| loading::build_symcache(ctx, id, &path, blob, cache.as_ref()));
+        self.running
+            .names
+            .insert(job, format!("build SymCache {name}"));
         self.running.loading.insert(id, job);
     }
 

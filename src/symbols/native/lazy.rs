@@ -201,7 +201,9 @@ impl<'d> State<'d> {
         for &offset in tables {
             if let Some(table) = self.table(offset) {
                 let offset = gimli::DebugAbbrevOffset(usize::try_from(offset).ok()?);
-                dwarf.abbreviations_cache.set::<EndianSlice<'d, RunTimeEndian>>(offset, table);
+                dwarf
+                    .abbreviations_cache
+                    .set::<EndianSlice<'d, RunTimeEndian>>(offset, table);
             }
         }
         if info.is_none() {
@@ -241,9 +243,9 @@ impl<'d> State<'d> {
         let chosen = slot.and_then(|(slot, key)| {
             self.contexts[slot]
                 .get_or_init(|| {
-                    let key = self.units.with_referenced(&self.dwarf(None), &key?, &mut |o| {
-                        self.table(o)
-                    });
+                    let key = self
+                        .units
+                        .with_referenced(&self.dwarf(None), &key?, &mut |o| self.table(o));
                     let info = self.units.debug_info_of(
                         self.section(SectionId::DebugInfo),
                         &key,
@@ -449,7 +451,10 @@ mod tests {
                 let spans: Vec<_> = state.units.spans().collect();
                 assert!(!spans.is_empty(), "{file}");
                 let units: std::collections::BTreeSet<u32> = spans.iter().map(|s| s.2).collect();
-                assert!(units.len() > 1 || file.starts_with("crashy"), "{file}: {units:?}");
+                assert!(
+                    units.len() > 1 || file.starts_with("crashy"),
+                    "{file}: {units:?}"
+                );
                 // Code the linker dropped sits at 0 (its tombstone), where no code runs: the
                 // whole context reads dropped units' line programs there, the chosen ones not.
                 let live = spans.into_iter().filter(|s| s.0 > 0);
@@ -467,13 +472,17 @@ mod tests {
                 let leading = units
                     .iter()
                     .filter(|&&u| {
-                        let with = state.units.with_referenced(&state.dwarf(None), &[u], &mut |o| {
-                            state.table(o)
-                        });
+                        let with =
+                            state
+                                .units
+                                .with_referenced(&state.dwarf(None), &[u], &mut |o| state.table(o));
                         with.len() > 1
                     })
                     .count();
-                assert!(leading > 0 || !file.starts_with("rust"), "{file}: {leading}");
+                assert!(
+                    leading > 0 || !file.starts_with("rust"),
+                    "{file}: {leading}"
+                );
             });
         }
         assert!(compared > 500, "{compared}");

@@ -222,7 +222,8 @@ impl NativeSymbols {
             if arch.is_some_and(|a| object.arch().name() != a) {
                 continue;
             }
-            let lazy = matches!(object, Object::Elf(_) | Object::MachO(_)) && object.has_debug_info();
+            let lazy =
+                matches!(object, Object::Elf(_) | Object::MachO(_)) && object.has_debug_info();
             let opened = if lazy {
                 LazyDwarf::open(blob.clone(), index, &object).map(|dwarf| NativeObject {
                     info: NativeInfo::of(&object),

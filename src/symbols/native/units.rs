@@ -9,11 +9,11 @@
 //! by, so that `addr2line` reads those units and no other. The buffer is anonymous memory,
 //! which costs nothing where it is not written.
 
-use std::sync::Arc;
 use gimli::{
     AttributeValue, DebugAbbrevOffset, DebugAddrBase, DebugRngListsBase, EndianSlice, Reader as _,
     RunTimeEndian, UnitType,
 };
+use std::sync::Arc;
 
 type Slice<'d> = EndianSlice<'d, RunTimeEndian>;
 
@@ -106,6 +106,15 @@ fn empty_line_program(debug_line: &[u8], offset: usize, endian: RunTimeEndian) -
     read().unwrap_or(false)
 }
 
+/// The bytes of the sections the index reads itself.
+#[derive(Clone, Copy)]
+struct Raw<'a> {
+    info: &'a [u8],
+    debug_abbrev: &'a [u8],
+    debug_line: &'a [u8],
+    endian: RunTimeEndian,
+}
+
 /// One-declaration tables by (table offset, code); `None` where the table has no such code.
 type RootTables = std::collections::HashMap<(usize, u64), Option<Arc<gimli::Abbreviations>>>;
 
@@ -161,7 +170,13 @@ impl UnitIndex {
                 continue;
             }
             let mut spans = Vec::new();
-            index_unit(dwarf, &header, debug_abbrev, info, endian, debug_line, &aranges, &mut roots, &mut |b, e| {
+            let raw = Raw {
+                info,
+                debug_abbrev,
+                debug_line,
+                endian,
+            };
+            index_unit(dwarf, &raw, &header, &aranges, &mut roots, &mut |b, e| {
                 spans.push(Span {
                     begin: b,
                     end: e,
@@ -206,7 +221,10 @@ impl UnitIndex {
 
     /// The unit whose bytes hold `.debug_info` offset `offset`.
     fn unit_of(&self, offset: usize) -> Option<u32> {
-        let i = self.units.partition_point(|u| u.start <= offset).checked_sub(1)?;
+        let i = self
+            .units
+            .partition_point(|u| u.start <= offset)
+            .checked_sub(1)?;
         (offset < self.units[i].end).then_some(i as u32)
     }
 
@@ -227,7 +245,9 @@ impl UnitIndex {
             let Some(unit) = self.units.get(u as usize) else {
                 continue;
             };
-            scan_unit(dwarf, *unit, tables, &mut |target| pending.push((target, MOST_HOPS)));
+            scan_unit(dwarf, *unit, tables, &mut |target| {
+                pending.push((target, MOST_HOPS))
+            });
         }
         let mut seen = std::collections::HashSet::new();
         while let Some((offset, hops)) = pending.pop() {
@@ -316,15 +336,18 @@ impl UnitIndex {
 /// Reports the code ranges of one unit to `span`.
 fn index_unit<'d>(
     dwarf: &gimli::Dwarf<Slice<'d>>,
+    raw: &Raw<'_>,
     header: &gimli::UnitHeader<Slice<'d>>,
-    debug_abbrev: &[u8],
-    info: &[u8],
-    endian: RunTimeEndian,
-    debug_line: &[u8],
     aranges: &[(usize, gimli::DebugArangesOffset<usize>)],
     roots: &mut RootTables,
     span: &mut dyn FnMut(u64, u64),
 ) {
+    let Raw {
+        info,
+        debug_abbrev,
+        debug_line,
+        endian,
+    } = *raw;
     let Some(start) = header.offset().as_debug_info_offset().map(|o| o.0) else {
         return;
     };
