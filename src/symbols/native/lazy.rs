@@ -1,18 +1,32 @@
 //! Answering a crash's addresses without building a SymCache: only the compilation units
 //! that hold the addresses are read, their line programs and function DIEs (inline chains
-//! included), through the `addr2line` crate (gimli), as llvm-symbolizer and gimli's
-//! `addr2line` do. A crash has tens of frames; a SymCache pays only for thousands.
+//! included), through the `addr2line` crate (gimli). A crash has tens of frames; a SymCache
+//! pays only for thousands.
+//!
+//! `addr2line`'s context reads every unit's header, abbreviations and root DIE when it is
+//! made, which on a large binary costs more than the look-ups. So [`super::units`] indexes
+//! the units itself (headers and root DIEs only, through tables of one declaration), and each
+//! set of units an address falls in, with the units their functions' names lead into, gets a
+//! context of its own over a `.debug_info` written to hold those units alone. Abbreviation
+//! tables are parsed once for every context. Past [`MOST_CONTEXTS`] sets (thousands of
+//! addresses over a large binary), and where a chosen context fails, one context over every
+//! unit answers.
 //!
 //! A [`LazyDwarf`] owns the file's bytes (a [`Blob`], usually memory-mapped: only the pages
-//! of the units asked for are read) and the inflated copies of compressed sections; the
-//! `addr2line` context borrows them (`self_cell`). The context caches what it parsed behind
-//! interior mutability, so look-ups take a lock: one at a time, which a crash's frames need.
+//! of the units asked for are read), the inflated copies of compressed sections and the
+//! written `.debug_info`s; the contexts borrow them (`self_cell`). They cache what they
+//! parsed behind interior mutability, so look-ups take a lock: one at a time, as a crash's
+//! frames come.
 //!
 //! Addresses are relative to the object's load address, as [`super::NativeObject::lookup`]
 //! takes them. Names are those the SymCache writer gives: the outermost function's from the
 //! symbol table where it has one, else DWARF's, demangled and without clone suffixes; code
 //! that the line table covers but no DWARF function does gets its file and line and the
-//! symbol table's name. `tests/native_lazy.rs` checks that the answers equal the SymCache's.
+//! symbol table's name. One difference, where the SymCache is the odd one: a function GCC
+//! split into hot and `.cold` parts is named by the SymCache after its lowest symbol (the
+//! cold one) everywhere, here after the symbol that holds the address, as llvm-symbolizer
+//! names it. `tests/native_lazy.rs` checks the answers against the SymCache's and
+//! llvm-symbolizer's.
 
 use super::units::UnitIndex;
 use super::{NativeError, NativeLocation, names};

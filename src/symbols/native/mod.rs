@@ -1,6 +1,9 @@
-//! Native debug files (ELF/DWARF, Mach-O/dSYM, PE/PDB, Breakpad `.sym`) through `symbolic`:
-//! each file is converted once into a SymCache (`symbolic` 12's format, kept by the caller in
-//! the engine's cache), and addresses are looked up in it, inline chains innermost first,
+//! Native debug files (ELF/DWARF, Mach-O/dSYM, PE/PDB, Breakpad `.sym`) through `symbolic`,
+//! made ready one of two ways. For a few look-ups (a crash), [`NativeSymbols::open`] answers
+//! ELF and Mach-O DWARF lazily (`lazy.rs`, `units.rs`: only the units the addresses fall in
+//! are read). For many, or for every later run, each file is converted once into a SymCache
+//! (`symbolic` 12's format, kept by the caller in the engine's cache), and addresses are
+//! looked up in it. Both answer alike: inline chains innermost first,
 //! names demangled (C++, Rust, Swift) and without GCC's clone suffixes (`f.cold`,
 //! `f.part.0`), which the symbol table has and DWARF, like llvm-symbolizer, does not.
 //!
@@ -27,6 +30,7 @@
 //! against `'lambda'(long)`) and Breakpad names, which `dump_syms` writes without return
 //! types.
 //!
+//! - `lazy.rs`, `units.rs`: the lazy reader, and its index of which units hold which code;
 //! - `pipeline.rs`: one object's conversion: PE and PDB through `symbolic`'s own converter,
 //!   Breakpad read and written on two threads, ELF and Mach-O DWARF through the schedule;
 //! - `schedule/`: how an ELF or Mach-O file's compilation units are shared between two
