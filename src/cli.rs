@@ -1,4 +1,4 @@
-//! The headless command line: `symscope symbolicate`.
+//! The headless command line: `symscope symbolicate` and `symscope check-map`.
 
 use crate::engine::{self, Cache, Detected, Loader, NativeRoute, report};
 use crate::jobs::ParallelIndex;
@@ -37,6 +37,23 @@ pub struct Cli {
 pub enum Command {
     /// Symbolicate a stack trace or crash log against symbol files.
     Symbolicate(SymbolicateArgs),
+    /// Check a source map (and its bundle) for what is wrong with it: exit 0 when it has no
+    /// errors, 1 when it has, 2 when it cannot be read.
+    CheckMap(CheckMapArgs),
+}
+
+/// Arguments of `check-map`.
+#[derive(Debug, clap::Args)]
+pub struct CheckMapArgs {
+    /// The bundle the map is for: generated positions are checked against its text.
+    #[arg(long, value_name = "FILE")]
+    pub bundle: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// The source map.
+    #[arg(value_name = "MAP")]
+    pub map: PathBuf,
 }
 
 /// Output format of `symbolicate`.
@@ -90,6 +107,16 @@ fn unusable(e: impl std::fmt::Display) -> Failure {
 /// `main.rs` does).
 pub fn run(command: Command) -> ExitCode {
     match command {
+        Command::CheckMap(args) => {
+            let mut stdout = std::io::stdout().lock();
+            match check_map_command(&args, &mut stdout) {
+                Ok(clean) => ExitCode::from(if clean { 0 } else { 1 }),
+                Err(f) => {
+                    eprintln!("symscope: {}", f.message);
+                    ExitCode::from(f.code)
+                }
+            }
+        }
         Command::Symbolicate(args) => {
             let mut stdout = std::io::stdout().lock();
             match symbolicate_command(&args, &mut stdout) {
@@ -168,6 +195,49 @@ pub fn symbolicate_command(
             message: format!("writing output: {e}"),
         }),
     }
+}
+
+/// `symscope check-map`, writing the doctor's report to `out` (its JSON contract is
+/// documented in `engine::doctor`); whether the map has no errors.
+pub fn check_map_command(
+    args: &CheckMapArgs,
+    out: &mut dyn std::io::Write,
+) -> Result<bool, Failure> {
+    let name = args.map.display().to_string();
+    let bytes =
+        crate::jobs::read_or_map(&args.map).map_err(|e| unusable(format!("{name}: {e}")))?;
+    let map = crate::symbols::sourcemap::SourceMap::parse_with(bytes, &ParallelIndex)
+        .map_err(|e| unusable(format!("{name}: {e}")))?;
+    let bundle = match &args.bundle {
+        Some(path) => Some(
+            crate::jobs::read_or_map(path)
+                .map_err(|e| unusable(format!("{}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let report =
+        engine::doctor::check_map(&map, bundle.as_ref().map(Blob::as_slice), &mut NoProgress);
+    let bundle_name = args.bundle.as_ref().map(|p| p.display().to_string());
+    let written = match args.format {
+        OutputFormat::Json => {
+            let doc = engine::doctor::to_json(&report, &name, bundle_name.as_deref());
+            serde_json::to_writer_pretty(&mut *out, &doc)
+                .map_err(std::io::Error::other)
+                .and_then(|()| writeln!(out))
+        }
+        OutputFormat::Text => out.write_all(engine::doctor::to_text(&report, &name).as_bytes()),
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            return Err(Failure {
+                code: 1,
+                message: format!("writing output: {e}"),
+            });
+        }
+    }
+    Ok(!report.has_errors())
 }
 
 /// The log's bytes, from its file or standard input (`-`).

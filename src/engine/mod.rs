@@ -12,6 +12,7 @@
 //!    again when other call-frame information arrives.
 //! 3. The [`report`] module writes the table out, as text or as the CLI's JSON (its contract
 //!    is documented there), frame by frame.
+//! 4. The [`doctor`] checks a source map (and its bundle) for what is wrong with it.
 //!
 //! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
 //! cores) and no cancel flag (progress answers whether to go on).
@@ -19,6 +20,7 @@
 mod bundle;
 mod cache;
 mod detect;
+pub mod doctor;
 mod error;
 mod load;
 mod log;

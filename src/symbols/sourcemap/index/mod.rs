@@ -441,6 +441,12 @@ impl LineIndex {
         self.len as usize
     }
 
+    /// The sorted 0-based numbers of the lines whose segments are out of generated-column
+    /// order.
+    pub fn unsorted_lines(&self) -> &[u32] {
+        &self.unsorted
+    }
+
     /// Number of non-empty segments.
     pub fn segment_count(&self) -> u64 {
         self.segments

@@ -1,0 +1,605 @@
+//! The map doctor: what is wrong with a source map, kind by kind, each with a count and up to
+//! ten examples with their positions. `symscope check-map` prints it; the window shows it.
+//!
+//! Every segment is decoded once, line by line, through the map's own index. Original
+//! positions are checked against `sourcesContent` (each source's line lengths computed once,
+//! when a segment first points into it); generated ones against the bundle when it is given.
+//! Columns are UTF-16 code units, as the spec counts them.
+//!
+//! # The JSON contract of `symscope check-map`
+//!
+//! ```text
+//! symscope check-map MAP [--bundle FILE] [--format text|json]
+//! ```
+//! Exit status: `0` when no problem is an error, `1` when one is, `2` when the map (or the
+//! bundle) cannot be read. `unmapped_generated`, `unused_name` and `ignored_source` are
+//! informational and never make it `1`.
+//!
+//! ```jsonc
+//! {
+//!   "schema": 1,
+//!   "map": "three.min.js.map",
+//!   "bundle": "three.min.js",  // null without --bundle
+//!   "stats": {"segments": 81234, "lines": 1, "sources": 302, "names": 1123},
+//!   "problems": [              // only kinds found; errors first, then by count
+//!     {
+//!       "kind": "original_out_of_range",
+//!       "severity": "error",   // error | info
+//!       "count": 3,            // how many segments, lines, sources, names or columns
+//!       "examples": [          // up to ten, in map order
+//!         {
+//!           "generated": {"line": 1, "column": 101},      // 1-based; null if none
+//!           "original": {"source": "src/a.js", "line": 500, "column": 4},  // or null
+//!           "detail": "line 500 is past the end of src/a.js (420 lines)"
+//!         }
+//!       ]
+//!     }
+//!   ]
+//! }
+//! ```
+//! Kinds:
+//! - `original_out_of_range` (error, per segment): an original line or column past the end
+//!   of the source's text, where `sourcesContent` has it;
+//! - `generated_out_of_range` (error, per segment, with `--bundle`): a generated line past the
+//!   bundle's last, or a column past the end of its line;
+//! - `unsorted_line` (error, per line): segments out of generated-column order;
+//! - `missing_source_content` (error, per source): a source without `sourcesContent`;
+//! - `duplicate_source` (error, per repeated entry): the same path twice in `sources`;
+//! - `ignore_list_out_of_range`, `empty_segment`, `bad_section_map` (error): the spec rules a
+//!   map breaks that Symscope reads anyway (see `symbols::sourcemap::Violation`);
+//! - `unused_name` (info, per name): a `names` entry no segment uses;
+//! - `unmapped_generated` (info, with `--bundle`; count: columns): generated code no segment
+//!   maps to a source (before a line's first segment, after a segment without one, or on a
+//!   line past the map's last); examples are lines with their unmapped columns;
+//! - `ignored_source` (info, per source): a source on the `ignoreList`.
+
+use crate::model::Progress;
+use crate::symbols::sourcemap::{RegularMap, SourceMap, Violation, validate};
+use std::collections::HashMap;
+
+/// Examples kept per kind.
+pub const MOST_EXAMPLES: usize = 10;
+
+/// The progress phase of a check; its unit is a generated line.
+pub const CHECK_PHASE: &str = "check map";
+
+/// A kind of problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProblemKind {
+    /// An original position past the end of its source's text.
+    OriginalOutOfRange,
+    /// A generated position past the end of the bundle's text.
+    GeneratedOutOfRange,
+    /// A line whose segments are out of generated-column order.
+    UnsortedLine,
+    /// A source without `sourcesContent`.
+    MissingSourceContent,
+    /// A source path listed twice.
+    DuplicateSource,
+    /// An `ignoreList` entry that is no source.
+    IgnoreListOutOfRange,
+    /// A segment with no fields.
+    EmptySegment,
+    /// An index-map section whose map cannot be read.
+    BadSectionMap,
+    /// A `names` entry no segment uses.
+    UnusedName,
+    /// Generated code no segment maps to a source.
+    UnmappedGenerated,
+    /// A source on the `ignoreList`.
+    IgnoredSource,
+}
+
+impl ProblemKind {
+    /// The kind's name in the JSON (`original_out_of_range`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OriginalOutOfRange => "original_out_of_range",
+            Self::GeneratedOutOfRange => "generated_out_of_range",
+            Self::UnsortedLine => "unsorted_line",
+            Self::MissingSourceContent => "missing_source_content",
+            Self::DuplicateSource => "duplicate_source",
+            Self::IgnoreListOutOfRange => "ignore_list_out_of_range",
+            Self::EmptySegment => "empty_segment",
+            Self::BadSectionMap => "bad_section_map",
+            Self::UnusedName => "unused_name",
+            Self::UnmappedGenerated => "unmapped_generated",
+            Self::IgnoredSource => "ignored_source",
+        }
+    }
+
+    /// Whether it is an error (else informational: it never fails a check).
+    pub fn is_error(self) -> bool {
+        !matches!(
+            self,
+            Self::UnusedName | Self::UnmappedGenerated | Self::IgnoredSource
+        )
+    }
+}
+
+/// A generated position (1-based line and column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (UTF-16 code units).
+    pub column: u32,
+}
+
+/// An original position (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Original {
+    /// The source's path (`sourceRoot` applied).
+    pub source: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (UTF-16 code units).
+    pub column: u32,
+}
+
+/// One example of a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// Where in the generated code, if anywhere.
+    pub generated: Option<Generated>,
+    /// Where in an original source, if anywhere.
+    pub original: Option<Original>,
+    /// What is wrong, in words.
+    pub detail: String,
+}
+
+/// One kind of problem found: how many, and the first examples.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The kind.
+    pub kind: ProblemKind,
+    /// How many (segments, lines, sources, names, or columns for `unmapped_generated`).
+    pub count: u64,
+    /// Up to [`MOST_EXAMPLES`], in map order.
+    pub examples: Vec<Example>,
+}
+
+/// What the map holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Segments with at least one field.
+    pub segments: u64,
+    /// Generated lines.
+    pub lines: u64,
+    /// `sources` entries.
+    pub sources: u64,
+    /// `names` entries.
+    pub names: u64,
+}
+
+/// The doctor's report on one map.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MapReport {
+    /// What the map holds.
+    pub stats: Stats,
+    /// The kinds found: errors first, then by count.
+    pub problems: Vec<Problem>,
+}
+
+impl MapReport {
+    /// Whether any problem is an error.
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(|p| p.kind.is_error())
+    }
+
+    /// The problem of `kind`, if found.
+    pub fn problem(&self, kind: ProblemKind) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.kind == kind)
+    }
+
+    fn note(&mut self, kind: ProblemKind, count: u64, example: impl FnOnce() -> Example) {
+        let problem = match self.problems.iter_mut().position(|p| p.kind == kind) {
+            Some(i) => &mut self.problems[i],
+            None => {
+                self.problems.push(Problem {
+                    kind,
+                    count: 0,
+                    examples: Vec::new(),
+                });
+                self.problems.last_mut().expect("just pushed")
+            }
+        };
+        problem.count += count;
+        if problem.examples.len() < MOST_EXAMPLES {
+            problem.examples.push(example());
+        }
+    }
+}
+
+/// Lengths of a text's lines in UTF-16 code units (`\n`, `\r\n` and `\r` end lines).
+fn line_lengths(text: &[u8]) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'\n' | b'\r' => {
+                out.push(utf16_len(&text[start..i]));
+                if text[i] == b'\r' && text.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(utf16_len(&text[start..]));
+    out
+}
+
+/// UTF-16 code units of UTF-8 bytes (lossy: a bad byte counts as one unit).
+fn utf16_len(bytes: &[u8]) -> u32 {
+    if bytes.is_ascii() {
+        return bytes.len() as u32;
+    }
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .map(|c| c.len_utf16() as u32)
+        .sum()
+}
+
+/// Checks `map` (named `name`), and its generated positions against `bundle` when given.
+/// Reports each generated line done to `progress` (phase [`CHECK_PHASE`]); a stop ends the
+/// check with what was found so far.
+pub fn check_map(map: &SourceMap, bundle: Option<&[u8]>, progress: &mut dyn Progress) -> MapReport {
+    let mut report = MapReport::default();
+    let bundle_lines = bundle.map(line_lengths);
+    let mut parts: Vec<(&RegularMap, u32, u32)> = Vec::new();
+    match map {
+        SourceMap::Regular(m) => parts.push((m, 0, 0)),
+        SourceMap::Index(ix) => {
+            for s in ix.sections() {
+                if let Ok(inner) = ix.section_map(s) {
+                    for m in inner.regular_maps() {
+                        parts.push((m, s.line, s.column));
+                    }
+                }
+            }
+        }
+    }
+    let total: u64 = parts
+        .iter()
+        .map(|(m, _, _)| m.index().line_count() as u64)
+        .sum();
+    let mut done = 0;
+    let mut stopped = false;
+    for (m, line_off, col_off) in parts {
+        stopped = !check_regular(
+            m,
+            (line_off, col_off),
+            bundle_lines.as_deref(),
+            &mut report,
+            &mut |lines| {
+                done += lines;
+                progress.step(CHECK_PHASE, done, total).is_continue()
+            },
+        );
+        if stopped {
+            break;
+        }
+    }
+    // Bundle lines past the map's last: no segment maps them.
+    if let Some(lines) = &bundle_lines
+        && !stopped
+    {
+        for (line, &len) in lines.iter().enumerate().skip(report.stats.lines as usize) {
+            if len > 0 {
+                report.note(ProblemKind::UnmappedGenerated, u64::from(len), || Example {
+                    generated: Some(Generated {
+                        line: line as u32 + 1,
+                        column: 1,
+                    }),
+                    original: None,
+                    detail: format!(
+                        "line {} ({len} columns) is past the map's last line",
+                        line + 1
+                    ),
+                });
+            }
+        }
+    }
+    for v in validate(map) {
+        let kind = match v {
+            Violation::IgnoreListOutOfRange { .. } => ProblemKind::IgnoreListOutOfRange,
+            Violation::EmptySegment { .. } => ProblemKind::EmptySegment,
+            Violation::BadSectionMap { .. } => ProblemKind::BadSectionMap,
+        };
+        let generated = match v {
+            Violation::EmptySegment { line } => Some(Generated {
+                line: line + 1,
+                column: 1,
+            }),
+            _ => None,
+        };
+        report.note(kind, 1, || Example {
+            generated,
+            original: None,
+            detail: v.to_string(),
+        });
+    }
+    report
+        .problems
+        .sort_by_key(|p| (!p.kind.is_error(), std::cmp::Reverse(p.count), p.kind));
+    report
+}
+
+/// Lines checked between progress reports.
+const REPORT_EVERY: u32 = 4096;
+
+/// Checks one regular map whose line 0 starts at generated (`line_off`, `col_off`); `false`
+/// when `go_on` said stop.
+fn check_regular(
+    m: &RegularMap,
+    (line_off, col_off): (u32, u32),
+    bundle: Option<&[u32]>,
+    report: &mut MapReport,
+    go_on: &mut dyn FnMut(u64) -> bool,
+) -> bool {
+    let sources = m.source_count() as u32;
+    let names = m.name_count();
+    report.stats.sources += u64::from(sources);
+    report.stats.names += names as u64;
+    let lines = m.index().line_count() as u32;
+    report.stats.lines = report
+        .stats
+        .lines
+        .max(u64::from(line_off) + u64::from(lines));
+    // Each source's line lengths, computed when a segment first points into it (`None`: no
+    // content to check against).
+    let mut texts: HashMap<u32, Option<Vec<u32>>> = HashMap::new();
+    let mut used_names = vec![false; names];
+    let path = |i: u32| m.source_path(i).unwrap_or_else(|| format!("source {i}"));
+    for line in 0..lines {
+        if line % REPORT_EVERY == REPORT_EVERY - 1 && !go_on(u64::from(REPORT_EVERY)) {
+            return false;
+        }
+        let segs = m.line_segments(line);
+        report.stats.segments += segs.len() as u64;
+        let gen_line = line_off + line;
+        let shift = if line == 0 { col_off } else { 0 };
+        let at = |col: u32| Generated {
+            line: gen_line + 1,
+            column: col + shift + 1,
+        };
+        let bundle_len = bundle.and_then(|b| b.get(gen_line as usize).copied());
+        for s in &segs {
+            if let Some(n) = used_names.get_mut(s.name as usize) {
+                *n = true;
+            }
+            if let Some(b) = bundle {
+                let col = s.gen_col + shift;
+                match bundle_len {
+                    None => report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
+                        generated: Some(at(s.gen_col)),
+                        original: None,
+                        detail: format!(
+                            "line {} is past the end of the bundle ({} lines)",
+                            gen_line + 1,
+                            b.len()
+                        ),
+                    }),
+                    Some(len) if col > len => {
+                        report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
+                            generated: Some(at(s.gen_col)),
+                            original: None,
+                            detail: format!(
+                                "column {} is past the end of line {} ({len} columns)",
+                                col + 1,
+                                gen_line + 1
+                            ),
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            if !s.has_source() {
+                continue;
+            }
+            let text = texts.entry(s.source).or_insert_with(|| {
+                m.source_content(s.source)
+                    .map(|t| line_lengths(t.as_bytes()))
+            });
+            if let Some(text) = text {
+                let out = match text.get(s.src_line as usize) {
+                    None => Some(format!(
+                        "line {} is past the end of {} ({} lines)",
+                        s.src_line + 1,
+                        path(s.source),
+                        text.len()
+                    )),
+                    Some(&len) if s.src_col > len => Some(format!(
+                        "column {} is past the end of line {} of {} ({len} columns)",
+                        s.src_col + 1,
+                        s.src_line + 1,
+                        path(s.source)
+                    )),
+                    _ => None,
+                };
+                if let Some(detail) = out {
+                    report.note(ProblemKind::OriginalOutOfRange, 1, || Example {
+                        generated: Some(at(s.gen_col)),
+                        original: Some(Original {
+                            source: path(s.source),
+                            line: s.src_line + 1,
+                            column: s.src_col + 1,
+                        }),
+                        detail,
+                    });
+                }
+            }
+        }
+        if let Some(len) = bundle_len {
+            let unmapped = unmapped_columns(&segs, len.saturating_sub(shift));
+            if unmapped > 0 {
+                report.note(ProblemKind::UnmappedGenerated, u64::from(unmapped), || {
+                    Example {
+                        generated: Some(Generated {
+                            line: gen_line + 1,
+                            column: 1,
+                        }),
+                        original: None,
+                        detail: format!(
+                            "{unmapped} of line {}'s {len} columns map to no source",
+                            gen_line + 1
+                        ),
+                    }
+                });
+            }
+        }
+    }
+    go_on(u64::from(lines % REPORT_EVERY));
+    for &line in m.index().unsorted_lines() {
+        report.note(ProblemKind::UnsortedLine, 1, || Example {
+            generated: Some(Generated {
+                line: line_off + line + 1,
+                column: 1,
+            }),
+            original: None,
+            detail: format!(
+                "the segments of line {} are not in column order",
+                line_off + line + 1
+            ),
+        });
+    }
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    for i in 0..sources {
+        let p = path(i);
+        if m.source_content(i).is_none() {
+            report.note(ProblemKind::MissingSourceContent, 1, || Example {
+                generated: None,
+                original: None,
+                detail: format!("{p} has no sourcesContent"),
+            });
+        }
+        if let Some(&first) = seen.get(&p) {
+            report.note(ProblemKind::DuplicateSource, 1, || Example {
+                generated: None,
+                original: None,
+                detail: format!("sources {first} and {i} are both {p}"),
+            });
+        } else {
+            seen.insert(p.clone(), i);
+        }
+    }
+    for &i in m.ignore_list() {
+        if i < sources {
+            report.note(ProblemKind::IgnoredSource, 1, || Example {
+                generated: None,
+                original: None,
+                detail: format!("{} is on the ignoreList", path(i)),
+            });
+        }
+    }
+    for (i, used) in used_names.iter().enumerate() {
+        if !used {
+            report.note(ProblemKind::UnusedName, 1, || Example {
+                generated: None,
+                original: None,
+                detail: format!(
+                    "names[{i}] ({:?}) is used by no segment",
+                    m.name(i as u32).unwrap_or_default()
+                ),
+            });
+        }
+    }
+    true
+}
+
+/// Columns of a line `len` long that no segment maps to a source: before the first segment,
+/// and from a segment without a source to the next.
+fn unmapped_columns(segs: &[crate::symbols::sourcemap::RawSegment], len: u32) -> u32 {
+    let Some(first) = segs.first() else {
+        return len;
+    };
+    let mut out = first.gen_col.min(len);
+    for (k, s) in segs.iter().enumerate() {
+        if !s.has_source() {
+            let end = segs.get(k + 1).map_or(len, |n| n.gen_col.min(len));
+            out += end.saturating_sub(s.gen_col);
+        }
+    }
+    out
+}
+
+/// The report as the JSON document of `symscope check-map` (see the module's contract).
+pub fn to_json(report: &MapReport, map: &str, bundle: Option<&str>) -> serde_json::Value {
+    use serde_json::json;
+    let problems: Vec<serde_json::Value> = report
+        .problems
+        .iter()
+        .map(|p| {
+            let examples: Vec<serde_json::Value> = p
+                .examples
+                .iter()
+                .map(|e| {
+                    json!({
+                        "generated": e.generated.map(|g| json!({"line": g.line, "column": g.column})),
+                        "original": e.original.as_ref().map(|o| json!({
+                            "source": o.source, "line": o.line, "column": o.column
+                        })),
+                        "detail": e.detail,
+                    })
+                })
+                .collect();
+            json!({
+                "kind": p.kind.as_str(),
+                "severity": if p.kind.is_error() { "error" } else { "info" },
+                "count": p.count,
+                "examples": examples,
+            })
+        })
+        .collect();
+    json!({
+        "schema": 1,
+        "map": map,
+        "bundle": bundle,
+        "stats": {
+            "segments": report.stats.segments,
+            "lines": report.stats.lines,
+            "sources": report.stats.sources,
+            "names": report.stats.names,
+        },
+        "problems": problems,
+    })
+}
+
+/// The report as text: a line of stats, then each kind with its count and examples.
+pub fn to_text(report: &MapReport, map: &str) -> String {
+    use std::fmt::Write as _;
+    let s = &report.stats;
+    let mut out = format!(
+        "{map}: {} segments on {} generated lines, {} sources, {} names\n",
+        s.segments, s.lines, s.sources, s.names
+    );
+    for p in &report.problems {
+        let severity = if p.kind.is_error() { "error" } else { "info " };
+        let _ = writeln!(out, "{severity} {}: {}", p.kind.as_str(), p.count);
+        for e in &p.examples {
+            let mut at = String::new();
+            if let Some(g) = e.generated {
+                let _ = write!(at, "{}:{} ", g.line, g.column);
+            }
+            if let Some(o) = &e.original {
+                let _ = write!(at, "→ {}:{}:{} ", o.source, o.line, o.column);
+            }
+            let _ = writeln!(out, "    {at}{}", e.detail);
+        }
+    }
+    let errors = report.problems.iter().filter(|p| p.kind.is_error()).count();
+    let _ = writeln!(
+        out,
+        "{}",
+        match errors {
+            0 => "no errors".to_owned(),
+            1 => "1 kind of error".to_owned(),
+            n => format!("{n} kinds of error"),
+        }
+    );
+    out
+}

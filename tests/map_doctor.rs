@@ -1,0 +1,315 @@
+//! The map doctor (`engine::doctor`, `symscope check-map`, issue #22 part 2) on the corpus
+//! maps: clean, no errors (and `unused_name` equal to what the `sourcemap` crate's tokens
+//! leave unused); with defects planted in three.js's map and bundle, each kind found with its
+//! exact count; and the CLI's exit codes and JSON.
+
+mod common;
+
+use common::{arg, js};
+use serde_json::{Value, json};
+use symscope::engine::doctor::{MapReport, ProblemKind, check_map};
+use symscope::model::NoProgress;
+use symscope::symbols::sourcemap::{RawSegment, SourceMap, vlq};
+
+/// The corpus maps, with their bundles.
+const MAPS: &[(&str, &str)] = &[
+    (
+        "three-esbuild/three.min.js.map",
+        "three-esbuild/three.min.js",
+    ),
+    (
+        "lodash-terser/lodash.min.js.map",
+        "lodash-terser/lodash.min.js",
+    ),
+    (
+        "pdfjs-dist-worker/pdf.worker.mjs.map",
+        "pdfjs-dist-worker/pdf.worker.mjs",
+    ),
+    (
+        "react-dom-server-esbuild/react-dom-server.min.js.map",
+        "react-dom-server-esbuild/react-dom-server.min.js",
+    ),
+    ("rxjs-esbuild/rxjs.min.js.map", "rxjs-esbuild/rxjs.min.js"),
+    (
+        "index-map-rxjs-lodash/vendor.min.js.map",
+        "index-map-rxjs-lodash/vendor.min.js",
+    ),
+];
+
+fn check(map: &[u8], bundle: Option<&[u8]>) -> MapReport {
+    let map = SourceMap::parse(map.to_vec()).unwrap();
+    check_map(&map, bundle, &mut NoProgress)
+}
+
+fn count(report: &MapReport, kind: ProblemKind) -> u64 {
+    report.problem(kind).map_or(0, |p| p.count)
+}
+
+/// Names no token of the map uses, by the `sourcemap` crate (regular maps only).
+fn unused_names_by_the_crate(map: &[u8]) -> Option<u64> {
+    let sm = sourcemap::SourceMap::from_slice(map).ok()?;
+    let mut used = vec![false; sm.get_name_count() as usize];
+    for t in sm.tokens() {
+        let id = t.get_raw_token().name_id;
+        if let Some(u) = used.get_mut(id as usize) {
+            *u = true;
+        }
+    }
+    Some(used.iter().filter(|u| !**u).count() as u64)
+}
+
+#[test]
+fn corpus_maps_have_no_errors() {
+    for (map, bundle) in MAPS {
+        let bytes = std::fs::read(js(map)).unwrap();
+        let bundle = std::fs::read(js(bundle)).unwrap();
+        let report = check(&bytes, Some(&bundle));
+        assert!(!report.has_errors(), "{map}: {report:#?}");
+        assert!(report.stats.segments > 10_000, "{map}: {:?}", report.stats);
+        if let Some(unused) = unused_names_by_the_crate(&bytes) {
+            assert_eq!(count(&report, ProblemKind::UnusedName), unused, "{map}");
+        }
+    }
+}
+
+/// A map's fields, its segments decoded line by line, to plant defects in and write back.
+struct Planted {
+    json: Value,
+    lines: Vec<Vec<RawSegment>>,
+    /// Extra `mappings` text to put after the first `,` of line 0 (an empty segment).
+    empty_segment: bool,
+}
+
+impl Planted {
+    fn new(bytes: &[u8]) -> Self {
+        let json: Value = serde_json::from_slice(bytes).unwrap();
+        let SourceMap::Regular(map) = SourceMap::parse(bytes.to_vec()).unwrap() else {
+            panic!("a regular map");
+        };
+        let lines = (0..map.index().line_count() as u32)
+            .map(|l| map.line_segments(l))
+            .collect();
+        Self {
+            json,
+            lines,
+            empty_segment: false,
+        }
+    }
+
+    /// The map's JSON with `mappings` encoded from the (possibly changed) segments.
+    fn write(&self) -> Vec<u8> {
+        let mut mappings = String::new();
+        let (mut source, mut src_line, mut src_col, mut name) = (0i64, 0i64, 0i64, 0i64);
+        for (k, line) in self.lines.iter().enumerate() {
+            if k > 0 {
+                mappings.push(';');
+            }
+            let mut col = 0i64;
+            for (j, s) in line.iter().enumerate() {
+                if j > 0 {
+                    mappings.push(',');
+                }
+                if k == 0 && j == 1 && self.empty_segment {
+                    mappings.push(',');
+                }
+                vlq::encode(&mut mappings, i64::from(s.gen_col) - col);
+                col = i64::from(s.gen_col);
+                if s.has_source() {
+                    vlq::encode(&mut mappings, i64::from(s.source) - source);
+                    vlq::encode(&mut mappings, i64::from(s.src_line) - src_line);
+                    vlq::encode(&mut mappings, i64::from(s.src_col) - src_col);
+                    (source, src_line, src_col) = (
+                        i64::from(s.source),
+                        i64::from(s.src_line),
+                        i64::from(s.src_col),
+                    );
+                    if s.name != symscope::symbols::sourcemap::NONE {
+                        vlq::encode(&mut mappings, i64::from(s.name) - name);
+                        name = i64::from(s.name);
+                    }
+                }
+            }
+        }
+        let mut json = self.json.clone();
+        json["mappings"] = Value::String(mappings);
+        serde_json::to_vec(&json).unwrap()
+    }
+}
+
+/// Lengths of the bundle's lines in columns (three.min.js is ASCII).
+fn bundle_lines(bundle: &[u8]) -> Vec<u32> {
+    bundle
+        .split(|&b| b == b'\n')
+        .map(|l| l.len() as u32)
+        .collect()
+}
+
+#[test]
+fn planted_defects_are_found_with_their_counts() {
+    let bytes = std::fs::read(js("three-esbuild/three.min.js.map")).unwrap();
+    let bundle = std::fs::read(js("three-esbuild/three.min.js")).unwrap();
+    let clean = check(&bytes, Some(&bundle));
+    assert!(!clean.has_errors());
+    let mut p = Planted::new(&bytes);
+    // Written back unchanged, the map reads the same.
+    assert_eq!(check(&p.write(), Some(&bundle)), clean);
+    let lens = bundle_lines(&bundle);
+    // Lines with several segments, each a different line for each defect.
+    let busy: Vec<usize> = (0..p.lines.len())
+        .filter(|&l| p.lines[l].len() >= 4 && lens[l] > 0)
+        .collect();
+    let mut busy = busy.into_iter();
+    let mut next = || busy.next().unwrap();
+    let content: Vec<String> = p.json["sourcesContent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect();
+    let src_lines: Vec<Vec<usize>> = content
+        .iter()
+        .map(|c| c.split('\n').map(|l| l.encode_utf16().count()).collect())
+        .collect();
+    // 3 original lines past the end of their source, 2 columns past the end of their line.
+    for _ in 0..3 {
+        let l = next();
+        let s = &mut p.lines[l][1];
+        s.src_line = src_lines[s.source as usize].len() as u32 + 7;
+    }
+    for _ in 0..2 {
+        let l = next();
+        let s = &mut p.lines[l][1];
+        let len = src_lines[s.source as usize][s.src_line as usize];
+        s.src_col = len as u32 + 3;
+    }
+    // 2 generated columns past the end of their line (the line's last segment), and a line
+    // past the bundle's end with one segment.
+    for _ in 0..2 {
+        let l = next();
+        let last = p.lines[l].last_mut().unwrap();
+        last.gen_col = lens[l] + 5;
+    }
+    let mut extra = p.lines[next()][0];
+    extra.gen_col = 0;
+    while p.lines.len() < lens.len() {
+        p.lines.push(Vec::new());
+    }
+    p.lines.push(vec![extra]);
+    // 2 unsorted lines.
+    for _ in 0..2 {
+        let l = next();
+        p.lines[l].swap(0, 1);
+    }
+    // A segment made source-less: its span becomes unmapped.
+    let l = next();
+    let (col, next_col) = (p.lines[l][1].gen_col, p.lines[l][2].gen_col);
+    p.lines[l][1] = RawSegment {
+        gen_col: col,
+        source: symscope::symbols::sourcemap::NONE,
+        src_line: 0,
+        src_col: 0,
+        name: symscope::symbols::sourcemap::NONE,
+    };
+    // A duplicate source without content (missing content: 1, duplicate: 1), 4 unused names,
+    // the ignore list with the first source and an index past the sources, an empty segment.
+    let first = p.json["sources"][0].clone();
+    p.json["sources"].as_array_mut().unwrap().push(first);
+    p.json["sourcesContent"]
+        .as_array_mut()
+        .unwrap()
+        .push(Value::Null);
+    for n in 0..4 {
+        p.json["names"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(format!("planted{n}")));
+    }
+    p.json["ignoreList"] = json!([0, 99]);
+    p.empty_segment = true;
+    let report = check(&p.write(), Some(&bundle));
+    let expect = [
+        (ProblemKind::OriginalOutOfRange, 5),
+        (ProblemKind::GeneratedOutOfRange, 3),
+        (ProblemKind::UnsortedLine, 2),
+        (ProblemKind::MissingSourceContent, 1),
+        (ProblemKind::DuplicateSource, 1),
+        (ProblemKind::IgnoreListOutOfRange, 1),
+        (ProblemKind::EmptySegment, 1),
+        (
+            ProblemKind::UnusedName,
+            count(&clean, ProblemKind::UnusedName) + 4,
+        ),
+        (ProblemKind::IgnoredSource, 1),
+    ];
+    for (kind, n) in expect {
+        assert_eq!(count(&report, kind), n, "{}: {report:#?}", kind.as_str());
+    }
+    // Unmapped: what the clean map left, the source-less span, the line past the end is not
+    // in the bundle; the out-of-range columns add nothing.
+    assert_eq!(
+        count(&report, ProblemKind::UnmappedGenerated),
+        count(&clean, ProblemKind::UnmappedGenerated) + u64::from(next_col - col)
+    );
+    // Examples name positions: the first original_out_of_range one points past its source.
+    let ex = &report
+        .problem(ProblemKind::OriginalOutOfRange)
+        .unwrap()
+        .examples[0];
+    let o = ex.original.as_ref().unwrap();
+    assert!(ex.detail.contains("past the end"), "{ex:?}");
+    assert!(
+        o.line as usize > src_lines[0].len().min(src_lines[1].len()),
+        "{ex:?}"
+    );
+    assert!(report.has_errors());
+    // Without the bundle, the generated checks are not made.
+    let no_bundle = check(&p.write(), None);
+    assert_eq!(count(&no_bundle, ProblemKind::GeneratedOutOfRange), 0);
+    assert_eq!(count(&no_bundle, ProblemKind::UnmappedGenerated), 0);
+    assert_eq!(count(&no_bundle, ProblemKind::OriginalOutOfRange), 5);
+}
+
+#[test]
+fn check_map_exit_codes_and_json() {
+    let map = js("three-esbuild/three.min.js.map");
+    let bundle = js("three-esbuild/three.min.js");
+    let out = common::symscope(&[
+        "check-map",
+        "--format",
+        "json",
+        "--bundle",
+        arg(&bundle),
+        arg(&map),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], 1);
+    assert_eq!(doc["stats"]["sources"], 2);
+    assert!(doc["stats"]["segments"].as_u64().unwrap() > 100_000);
+    let kinds: Vec<&str> = doc["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["unmapped_generated"]);
+    assert_eq!(doc["problems"][0]["severity"], "info");
+    // A map with an error exits 1; one that cannot be read exits 2, naming the file.
+    let dir = common::temp_dir("doctor");
+    let mut json: Value = serde_json::from_slice(&std::fs::read(&map).unwrap()).unwrap();
+    let first = json["sources"][0].clone();
+    json["sources"].as_array_mut().unwrap().push(first);
+    let broken = dir.join("dup.map");
+    std::fs::write(&broken, serde_json::to_vec(&json).unwrap()).unwrap();
+    let out = common::symscope(&["check-map", arg(&broken)]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("error duplicate_source: 1"), "{text}");
+    assert!(text.contains("error missing_source_content: 1"), "{text}");
+    let bad = dir.join("bad.map");
+    std::fs::write(&bad, b"{\"version\": 3, \"mappings\": 7}").unwrap();
+    let out = common::symscope(&["check-map", arg(&bad)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.map"));
+    std::fs::remove_dir_all(&dir).ok();
+}
