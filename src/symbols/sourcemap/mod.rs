@@ -26,6 +26,9 @@
 //!   exact column match answers with the first segment at that column, otherwise the last one
 //!   before it), and source paths are normalised the same way (`paths.rs`). Columns are UTF-16
 //!   code units, as engines print them and the spec defines them.
+//! - The inverse look-up (`original.rs`: original position → generated ones) is built on
+//!   demand and answers as trace-mapping's `generatedPositionFor` and
+//!   `allGeneratedPositionsFor`.
 //! - Extensions: `x_facebook_sources` (Metro's function map), `x_hermes_function_offsets`,
 //!   `ignoreList` / `x_google_ignoreList`, `sourceRoot`, `debugId` / `debug_id`.
 //!
@@ -40,6 +43,7 @@ mod function_map;
 mod index;
 mod json;
 mod map;
+mod original;
 mod paths;
 mod validate;
 pub mod vlq;
@@ -53,5 +57,6 @@ pub use index::{
 };
 pub use json::StrRef;
 pub use map::{IndexMap, RegularMap, Section, SourceMap, Token};
+pub use original::{Bias, GeneratedPos, OriginalIndex};
 pub use paths::{join_source_root, normalize_path};
 pub use validate::{Violation, validate};
