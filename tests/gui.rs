@@ -648,6 +648,63 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
     h.get_by_label_contains("Original, ../node_modules/three/build/three.core.js:16285:");
 }
 
+/// In the inspector, a pasted frame's position jumps to its segment; Check map runs the map
+/// doctor against the loaded bundle, and an example's position is a click away.
+#[test]
+fn the_inspector_goes_to_a_position_and_checks_the_map() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
+            js("three-esbuild/three.min.js"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16287:9"));
+    h.get_all_by_label_contains("expandByObject")
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(3);
+    h.get_by_label("Inspect segment").click();
+    h.run_steps(4);
+    // A pasted V8 frame: generated 1:98700 (1-based) is column 98699, three.core.js 16287:9.
+    fn go_to<'h>(h: &'h Harness<'static, AppState>) -> egui_kittest::Node<'h> {
+        h.get_all_by_role(egui::Role::TextInput)
+            .find(|n| format!("{n:?}").contains("Go to"))
+            .expect("the inspector's Go to field")
+    }
+    go_to(&h).click();
+    h.run_steps(1);
+    go_to(&h).type_text("    at De.expandByObject (out/three.min.js:1:98700)");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(4);
+    let at = h.state().view.inspector_segment.unwrap();
+    let view = h.state_mut().inspector_view().unwrap();
+    assert_eq!(view.line, 0);
+    assert_eq!(view.segments[at].gen_col, 98699);
+    h.get_by_label("Original, ../node_modules/three/build/three.core.js:16287:9");
+    // The map doctor: no errors, and generated code no segment maps (with the bundle).
+    h.get_by_label("Check map").click();
+    settle(&mut h, |h| has_label(h, "Map doctor"));
+    assert!(
+        has_label(&h, "Map doctor: no errors"),
+        "{:?}",
+        labels_containing(&h, "doctor")
+    );
+    assert!(has_label(&h, "133515 segments"));
+    h.get_by_label_contains("info  unmapped_generated: ")
+        .click();
+    h.run_steps(3);
+    assert!(has_label(&h, "map to no source"));
+    h.get_by_label("Close report").click();
+    h.run_steps(2);
+    assert!(!has_label(&h, "Map doctor"));
+}
+
 #[test]
 fn copy_a_frame() {
     let mut h = three_with_frame_0();

@@ -80,6 +80,13 @@ fn segment_inspector() {
     let mut h = loaded_app();
     h.get_by_label("Inspect segment").click();
     h.run_steps(5);
+    // The map doctor's report on the map and its bundle, one kind opened.
+    h.get_by_label("Check map").click();
+    settle(&mut h);
+    h.run_steps(3);
+    h.get_by_label_contains("info  unmapped_generated: ")
+        .click();
+    h.run_steps(5);
     h.snapshot_options("segment_inspector", &screenshots());
 }
 

@@ -65,6 +65,18 @@ pub enum Command {
     InspectMap(String),
     /// Show this generated line (0-based) in the inspector.
     InspectLine(u32),
+    /// Show this generated position (0-based line and column) in the inspector, its segment
+    /// selected.
+    GoToGenerated {
+        /// 0-based generated line.
+        line: u32,
+        /// 0-based generated column (UTF-16 code units).
+        column: u32,
+    },
+    /// Run the map doctor on the inspected map (against its bundle when loaded).
+    CheckMap,
+    /// Close the map doctor's report.
+    CloseMapReport,
     /// Select a segment of the inspected line.
     SelectSegment(usize),
     /// Open the inspector at the selected frame's segment.
@@ -268,6 +280,13 @@ impl AppState {
                 self.view.inspector_line = line;
                 self.view.inspector_segment = None;
             }
+            Command::GoToGenerated { line, column } => {
+                self.view.inspector_line = line;
+                self.view.inspector_segment =
+                    self.inspector_view().and_then(|v| v.segment_at(column));
+            }
+            Command::CheckMap => self.start_map_check(),
+            Command::CloseMapReport => self.view.map_report = None,
             Command::SelectSegment(i) => self.view.inspector_segment = Some(i),
             Command::InspectSelectedFrame => self.inspect_selected_frame(),
             Command::OpenWorkspace(path) => {

@@ -101,6 +101,9 @@ impl AppState {
                         e.loaded = Some(Loaded::Symbols(*file, None));
                     }
                 }
+                (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
+                    self.view.map_report = Some((map, report));
+                }
                 (JobState::Done, Some(JobOutput::Folder { dir, files, errors })) => {
                     self.errors.extend(errors);
                     if files.is_empty() {
@@ -211,6 +214,29 @@ impl AppState {
             .names
             .insert(job, format!("build SymCache {name}"));
         self.running.loading.insert(id, job);
+    }
+
+    /// Runs the map doctor on the inspected map in a job, against its bundle's text when the
+    /// inspector has it.
+    pub(super) fn start_map_check(&mut self) {
+        let Some(view) = self.inspector_view() else {
+            return;
+        };
+        let Some(path) = self.workspace.selection.inspected_map.clone() else {
+            return;
+        };
+        let map = view.map.clone();
+        let bundle = view.generated.clone();
+        let name = view.map_name.clone();
+        let job = self.jobs.spawn(move |ctx| {
+            let bundle = bundle.as_ref().map(|t| t.as_str().as_bytes());
+            let report = crate::engine::doctor::check_map(&map, bundle, ctx);
+            Ok::<_, std::convert::Infallible>(JobOutput::MapChecked {
+                map: path,
+                report: Arc::new(report),
+            })
+        });
+        self.running.names.insert(job, format!("check {name}"));
     }
 
     /// Re-symbolicates every loaded log against the loaded symbol files (after any change).

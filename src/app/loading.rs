@@ -81,6 +81,13 @@ pub enum JobOutput {
         /// The file, answered from its SymCache.
         file: Box<SymbolFile>,
     },
+    /// A map was checked by the map doctor.
+    MapChecked {
+        /// The map's input path.
+        map: String,
+        /// What the doctor found.
+        report: Arc<crate::engine::doctor::MapReport>,
+    },
     /// A log was symbolicated.
     Symbolicated {
         /// Which log.

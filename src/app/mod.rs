@@ -115,6 +115,8 @@ pub struct ViewState {
     pub hovered: Vec<String>,
     /// The shortcuts window is open (F1).
     pub shortcuts_open: bool,
+    /// The map doctor's last report: the map's input path and what it found.
+    pub map_report: Option<(String, Arc<crate::engine::doctor::MapReport>)>,
     /// Point the open inspector at the selected frame once its log is symbolicated (a
     /// workspace saved with the inspector open reopens on the frame's segment).
     inspect_when_ready: bool,

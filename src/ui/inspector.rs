@@ -116,6 +116,35 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             commands.send(Command::InspectSelectedFrame);
         }
     });
+    ui.horizontal(|ui| {
+        go_to_ui(ui, commands);
+        if ui
+            .button("Check map")
+            .on_hover_text(
+                "Run the map doctor: positions past the end of a source or of the bundle, \
+                 unsorted lines, missing or duplicate sources, unused names, unmapped code",
+            )
+            .clicked()
+        {
+            commands.send(Command::CheckMap);
+        }
+    });
+    if let Some((path, report)) = &state.view.map_report
+        && state.workspace.selection.inspected_map.as_ref() == Some(path)
+    {
+        // Beside the panels, never taking the inspector's room.
+        egui::Window::new("Map doctor")
+            .id(egui::Id::unique("map-doctor"))
+            .anchor(egui::Align2::RIGHT_TOP, [-12.0, 40.0])
+            .default_width(theme::DOCTOR_WIDTH)
+            .collapsible(false)
+            .resizable(false)
+            .show(ui.ctx(), |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(theme::DOCTOR_HEIGHT)
+                    .show(ui, |ui| report_ui(ui, report, commands));
+            });
+    }
     if !view.sections.is_empty() {
         let list: Vec<String> = view
             .sections
@@ -130,6 +159,127 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             view.sections.len(),
             list.join(", ")
         ));
+    }
+}
+
+/// The generated position in `text`: its last `line:column` (both 1-based, as engines print
+/// them and editors show them), so that a pasted frame (`at f (app.min.js:1:98188)`) works.
+pub fn parse_position(text: &str) -> Option<(u32, u32)> {
+    let mut found = None;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_digit()) {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            if bytes.get(i) == Some(&b':') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                let col_start = i + 1;
+                let mut j = col_start;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+                if let (Ok(line), Ok(col)) = (text[start..i].parse(), text[col_start..j].parse())
+                    && line > 0
+                    && col > 0
+                {
+                    found = Some((line, col));
+                }
+            }
+            continue;
+        }
+        i += 1;
+    }
+    found
+}
+
+/// The "go to line:column" box: Enter jumps to the segment there.
+fn go_to_ui(ui: &mut egui::Ui, commands: &mut Commands) {
+    let id = egui::Id::unique("inspector-go-to");
+    let mut text: String = ui.data(|d| d.get_temp(id)).unwrap_or_default();
+    let label = ui.label("Go to");
+    let edit = ui
+        .add(
+            egui::TextEdit::singleline(&mut text)
+                .hint_text("line:column")
+                .desired_width(140.0),
+        )
+        .labelled_by(label.id);
+    // The Enter is taken here: the stack list, drawn after this panel, would inspect the
+    // selected frame with it.
+    let entered = edit.lost_focus()
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+    if entered && let Some((line, col)) = parse_position(&text) {
+        commands.send(Command::GoToGenerated {
+            line: line - 1,
+            column: col - 1,
+        });
+    }
+    edit.on_hover_text("A generated position, 1-based (12:345), or a pasted stack frame");
+    ui.data_mut(|d| d.insert_temp(id, text));
+}
+
+/// The map doctor's report: each kind with its count; its examples on demand, a generated
+/// position a click away.
+fn report_ui(
+    ui: &mut egui::Ui,
+    report: &crate::engine::doctor::MapReport,
+    commands: &mut Commands,
+) {
+    let errors: u64 = report
+        .problems
+        .iter()
+        .filter(|p| p.kind.is_error())
+        .map(|p| p.count)
+        .sum();
+    ui.horizontal(|ui| {
+        let s = &report.stats;
+        let verdict = if report.has_errors() {
+            RichText::new(format!("Map doctor: {errors} errors")).color(theme::ERROR)
+        } else {
+            RichText::new("Map doctor: no errors").color(theme::RESOLVED)
+        };
+        ui.label(verdict.strong());
+        ui.label(
+            RichText::new(format!(
+                "{} segments, {} lines, {} sources, {} names",
+                s.segments, s.lines, s.sources, s.names
+            ))
+            .weak(),
+        );
+        if ui.small_button("Close report").clicked() {
+            commands.send(Command::CloseMapReport);
+        }
+    });
+    for p in &report.problems {
+        let (mark, color) = if p.kind.is_error() {
+            ("error", theme::ERROR)
+        } else {
+            ("info", theme::MUTED)
+        };
+        egui::CollapsingHeader::new(
+            RichText::new(format!("{mark}  {}: {}", p.kind.as_str(), p.count)).color(color),
+        )
+        .id_salt(("doctor", p.kind.as_str()))
+        .show(ui, |ui| {
+            for e in &p.examples {
+                ui.horizontal(|ui| {
+                    if let Some(g) = e.generated
+                        && ui
+                            .small_button(format!("{}:{}", g.line, g.column))
+                            .on_hover_text("Show this generated position")
+                            .clicked()
+                    {
+                        commands.send(Command::GoToGenerated {
+                            line: g.line - 1,
+                            column: g.column - 1,
+                        });
+                    }
+                    ui.label(&e.detail);
+                });
+            }
+        });
     }
 }
 

@@ -13,6 +13,10 @@ pub const WARNING: Color32 = Color32::from_rgb(230, 160, 60);
 pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
 /// The error list's width.
 pub const ERRORS_WIDTH: f32 = 560.0;
+/// Width of the map doctor's window.
+pub const DOCTOR_WIDTH: f32 = 560.0;
+/// Most height of the map doctor's report before it scrolls.
+pub const DOCTOR_HEIGHT: f32 = 320.0;
 /// A frame or exception with the user's triage note.
 pub const NOTE: Color32 = Color32::from_rgb(120, 170, 230);
 /// A passing notice in the status bar ("Saved x.ron").
