@@ -1,4 +1,5 @@
-//! The headless command line: `symscope symbolicate` and `symscope check-map`.
+//! The headless command line: `symscope symbolicate`, `symscope check-map` and `symscope
+//! extract-sources`.
 
 use crate::engine::{self, Cache, Detected, Loader, NativeRoute, report};
 use crate::jobs::ParallelIndex;
@@ -40,6 +41,20 @@ pub enum Command {
     /// Check a source map (and its bundle) for what is wrong with it: exit 0 when it has no
     /// errors, 1 when it has, 2 when it cannot be read.
     CheckMap(CheckMapArgs),
+    /// Write a source map's original sources (`sourcesContent`) into a folder, each under its
+    /// own path kept inside the folder.
+    ExtractSources(ExtractArgs),
+}
+
+/// Arguments of `extract-sources`.
+#[derive(Debug, clap::Args)]
+pub struct ExtractArgs {
+    /// The source map.
+    #[arg(value_name = "MAP")]
+    pub map: PathBuf,
+    /// The folder to write into (made when missing).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// Arguments of `check-map`.
@@ -107,6 +122,13 @@ fn unusable(e: impl std::fmt::Display) -> Failure {
 /// `main.rs` does).
 pub fn run(command: Command) -> ExitCode {
     match command {
+        Command::ExtractSources(args) => match extract_command(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(f) => {
+                eprintln!("symscope: {}", f.message);
+                ExitCode::from(f.code)
+            }
+        },
         Command::CheckMap(args) => {
             let mut stdout = std::io::stdout().lock();
             match check_map_command(&args, &mut stdout) {
@@ -238,6 +260,27 @@ pub fn check_map_command(
         }
     }
     Ok(!report.has_errors())
+}
+
+/// `symscope extract-sources MAP DIR`: what was written and what was skipped, on standard
+/// output.
+fn extract_command(args: &ExtractArgs) -> Result<(), Failure> {
+    let name = args.map.display().to_string();
+    let bytes =
+        crate::jobs::read_or_map(&args.map).map_err(|e| unusable(format!("{name}: {e}")))?;
+    let map = crate::symbols::sourcemap::SourceMap::parse_with(bytes, &ParallelIndex)
+        .map_err(|e| unusable(format!("{name}: {e}")))?;
+    let done = crate::workspace::extract_sources(&map, &args.dir)
+        .map_err(|e| unusable(format!("{}: {e}", args.dir.display())))?;
+    for skipped in &done.skipped {
+        println!("skipped {skipped}");
+    }
+    println!(
+        "{} sources written to {}",
+        done.written.len(),
+        args.dir.display()
+    );
+    Ok(())
 }
 
 /// The log's bytes, from its file or standard input (`-`).

@@ -703,6 +703,20 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
     h.get_by_label("Close report").click();
     h.run_steps(2);
     assert!(!has_label(&h, "Map doctor"));
+    // Extract sources…: the folder comes from the dialog; the map's two sources are written
+    // under it, `../node_modules/...` kept inside.
+    let dir = temp_dir("gui-extract");
+    h.state_mut().dialogs.script([vec![dir.clone()]]);
+    h.get_by_label("Extract sources…").click();
+    settle(&mut h, |h| has_label(h, "Extracted 2 sources to"));
+    let core = dir.join("__/node_modules/three/build/three.core.js");
+    assert!(
+        std::fs::read_to_string(&core)
+            .unwrap()
+            .contains("expandByObject( object, precise );"),
+        "{core:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -313,3 +313,76 @@ fn check_map_exit_codes_and_json() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.map"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `symscope extract-sources`: pdf.js's shipped map (`webpack://` sources) written file by
+/// file with its sourcesContent; a hostile map's `../`, absolute and scheme paths all land
+/// inside the folder, and a symbolic link in the way is not written through.
+#[test]
+fn extract_sources_stays_inside_the_folder() {
+    let dir = common::temp_dir("extract");
+    let map = js("pdfjs-dist-worker/pdf.worker.mjs.map");
+    let out = common::symscope(&["extract-sources", arg(&map), arg(&dir.join("pdf"))]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let json: Value = serde_json::from_slice(&std::fs::read(&map).unwrap()).unwrap();
+    let contents = json["sourcesContent"].as_array().unwrap();
+    let with_content = contents.iter().filter(|c| c.is_string()).count();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{with_content} sources written")),
+        "{stdout}"
+    );
+    // Each written file holds its source's content, at the source's own path.
+    let sources = json["sources"].as_array().unwrap();
+    let (i, first) = sources
+        .iter()
+        .enumerate()
+        .find(|(i, s)| s.as_str().unwrap().starts_with("webpack://") && contents[*i].is_string())
+        .unwrap();
+    // The path as the map names it: `sourceRoot` joined and normalized.
+    let named = symscope::symbols::sourcemap::join_source_root(
+        json["sourceRoot"].as_str(),
+        first.as_str().unwrap(),
+    );
+    let rel = symscope::symbols::sourcemap::extraction_path(&named).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("pdf").join(rel)).unwrap(),
+        contents[i].as_str().unwrap()
+    );
+    // A hostile map.
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let target = dir.join("hostile");
+    std::fs::create_dir_all(&target).unwrap();
+    std::os::unix::fs::symlink(&outside, target.join("link")).unwrap();
+    let hostile = json!({
+        "version": 3,
+        "sources": ["../../escape.js", "/etc/abs.js", "webpack:///../up.js", "link/through.js", "a.js", "./a.js"],
+        "sourcesContent": ["1", "2", "3", "4", "5", "6"],
+        "names": [],
+        "mappings": "AAAA,CCAA,CCAA,CCAA,CCAA,CCAA"
+    });
+    let hostile_map = dir.join("hostile.map");
+    std::fs::write(&hostile_map, serde_json::to_vec(&hostile).unwrap()).unwrap();
+    let out = common::symscope(&["extract-sources", arg(&hostile_map), arg(&target)]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("5 sources written"), "{stdout}");
+    assert!(stdout.contains("skipped link/through.js"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(target.join("__/__/escape.js")).unwrap(),
+        "1"
+    );
+    assert_eq!(
+        std::fs::read_to_string(target.join("etc/abs.js")).unwrap(),
+        "2"
+    );
+    // `webpack:///../up.js` is named `webpack:///up.js` by the map (a URL's path cannot rise
+    // above its root).
+    assert_eq!(std::fs::read_to_string(target.join("up.js")).unwrap(), "3");
+    // Two sources at one path: the second gets its own name.
+    assert_eq!(std::fs::read_to_string(target.join("a.js")).unwrap(), "5");
+    assert_eq!(std::fs::read_to_string(target.join("a.js~2")).unwrap(), "6");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    assert!(!dir.join("escape.js").exists() && !dir.parent().unwrap().join("escape.js").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -77,6 +77,8 @@ pub enum Command {
     CheckMap,
     /// Close the map doctor's report.
     CloseMapReport,
+    /// Write the inspected map's original sources into this folder.
+    ExtractSources(PathBuf),
     /// Select a segment of the inspected line.
     SelectSegment(usize),
     /// Open the inspector at the selected frame's segment.
@@ -287,6 +289,7 @@ impl AppState {
             }
             Command::CheckMap => self.start_map_check(),
             Command::CloseMapReport => self.view.map_report = None,
+            Command::ExtractSources(dir) => self.start_extract(dir),
             Command::SelectSegment(i) => self.view.inspector_segment = Some(i),
             Command::InspectSelectedFrame => self.inspect_selected_frame(),
             Command::OpenWorkspace(path) => {

@@ -26,6 +26,8 @@ pub enum DialogRequest {
     Export(ExportFormat),
     /// Pick a folder of original sources.
     AddSourceRoot,
+    /// Pick the folder to extract the inspected map's sources into.
+    ExtractSources,
     /// Point at where a missing input is now.
     Locate(super::InputId),
 }
@@ -209,7 +211,9 @@ async fn run(request: &DialogRequest, dir: Option<PathBuf>, name: Option<String>
             .add_filter(format.label(), &[format.extension()])
             .save_file()
             .await),
-        DialogRequest::AddSourceRoot => one(dialog.pick_folder().await),
+        DialogRequest::AddSourceRoot | DialogRequest::ExtractSources => {
+            one(dialog.pick_folder().await)
+        }
         DialogRequest::Locate(_) => one(dialog.pick_file().await),
     }
 }

@@ -101,6 +101,18 @@ impl AppState {
                         e.loaded = Some(Loaded::Symbols(*file, None));
                     }
                 }
+                (JobState::Done, Some(JobOutput::Extracted { dir, done })) => {
+                    self.errors
+                        .extend(done.skipped.iter().map(|s| format!("not extracted: {s}")));
+                    self.notice = Some((
+                        Instant::now(),
+                        format!(
+                            "Extracted {} sources to {}",
+                            done.written.len(),
+                            dir.display()
+                        ),
+                    ));
+                }
                 (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
                     self.view.map_report = Some((map, report));
                 }
@@ -237,6 +249,20 @@ impl AppState {
             })
         });
         self.running.names.insert(job, format!("check {name}"));
+    }
+
+    /// Writes the inspected map's sources into `dir` in a job.
+    pub(super) fn start_extract(&mut self, dir: std::path::PathBuf) {
+        let Some(view) = self.inspector_view() else {
+            return;
+        };
+        let (map, name) = (view.map.clone(), view.map_name.clone());
+        let job = self.jobs.spawn(move |_| {
+            let done = crate::workspace::extract_sources(&map, &dir)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+            Ok::<_, std::io::Error>(JobOutput::Extracted { dir, done })
+        });
+        self.running.names.insert(job, format!("extract {name}"));
     }
 
     /// Re-symbolicates every loaded log against the loaded symbol files (after any change).

@@ -81,6 +81,13 @@ pub enum JobOutput {
         /// The file, answered from its SymCache.
         file: Box<SymbolFile>,
     },
+    /// A map's sources were written into a folder.
+    Extracted {
+        /// The folder.
+        dir: std::path::PathBuf,
+        /// What was written and skipped.
+        done: crate::workspace::Extracted,
+    },
     /// A map was checked by the map doctor.
     MapChecked {
         /// The map's input path.

@@ -299,6 +299,7 @@ impl AppState {
                 }
                 DialogRequest::Export(format) => Command::Export(format, first),
                 DialogRequest::AddSourceRoot => Command::AddSourceRoot(first),
+                DialogRequest::ExtractSources => Command::ExtractSources(first),
                 DialogRequest::Locate(id) => Command::Locate(id, first),
             };
             self.apply_one(command);

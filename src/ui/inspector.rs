@@ -128,6 +128,16 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
         {
             commands.send(Command::CheckMap);
         }
+        if ui
+            .button("Extract sources…")
+            .on_hover_text(
+                "Write the map's original sources (sourcesContent) into a folder you pick, \
+                 each under its own path, kept inside the folder",
+            )
+            .clicked()
+        {
+            commands.send(Command::Dialog(crate::app::DialogRequest::ExtractSources));
+        }
     });
     if let Some((path, report)) = &state.view.map_report
         && state.workspace.selection.inspected_map.as_ref() == Some(path)

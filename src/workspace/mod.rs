@@ -6,8 +6,10 @@
 //! workspace, is refused with a clear error and never overwritten. Derived data (indexes,
 //! caches) lives in `NAME.cache/` beside the document and is never needed for correctness.
 
+mod extract;
 mod paths;
 
+pub use extract::{Extracted, extract_sources};
 pub use paths::{files_under, relative_path};
 
 use crate::model::FileKind;

@@ -1,5 +1,6 @@
 //! Source paths as trace-mapping and the `source-map` package give them: `sourceRoot`
-//! joined, `./` removed, `a/../` folded.
+//! joined, `./` removed, `a/../` folded; and a source's path made safe to write under a
+//! folder ([`extraction_path`]).
 
 /// Joins `sourceRoot` and a source, then normalizes the path (`./` removed, `a/../`
 /// folded) as `@jridgewell/trace-mapping` and the `source-map` package do.
@@ -97,5 +98,98 @@ mod tests {
             join_source_root(Some(""), "webpack://p/./q.js"),
             "webpack://p/q.js"
         );
+    }
+}
+
+/// Where source `source` (its path as the map names it) is written when the sources are
+/// extracted into a folder: a relative path that stays inside it. A scheme and host
+/// (`webpack://app/`, `file:///`) and a root or drive (`/`, `C:\`) are dropped, `.` parts
+/// too, every `..` becomes `__` (so `../x` and `x` stay apart), characters that are not
+/// allowed in file names (`?*:<>|"` and control characters) become `_`; `None` leaves a name
+/// with nothing left (`webpack://`).
+pub fn extraction_path(source: &str) -> Option<std::path::PathBuf> {
+    let without_scheme = match source.find("://") {
+        // `webpack://name/src/a.js` → `name/src/a.js`; `file:///a.js` → `a.js`.
+        Some(i)
+            if source[..i]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) =>
+        {
+            &source[i + 3..]
+        }
+        _ => source,
+    };
+    let mut out = std::path::PathBuf::new();
+    for part in without_scheme.split(['/', '\\']) {
+        let part = match part {
+            "" | "." => continue,
+            ".." => "__".to_owned(),
+            // A drive (`C:`) leads nowhere inside the folder.
+            p if out.as_os_str().is_empty() && p.len() == 2 && p.ends_with(':') => continue,
+            p => p
+                .chars()
+                .map(|c| {
+                    if c.is_control() || "?*:<>|\"".contains(c) {
+                        '_'
+                    } else {
+                        c
+                    }
+                })
+                .collect(),
+        };
+        // Names that mean something to a file system of their own.
+        let part = if part.trim_end_matches([' ', '.']).is_empty() {
+            "_".repeat(part.len().max(1))
+        } else {
+            part
+        };
+        out.push(part);
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod extraction_tests {
+    use super::extraction_path;
+
+    #[test]
+    fn paths_stay_inside_the_folder() {
+        let cases = [
+            ("src/a.js", Some("src/a.js")),
+            (
+                "webpack://pdf.js/src/core/parser.js",
+                Some("pdf.js/src/core/parser.js"),
+            ),
+            ("webpack:///./src/x.js", Some("src/x.js")),
+            ("file:///home/me/app/a.ts", Some("home/me/app/a.ts")),
+            (
+                "../node_modules/three/build/three.core.js",
+                Some("__/node_modules/three/build/three.core.js"),
+            ),
+            ("../../../etc/passwd", Some("__/__/__/etc/passwd")),
+            ("/etc/passwd", Some("etc/passwd")),
+            ("C:\\Users\\me\\a.js", Some("Users/me/a.js")),
+            ("a/./b/../c.js?v=3", Some("a/b/__/c.js_v=3")),
+            ("webpack://", None),
+            ("", None),
+            ("..", Some("__")),
+            ("x/.../y", Some("x/___/y")),
+        ];
+        for (source, expected) in cases {
+            let got = extraction_path(source);
+            assert_eq!(
+                got.as_deref(),
+                expected.map(std::path::Path::new),
+                "{source}"
+            );
+            if let Some(p) = got {
+                assert!(p.is_relative(), "{source}");
+                assert!(
+                    p.components()
+                        .all(|c| matches!(c, std::path::Component::Normal(_))),
+                    "{source}: {p:?}"
+                );
+            }
+        }
     }
 }
