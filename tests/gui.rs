@@ -719,6 +719,69 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Go to original: the map's sources as folders with segment counts, filtered by path; a
+/// source's line lists every generated segment that maps to it (trace-mapping's
+/// allGeneratedPositionsFor, checked in tests/generated_positions.rs), and the inspector
+/// shows the first.
+#[test]
+fn the_inspector_goes_to_an_original_line() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
+            js("three-esbuild/three.min.js"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16287:9"));
+    h.get_all_by_label_contains("expandByObject")
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(3);
+    h.get_by_label("Inspect segment").click();
+    h.run_steps(4);
+    h.get_by_label("Go to original…").click();
+    settle(&mut h, |h| has_label(h, "three.core.js  ("));
+    // Two sources in one folder, each with its count; both have their content.
+    assert!(has_label(&h, "../node_modules/three/build/  (2)"));
+    let core = labels_containing(&h, "three.core.js  (");
+    assert!(core[0].ends_with(" segments)"), "{core:?}");
+    // Filtered by path: only three.core.js is left.
+    fn sources<'h>(h: &'h Harness<'static, AppState>) -> egui_kittest::Node<'h> {
+        h.get_all_by_role(egui::Role::TextInput)
+            .find(|n| format!("{n:?}").contains("Sources"))
+            .expect("the sources filter")
+    }
+    sources(&h).click();
+    h.run_steps(1);
+    sources(&h).type_text("core");
+    h.run_steps(3);
+    assert!(!has_label(&h, "three.module.js  ("));
+    h.get_by_label_contains("three.core.js  (").click();
+    h.run_steps(2);
+    // Go: the first mapped line; then line 16287 (the frame's).
+    h.get_by_label("Go").click();
+    h.run_steps(3);
+    assert!(has_label(&h, "segments map to line"));
+    let mut commands = symscope::app::Commands::default();
+    commands.send(symscope::app::Command::GoToOriginalLine(16286));
+    h.state_mut().apply(commands);
+    h.run_steps(3);
+    // The frame's own segment is among them, a click away; the inspector shows the first.
+    assert!(has_label(&h, "16287:9  at generated 1:98700"));
+    let at = h.state().view.inspector_segment.unwrap();
+    let view = h.state_mut().inspector_view().unwrap();
+    assert_eq!(view.segments[at].src_line, 16286);
+    h.get_by_label("16287:9  at generated 1:98700").click();
+    h.run_steps(3);
+    let at = h.state().view.inspector_segment.unwrap();
+    let view = h.state_mut().inspector_view().unwrap();
+    assert_eq!(view.segments[at].gen_col, 98699);
+}
+
 #[test]
 fn copy_a_frame() {
     let mut h = three_with_frame_0();

@@ -79,6 +79,17 @@ pub enum Command {
     CloseMapReport,
     /// Write the inspected map's original sources into this folder.
     ExtractSources(PathBuf),
+    /// Open the "go to original" window on the inspected map (its index built in a job).
+    OpenOriginal,
+    /// Close the "go to original" window.
+    CloseOriginal,
+    /// Filter the window's sources.
+    SetOriginalFilter(String),
+    /// Choose a source in the window.
+    PickOriginalSource(u32),
+    /// Go to an original line (0-based) of the chosen source: its segments are listed and
+    /// the inspector shows the first.
+    GoToOriginalLine(u32),
     /// Select a segment of the inspected line.
     SelectSegment(usize),
     /// Open the inspector at the selected frame's segment.
@@ -290,6 +301,36 @@ impl AppState {
             Command::CheckMap => self.start_map_check(),
             Command::CloseMapReport => self.view.map_report = None,
             Command::ExtractSources(dir) => self.start_extract(dir),
+            Command::OpenOriginal => self.open_original(),
+            Command::CloseOriginal => self.view.original = None,
+            Command::SetOriginalFilter(filter) => {
+                if let Some(nav) = &mut self.view.original {
+                    nav.filter = filter;
+                }
+            }
+            Command::PickOriginalSource(source) => {
+                if let Some(nav) = &mut self.view.original {
+                    nav.source = Some(source);
+                    nav.line = None;
+                }
+            }
+            Command::GoToOriginalLine(line) => {
+                let first = self.view.original.as_mut().and_then(|nav| {
+                    nav.line = Some(line);
+                    let index = nav.index.as_ref()?;
+                    index
+                        .on_line(nav.source?, line)
+                        .into_iter()
+                        .map(|(_, at)| at)
+                        .min()
+                });
+                if let Some(at) = first {
+                    self.apply_one(Command::GoToGenerated {
+                        line: at.line,
+                        column: at.column,
+                    });
+                }
+            }
             Command::SelectSegment(i) => self.view.inspector_segment = Some(i),
             Command::InspectSelectedFrame => self.inspect_selected_frame(),
             Command::OpenWorkspace(path) => {

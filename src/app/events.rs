@@ -113,6 +113,13 @@ impl AppState {
                         ),
                     ));
                 }
+                (JobState::Done, Some(JobOutput::OriginalIndexed { map, index })) => {
+                    if let Some(nav) = &mut self.view.original
+                        && nav.map == map
+                    {
+                        nav.index = Some(index);
+                    }
+                }
                 (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
                     self.view.map_report = Some((map, report));
                 }
@@ -249,6 +256,41 @@ impl AppState {
             })
         });
         self.running.names.insert(job, format!("check {name}"));
+    }
+
+    /// Opens the "go to original" window on the inspected map and indexes its segments by
+    /// original position in a job (a regular map; an index map's sections are not yet).
+    pub(super) fn open_original(&mut self) {
+        let Some(view) = self.inspector_view() else {
+            return;
+        };
+        let Some(path) = self.workspace.selection.inspected_map.clone() else {
+            return;
+        };
+        if self.view.original.as_ref().is_some_and(|n| n.map == path) {
+            return;
+        }
+        self.view.original = Some(super::OriginalNav {
+            map: path.clone(),
+            ..Default::default()
+        });
+        let map = view.map.clone();
+        let name = view.map_name.clone();
+        let job = self.jobs.spawn(move |_| {
+            let crate::symbols::sourcemap::SourceMap::Regular(m) = &*map else {
+                return Err(std::io::Error::other(
+                    "going to an original position works on regular maps, not index maps yet",
+                ));
+            };
+            let index = crate::symbols::sourcemap::OriginalIndex::new(m);
+            Ok(JobOutput::OriginalIndexed {
+                map: path,
+                index: Arc::new(index),
+            })
+        });
+        self.running
+            .names
+            .insert(job, format!("index originals of {name}"));
     }
 
     /// Writes the inspected map's sources into `dir` in a job.

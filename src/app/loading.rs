@@ -88,6 +88,13 @@ pub enum JobOutput {
         /// What was written and skipped.
         done: crate::workspace::Extracted,
     },
+    /// A map's segments were indexed by original position.
+    OriginalIndexed {
+        /// The map's input path.
+        map: String,
+        /// The index.
+        index: Arc<crate::symbols::sourcemap::OriginalIndex>,
+    },
     /// A map was checked by the map doctor.
     MapChecked {
         /// The map's input path.

@@ -115,11 +115,29 @@ pub struct ViewState {
     pub hovered: Vec<String>,
     /// The shortcuts window is open (F1).
     pub shortcuts_open: bool,
+    /// The "go to original" window, when open.
+    pub original: Option<OriginalNav>,
     /// The map doctor's last report: the map's input path and what it found.
     pub map_report: Option<(String, Arc<crate::engine::doctor::MapReport>)>,
     /// Point the open inspector at the selected frame once its log is symbolicated (a
     /// workspace saved with the inspector open reopens on the frame's segment).
     inspect_when_ready: bool,
+}
+
+/// The "go to original" window: a source of the inspected map, a line of it, and the
+/// generated positions that map there.
+#[derive(Clone, Debug, Default)]
+pub struct OriginalNav {
+    /// The map's input path.
+    pub map: String,
+    /// Its segments by original position (`None` while the job builds it).
+    pub index: Option<Arc<crate::symbols::sourcemap::OriginalIndex>>,
+    /// The filter over the sources' paths.
+    pub filter: String,
+    /// The chosen source.
+    pub source: Option<u32>,
+    /// The chosen original line (0-based).
+    pub line: Option<u32>,
 }
 
 /// The jobs running for inputs, to show their progress and cancel a superseded one.

@@ -129,6 +129,15 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             commands.send(Command::CheckMap);
         }
         if ui
+            .button("Go to original…")
+            .on_hover_text(
+                "Pick a source and a line: every generated segment that maps there is listed",
+            )
+            .clicked()
+        {
+            commands.send(Command::OpenOriginal);
+        }
+        if ui
             .button("Extract sources…")
             .on_hover_text(
                 "Write the map's original sources (sourcesContent) into a folder you pick, \
@@ -139,6 +148,17 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             commands.send(Command::Dialog(crate::app::DialogRequest::ExtractSources));
         }
     });
+    if let Some(nav) = &state.view.original
+        && state.workspace.selection.inspected_map.as_ref() == Some(&nav.map)
+    {
+        egui::Window::new("Go to original")
+            .id(egui::Id::unique("go-to-original"))
+            .anchor(egui::Align2::LEFT_TOP, [theme::ORIGINAL_LEFT, 40.0])
+            .default_width(theme::DOCTOR_WIDTH)
+            .collapsible(false)
+            .resizable(false)
+            .show(ui.ctx(), |ui| original_nav_ui(ui, view, nav, commands));
+    }
     if let Some((path, report)) = &state.view.map_report
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
     {
@@ -228,6 +248,130 @@ fn go_to_ui(ui: &mut egui::Ui, commands: &mut Commands) {
     }
     edit.on_hover_text("A generated position, 1-based (12:345), or a pasted stack frame");
     ui.data_mut(|d| d.insert_temp(id, text));
+}
+
+/// The "go to original" window: the map's sources as a tree filtered by path (each with its
+/// segment count, and whether its content is in the map), a line of the chosen one, and the
+/// generated segments that map to that line, each a click away.
+fn original_nav_ui(
+    ui: &mut egui::Ui,
+    view: &InspectorView,
+    nav: &crate::app::OriginalNav,
+    commands: &mut Commands,
+) {
+    use crate::symbols::sourcemap::SourceMap;
+    ui.horizontal(|ui| {
+        if ui.small_button("Close").clicked() {
+            commands.send(Command::CloseOriginal);
+        }
+        let label = ui.label("Sources");
+        let mut filter = nav.filter.clone();
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(&mut filter)
+                    .hint_text("filter by path")
+                    .desired_width(220.0),
+            )
+            .labelled_by(label.id);
+        if edit.changed() {
+            commands.send(Command::SetOriginalFilter(filter));
+        }
+    });
+    let (Some(index), SourceMap::Regular(map)) = (&nav.index, &*view.map) else {
+        ui.label(RichText::new("indexing the segments by original position…").weak());
+        return;
+    };
+    // Folders of the sources that pass the filter, in path order.
+    let needle = nav.filter.to_lowercase();
+    let mut folders: std::collections::BTreeMap<String, Vec<(String, u32)>> = Default::default();
+    for i in 0..map.source_count() as u32 {
+        let path = map.source_path(i).unwrap_or_else(|| format!("source {i}"));
+        if !needle.is_empty() && !path.to_lowercase().contains(&needle) {
+            continue;
+        }
+        let (dir, file) = path.rsplit_once('/').unwrap_or(("", &path));
+        folders
+            .entry(dir.to_owned())
+            .or_default()
+            .push((file.to_owned(), i));
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("original-sources")
+        .max_height(theme::ORIGINAL_SOURCES_HEIGHT)
+        .show(ui, |ui| {
+            for (dir, files) in &folders {
+                let shown = if dir.is_empty() { "." } else { dir.as_str() };
+                egui::CollapsingHeader::new(format!("{shown}/  ({})", files.len()))
+                    .id_salt(("original-folder", dir.as_str()))
+                    .default_open(!needle.is_empty() || folders.len() <= 3)
+                    .show(ui, |ui| {
+                        for (file, i) in files {
+                            let content = if map.has_source_content(*i) {
+                                ""
+                            } else {
+                                ", no content"
+                            };
+                            let text = format!(
+                                "{file}  ({} segments{content})",
+                                index.count_for_source(*i)
+                            );
+                            if ui.selectable_label(nav.source == Some(*i), text).clicked() {
+                                commands.send(Command::PickOriginalSource(*i));
+                            }
+                        }
+                    });
+            }
+        });
+    let Some(source) = nav.source else {
+        return;
+    };
+    ui.separator();
+    let mapped = index.mapped_lines(source);
+    let last = mapped.last().copied().unwrap_or(0) + 1;
+    ui.horizontal(|ui| {
+        ui.label(map.source_path(source).unwrap_or_default());
+        let mut line = nav
+            .line
+            .map_or(mapped.first().map_or(1, |l| l + 1), |l| l + 1);
+        let drag = ui.add(
+            egui::DragValue::new(&mut line)
+                .range(1..=last)
+                .prefix("original line "),
+        );
+        if drag.changed() || (nav.line.is_none() && ui.button("Go").clicked()) {
+            commands.send(Command::GoToOriginalLine(line - 1));
+        }
+        ui.label(RichText::new(format!("{} lines mapped", mapped.len())).weak());
+    });
+    let Some(line) = nav.line else {
+        return;
+    };
+    let hits = index.on_line(source, line);
+    if hits.is_empty() {
+        ui.label(format!("No segment maps to line {}.", line + 1));
+        return;
+    }
+    ui.label(format!("{} segments map to line {}:", hits.len(), line + 1));
+    egui::ScrollArea::vertical()
+        .id_salt("original-hits")
+        .max_height(theme::ORIGINAL_HITS_HEIGHT)
+        .show(ui, |ui| {
+            for (col, at) in hits {
+                let text = format!(
+                    "{}:{}  at generated {}:{}",
+                    line + 1,
+                    col + 1,
+                    at.line + 1,
+                    at.column + 1
+                );
+                if ui.small_button(text).clicked() {
+                    commands.send(Command::GoToGenerated {
+                        line: at.line,
+                        column: at.column,
+                    });
+                }
+            }
+        });
 }
 
 /// The map doctor's report: each kind with its count; its examples on demand, a generated

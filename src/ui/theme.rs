@@ -15,6 +15,12 @@ pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
 pub const ERRORS_WIDTH: f32 = 560.0;
 /// Width of the map doctor's window.
 pub const DOCTOR_WIDTH: f32 = 560.0;
+/// Where the "go to original" window sits from the window's left.
+pub const ORIGINAL_LEFT: f32 = 360.0;
+/// Most height of its list of sources before it scrolls.
+pub const ORIGINAL_SOURCES_HEIGHT: f32 = 200.0;
+/// Most height of its list of segments on a line before it scrolls.
+pub const ORIGINAL_HITS_HEIGHT: f32 = 160.0;
 /// Most height of the map doctor's report before it scrolls.
 pub const DOCTOR_HEIGHT: f32 = 320.0;
 /// A frame or exception with the user's triage note.

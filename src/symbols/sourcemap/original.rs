@@ -81,6 +81,22 @@ impl OriginalIndex {
         self.line(source, line).len()
     }
 
+    /// How many segments map into source `source`.
+    pub fn count_for_source(&self, source: u32) -> usize {
+        let start = self.entries.partition_point(|e| e.source < source);
+        let end = self.entries.partition_point(|e| e.source <= source);
+        end - start
+    }
+
+    /// Every segment that maps to original line `line` (0-based) of `source`: its original
+    /// column and generated position, by original column (ties in generated order).
+    pub fn on_line(&self, source: u32, line: u32) -> Vec<(u32, GeneratedPos)> {
+        self.line(source, line)
+            .iter()
+            .map(|e| (e.src_col, e.at))
+            .collect()
+    }
+
     /// The original lines (0-based) of `source` that some segment maps to, each once.
     pub fn mapped_lines(&self, source: u32) -> Vec<u32> {
         let start = self.entries.partition_point(|e| e.source < source);

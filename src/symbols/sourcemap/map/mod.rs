@@ -655,6 +655,13 @@ impl RegularMap {
         Some(join_source_root(self.source_root.as_deref(), &src))
     }
 
+    /// Whether `sourcesContent` has source `idx`'s text (nothing is decoded).
+    pub fn has_source_content(&self, idx: u32) -> bool {
+        self.sources_content
+            .get(idx as usize)
+            .is_some_and(Option::is_some)
+    }
+
     /// The original text of source `idx` from `sourcesContent`, decoded now.
     pub fn source_content(&self, idx: u32) -> Option<Cow<'_, str>> {
         let r = (*self.sources_content.get(idx as usize)?)?;
