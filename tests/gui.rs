@@ -782,6 +782,61 @@ fn the_inspector_goes_to_an_original_line() {
     assert_eq!(view.segments[at].gen_col, 98699);
 }
 
+/// Search in the inspector: names with their uses, sources, places in the generated code;
+/// a place is a click away.
+#[test]
+fn the_inspector_searches_the_map() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
+            js("three-esbuild/three.min.js"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16287:9"));
+    h.get_all_by_label_contains("expandByObject")
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(3);
+    h.get_by_label("Inspect segment").click();
+    h.run_steps(4);
+    fn search<'h>(h: &'h Harness<'static, AppState>) -> egui_kittest::Node<'h> {
+        h.get_all_by_role(egui::Role::TextInput)
+            .find(|n| format!("{n:?}").contains("Search"))
+            .expect("the inspector's Search field")
+    }
+    search(&h).click();
+    h.run_steps(1);
+    search(&h).type_text("Box3Helper");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    settle(&mut h, |h| has_label(h, "Close search"));
+    assert!(
+        has_label(&h, "Names (2)"),
+        "{:?}",
+        labels_containing(&h, "Names")
+    );
+    assert!(has_label(&h, "Box3Helper  ("));
+    assert!(has_label(&h, "Sources (0)"));
+    let places = labels_containing(&h, "Generated code (");
+    assert!(places[0] != "Generated code (0)", "{places:?}");
+    // The first place in the code, a click away.
+    let hits = h.state().view.map_search.clone().unwrap().1;
+    let at = hits.generated[0];
+    h.get_by_label(&format!("{}:{}", at.line + 1, at.column + 1))
+        .click();
+    h.run_steps(3);
+    let view = h.state_mut().inspector_view().unwrap();
+    assert_eq!(view.line, at.line);
+    h.get_by_label("Close search").click();
+    h.run_steps(2);
+    assert!(!has_label(&h, "Close search"));
+}
+
 #[test]
 fn copy_a_frame() {
     let mut h = three_with_frame_0();

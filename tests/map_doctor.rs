@@ -386,3 +386,53 @@ fn extract_sources_stays_inside_the_folder() {
     assert!(!dir.join("escape.js").exists() && !dir.parent().unwrap().join("escape.js").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Searching three.js's map and bundle for "bOX3": names with their uses and first use as the
+/// `sourcemap` crate's tokens count them, sources by path, and every place in the generated
+/// code (case-insensitive, as a plain count of the text finds them).
+#[test]
+fn search_names_sources_and_code() {
+    use symscope::engine::map_search::search_map;
+    use symscope::model::SourceText;
+    let bytes = std::fs::read(js("three-esbuild/three.min.js.map")).unwrap();
+    let bundle = std::fs::read_to_string(js("three-esbuild/three.min.js")).unwrap();
+    let SourceMap::Regular(map) = SourceMap::parse(bytes.clone()).unwrap() else {
+        panic!("a regular map");
+    };
+    let text = SourceText::new(bundle.clone());
+    let hits = search_map(&map, Some(&text), "bOX3", &mut NoProgress);
+    // The crate's view: each name's tokens, in generated order.
+    let sm = sourcemap::SourceMap::from_slice(&bytes).unwrap();
+    assert!(!hits.names.is_empty());
+    for n in &hits.names {
+        assert!(n.name.to_lowercase().contains("box3"), "{n:?}");
+        let tokens: Vec<_> = sm
+            .tokens()
+            .filter(|t| t.get_raw_token().name_id == n.index)
+            .collect();
+        assert_eq!(n.uses, tokens.len() as u64, "{n:?}");
+        let first = tokens.first().map(|t| (t.get_dst_line(), t.get_dst_col()));
+        assert_eq!(n.first.map(|g| (g.line, g.column)), first, "{n:?}");
+    }
+    let expected = bundle.to_lowercase().matches("box3").count() as u64;
+    assert_eq!(hits.generated_total, expected);
+    assert!(expected > 2);
+    let at = hits.generated[0];
+    let line = text.line(at.line as usize).unwrap();
+    let byte = line
+        .char_indices()
+        .scan(0u32, |units, (b, c)| {
+            let here = *units;
+            *units += c.len_utf16() as u32;
+            Some((b, here))
+        })
+        .find(|&(_, u)| u == at.column)
+        .unwrap()
+        .0;
+    assert!(line[byte..].to_lowercase().starts_with("box3"));
+    let sources = search_map(&map, None, "CORE", &mut NoProgress).sources;
+    assert_eq!(
+        sources,
+        [(1, "../node_modules/three/build/three.core.js".to_owned())]
+    );
+}

@@ -79,6 +79,10 @@ pub enum Command {
     CloseMapReport,
     /// Write the inspected map's original sources into this folder.
     ExtractSources(PathBuf),
+    /// Search the inspected map's names and sources, and its bundle's text (in a job).
+    SearchMap(String),
+    /// Close the search's hits.
+    CloseSearch,
     /// Open the "go to original" window on the inspected map (its index built in a job).
     OpenOriginal,
     /// Close the "go to original" window.
@@ -301,6 +305,8 @@ impl AppState {
             Command::CheckMap => self.start_map_check(),
             Command::CloseMapReport => self.view.map_report = None,
             Command::ExtractSources(dir) => self.start_extract(dir),
+            Command::SearchMap(query) => self.start_map_search(query),
+            Command::CloseSearch => self.view.map_search = None,
             Command::OpenOriginal => self.open_original(),
             Command::CloseOriginal => self.view.original = None,
             Command::SetOriginalFilter(filter) => {

@@ -113,6 +113,9 @@ impl AppState {
                         ),
                     ));
                 }
+                (JobState::Done, Some(JobOutput::Searched { map, hits })) => {
+                    self.view.map_search = Some((map, hits));
+                }
                 (JobState::Done, Some(JobOutput::OriginalIndexed { map, index })) => {
                     if let Some(nav) = &mut self.view.original
                         && nav.map == map
@@ -291,6 +294,34 @@ impl AppState {
         self.running
             .names
             .insert(job, format!("index originals of {name}"));
+    }
+
+    /// Searches the inspected map (and its bundle's text, when loaded) for `query` in a job.
+    pub(super) fn start_map_search(&mut self, query: String) {
+        let Some(view) = self.inspector_view() else {
+            return;
+        };
+        let Some(path) = self.workspace.selection.inspected_map.clone() else {
+            return;
+        };
+        let (map, bundle, name) = (
+            view.map.clone(),
+            view.generated.clone(),
+            view.map_name.clone(),
+        );
+        let job = self.jobs.spawn(move |ctx| {
+            let crate::symbols::sourcemap::SourceMap::Regular(m) = &*map else {
+                return Err(std::io::Error::other(
+                    "searching works on regular maps, not index maps yet",
+                ));
+            };
+            let hits = crate::engine::map_search::search_map(m, bundle.as_deref(), &query, ctx);
+            Ok(JobOutput::Searched {
+                map: path,
+                hits: Arc::new(hits),
+            })
+        });
+        self.running.names.insert(job, format!("search {name}"));
     }
 
     /// Writes the inspected map's sources into `dir` in a job.

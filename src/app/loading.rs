@@ -88,6 +88,13 @@ pub enum JobOutput {
         /// What was written and skipped.
         done: crate::workspace::Extracted,
     },
+    /// A map was searched.
+    Searched {
+        /// The map's input path.
+        map: String,
+        /// What was found.
+        hits: Arc<crate::engine::map_search::SearchHits>,
+    },
     /// A map's segments were indexed by original position.
     OriginalIndexed {
         /// The map's input path.

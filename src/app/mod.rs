@@ -117,6 +117,8 @@ pub struct ViewState {
     pub shortcuts_open: bool,
     /// The "go to original" window, when open.
     pub original: Option<OriginalNav>,
+    /// The last search of a map: its input path and the hits.
+    pub map_search: Option<(String, Arc<crate::engine::map_search::SearchHits>)>,
     /// The map doctor's last report: the map's input path and what it found.
     pub map_report: Option<(String, Arc<crate::engine::doctor::MapReport>)>,
     /// Point the open inspector at the selected frame once its log is symbolicated (a

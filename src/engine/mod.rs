@@ -12,7 +12,8 @@
 //!    again when other call-frame information arrives.
 //! 3. The [`report`] module writes the table out, as text or as the CLI's JSON (its contract
 //!    is documented there), frame by frame.
-//! 4. The [`doctor`] checks a source map (and its bundle) for what is wrong with it.
+//! 4. The [`doctor`] checks a source map (and its bundle) for what is wrong with it;
+//!    [`map_search`] searches one.
 //!
 //! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
 //! cores) and no cancel flag (progress answers whether to go on).
@@ -24,6 +25,7 @@ pub mod doctor;
 mod error;
 mod load;
 mod log;
+pub mod map_search;
 pub mod report;
 mod table;
 

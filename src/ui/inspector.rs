@@ -118,6 +118,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
     });
     ui.horizontal(|ui| {
         go_to_ui(ui, commands);
+        search_ui(ui, commands);
         if ui
             .button("Check map")
             .on_hover_text(
@@ -158,6 +159,21 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             .collapsible(false)
             .resizable(false)
             .show(ui.ctx(), |ui| original_nav_ui(ui, view, nav, commands));
+    }
+    if let Some((path, hits)) = &state.view.map_search
+        && state.workspace.selection.inspected_map.as_ref() == Some(path)
+    {
+        egui::Window::new("Search")
+            .id(egui::Id::unique("map-search"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, [-12.0, -40.0])
+            .default_width(theme::DOCTOR_WIDTH)
+            .collapsible(false)
+            .resizable(false)
+            .show(ui.ctx(), |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(theme::DOCTOR_HEIGHT)
+                    .show(ui, |ui| search_hits_ui(ui, hits, commands));
+            });
     }
     if let Some((path, report)) = &state.view.map_report
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
@@ -222,6 +238,94 @@ pub fn parse_position(text: &str) -> Option<(u32, u32)> {
         i += 1;
     }
     found
+}
+
+/// The search box: Enter searches the map's names and sources and the bundle's text.
+fn search_ui(ui: &mut egui::Ui, commands: &mut Commands) {
+    let id = egui::Id::unique("inspector-search");
+    let mut text: String = ui.data(|d| d.get_temp(id)).unwrap_or_default();
+    let label = ui.label("Search");
+    let edit = ui
+        .add(
+            egui::TextEdit::singleline(&mut text)
+                .hint_text("names, sources, code")
+                .desired_width(160.0),
+        )
+        .labelled_by(label.id);
+    // The Enter is taken here, as in the Go to field.
+    let entered = edit.lost_focus()
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+    if entered && !text.trim().is_empty() {
+        commands.send(Command::SearchMap(text.trim().to_owned()));
+    }
+    ui.data_mut(|d| d.insert_temp(id, text));
+}
+
+/// The search's hits: names (with their uses and the first one's position), sources (each
+/// opens in Go to original) and places in the generated code, each a click away.
+fn search_hits_ui(
+    ui: &mut egui::Ui,
+    hits: &crate::engine::map_search::SearchHits,
+    commands: &mut Commands,
+) {
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("\"{}\"", hits.query)).strong());
+        if ui.small_button("Close search").clicked() {
+            commands.send(Command::CloseSearch);
+        }
+    });
+    let go = |ui: &mut egui::Ui,
+              commands: &mut Commands,
+              at: crate::symbols::sourcemap::GeneratedPos| {
+        if ui
+            .small_button(format!("{}:{}", at.line + 1, at.column + 1))
+            .on_hover_text("Show this generated position")
+            .clicked()
+        {
+            commands.send(Command::GoToGenerated {
+                line: at.line,
+                column: at.column,
+            });
+        }
+    };
+    egui::CollapsingHeader::new(format!("Names ({})", hits.names.len()))
+        .id_salt("search-names")
+        .default_open(true)
+        .show(ui, |ui| {
+            for n in &hits.names {
+                ui.horizontal(|ui| {
+                    if let Some(at) = n.first {
+                        go(ui, commands, at);
+                    }
+                    ui.label(format!("{}  ({} uses)", n.name, n.uses));
+                });
+            }
+        });
+    egui::CollapsingHeader::new(format!("Sources ({})", hits.sources.len()))
+        .id_salt("search-sources")
+        .default_open(true)
+        .show(ui, |ui| {
+            for (i, path) in &hits.sources {
+                if ui
+                    .small_button(path)
+                    .on_hover_text("Open in Go to original")
+                    .clicked()
+                {
+                    commands.send(Command::OpenOriginal);
+                    commands.send(Command::PickOriginalSource(*i));
+                }
+            }
+        });
+    egui::CollapsingHeader::new(format!("Generated code ({})", hits.generated_total))
+        .id_salt("search-generated")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for &at in &hits.generated {
+                    go(ui, commands, at);
+                }
+            });
+        });
 }
 
 /// The "go to line:column" box: Enter jumps to the segment there.

@@ -1,0 +1,161 @@
+//! Searching a source map (the segment inspector's Search): its `names` (with where each is
+//! first used and how often), its `sources`, and the generated text when the bundle is
+//! loaded. Case-insensitive; each list is cut at [`MOST_HITS`].
+
+use crate::model::{Progress, SourceText};
+use crate::symbols::sourcemap::{GeneratedPos, RegularMap};
+
+/// Hits kept per list.
+pub const MOST_HITS: usize = 200;
+
+/// The progress phase of a search; its unit is a generated line.
+pub const SEARCH_PHASE: &str = "search map";
+
+/// A `names` entry that matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameHit {
+    /// Its index in `names`.
+    pub index: u32,
+    /// The name.
+    pub name: String,
+    /// How many segments use it.
+    pub uses: u64,
+    /// Where the first of them is (0-based), if any does.
+    pub first: Option<GeneratedPos>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchHits {
+    /// What was searched for.
+    pub query: String,
+    /// Matching names, in `names` order.
+    pub names: Vec<NameHit>,
+    /// Matching sources: index and path (`sourceRoot` applied), in `sources` order.
+    pub sources: Vec<(u32, String)>,
+    /// Where the generated text holds the query (0-based line, UTF-16 column), in text order.
+    pub generated: Vec<GeneratedPos>,
+    /// How many generated matches there were in all (the list is cut).
+    pub generated_total: u64,
+}
+
+/// Searches `map` (and `bundle`'s text) for `query`. Stops early, with what it has, when
+/// `progress` says stop.
+pub fn search_map(
+    map: &RegularMap,
+    bundle: Option<&SourceText>,
+    query: &str,
+    progress: &mut dyn Progress,
+) -> SearchHits {
+    let needle = query.to_lowercase();
+    let mut hits = SearchHits {
+        query: query.to_owned(),
+        ..Default::default()
+    };
+    if needle.is_empty() {
+        return hits;
+    }
+    let matches = |s: &str| s.to_lowercase().contains(&needle);
+    // Names: which match, then one pass over the segments for their uses.
+    let mut wanted: std::collections::HashMap<u32, usize> = Default::default();
+    for i in 0..map.name_count() as u32 {
+        if hits.names.len() >= MOST_HITS {
+            break;
+        }
+        if let Some(name) = map.name(i)
+            && matches(&name)
+        {
+            wanted.insert(i, hits.names.len());
+            hits.names.push(NameHit {
+                index: i,
+                name: name.into_owned(),
+                uses: 0,
+                first: None,
+            });
+        }
+    }
+    let lines = map.index().line_count() as u32;
+    if !wanted.is_empty() {
+        for line in 0..lines {
+            if line % 4096 == 4095
+                && progress
+                    .step(SEARCH_PHASE, u64::from(line), u64::from(lines))
+                    .is_break()
+            {
+                break;
+            }
+            for s in map.line_segments(line) {
+                if let Some(&k) = wanted.get(&s.name) {
+                    let hit = &mut hits.names[k];
+                    hit.uses += 1;
+                    hit.first.get_or_insert(GeneratedPos {
+                        line,
+                        column: s.gen_col,
+                    });
+                }
+            }
+        }
+    }
+    for i in 0..map.source_count() as u32 {
+        if hits.sources.len() >= MOST_HITS {
+            break;
+        }
+        if let Some(path) = map.source_path(i)
+            && matches(&path)
+        {
+            hits.sources.push((i, path));
+        }
+    }
+    if let Some(text) = bundle {
+        for line in 0..text.line_count() {
+            let Some(content) = text.line(line) else {
+                continue;
+            };
+            let lower = content.to_lowercase();
+            // Lower-casing keeps byte offsets only for ASCII; elsewhere the match is found
+            // in the original by a case-insensitive char walk.
+            let mut from = 0;
+            while let Some(at) = find_from(content, &lower, &needle, from) {
+                hits.generated_total += 1;
+                if hits.generated.len() < MOST_HITS {
+                    hits.generated.push(GeneratedPos {
+                        line: line as u32,
+                        column: content[..at].encode_utf16().count() as u32,
+                    });
+                }
+                from = at + 1;
+                while !content.is_char_boundary(from) {
+                    from += 1;
+                }
+            }
+        }
+    }
+    hits
+}
+
+/// The byte offset in `content` of the next case-insensitive match of `needle` (already
+/// lower-cased) at or after `from`.
+fn find_from(content: &str, lower: &str, needle: &str, from: usize) -> Option<usize> {
+    if content.is_ascii() {
+        return lower.get(from..)?.find(needle).map(|i| from + i);
+    }
+    content
+        .char_indices()
+        .map(|(i, _)| i)
+        .filter(|&i| i >= from)
+        .find(|&i| starts_with_folded(&content[i..], needle))
+}
+
+/// Whether `text`, lower-cased, starts with `needle`: compared char by char, stopping at the
+/// first difference.
+fn starts_with_folded(text: &str, needle: &str) -> bool {
+    let mut want = needle.chars();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        match want.next() {
+            None => return true,
+            Some(w) if w == c => {}
+            Some(_) => return false,
+        }
+    }
+    want.next().is_none()
+}
