@@ -837,6 +837,64 @@ fn the_inspector_searches_the_map() {
     assert!(!has_label(&h, "Close search"));
 }
 
+/// Two maps of one bundle compared in the inspector: the line where they differ is listed
+/// and shown side by side.
+#[test]
+fn the_inspector_compares_two_maps() {
+    // A variant of three.js's map with one generated line more (a segment without source).
+    let dir = temp_dir("gui-compare");
+    let original = std::fs::read_to_string(js("three-esbuild/three.min.js.map")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
+    let mappings = format!("{};A", json["mappings"].as_str().unwrap());
+    json["mappings"] = serde_json::Value::String(mappings);
+    let variant = dir.join("three-variant.js.map");
+    std::fs::write(&variant, serde_json::to_vec(&json).unwrap()).unwrap();
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
+            js("three-esbuild/three.min.js"),
+            variant.clone(),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16287:9"));
+    h.get_all_by_label_contains("expandByObject")
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(3);
+    h.get_by_label("Inspect segment").click();
+    h.run_steps(4);
+    h.get_by_label("Compare with…").click();
+    h.run_steps(2);
+    // The menu's entry (the inputs panel names the file too).
+    h.get_all_by_label("three-variant.js.map")
+        .find(|n| !format!("{n:?}").contains("toggled"))
+        .unwrap()
+        .click();
+    settle(&mut h, |h| has_label(h, "Close comparison"));
+    assert!(
+        has_label(
+            &h,
+            "three.min.js.map / three-variant.js.map: 1 of 4226 lines differ"
+        ),
+        "{:?}",
+        labels_containing(&h, "differ")
+    );
+    h.get_by_label("line 4226: 0 / 1").click();
+    h.run_steps(3);
+    assert!(has_label(&h, "0 → (no source)"));
+    // The inspected map has no line 4226: the inspector shows its last.
+    assert_eq!(h.state_mut().inspector_view().unwrap().line, 4224);
+    h.get_by_label("Close comparison").click();
+    h.run_steps(2);
+    assert!(!has_label(&h, "Close comparison"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn copy_a_frame() {
     let mut h = three_with_frame_0();

@@ -436,3 +436,53 @@ fn search_names_sources_and_code() {
         [(1, "../node_modules/three/build/three.core.js".to_owned())]
     );
 }
+
+/// Two maps of three.js's bundle compared: the same map with its sources listed in another
+/// order (every index changed) maps alike; a variant with segments changed on three lines
+/// differs on those three lines only.
+#[test]
+fn compare_two_maps_of_one_bundle() {
+    use symscope::engine::map_diff::diff_maps;
+    let bytes = std::fs::read(js("three-esbuild/three.min.js.map")).unwrap();
+    let parse = |b: &[u8]| SourceMap::parse(b.to_vec()).unwrap();
+    let original = parse(&bytes);
+    // Sources swapped, every segment's source index with them.
+    let mut p = Planted::new(&bytes);
+    for line in &mut p.lines {
+        for s in line.iter_mut().filter(|s| s.has_source()) {
+            s.source = 1 - s.source;
+        }
+    }
+    let sources = p.json["sources"].as_array_mut().unwrap();
+    sources.swap(0, 1);
+    let contents = p.json["sourcesContent"].as_array_mut().unwrap();
+    contents.swap(0, 1);
+    let swapped = diff_maps(&original, &parse(&p.write()), &mut NoProgress).unwrap();
+    assert_eq!(
+        swapped.differing_total,
+        0,
+        "{:?}",
+        swapped.differing.first().map(|d| d.line)
+    );
+    // Three lines changed: a column moved, an original line changed, a name dropped.
+    let mut p = Planted::new(&bytes);
+    let busy: Vec<usize> = (0..p.lines.len())
+        .filter(|&l| p.lines[l].len() >= 3)
+        .collect();
+    let (l1, l2, l3) = (busy[3], busy[40], busy[200]);
+    p.lines[l1][1].gen_col += 1;
+    p.lines[l2][2].src_line += 1;
+    let named = p.lines[l3]
+        .iter()
+        .position(|s| s.name != symscope::symbols::sourcemap::NONE)
+        .unwrap();
+    p.lines[l3][named].name = symscope::symbols::sourcemap::NONE;
+    let diff = diff_maps(&original, &parse(&p.write()), &mut NoProgress).unwrap();
+    let lines: Vec<u32> = diff.differing.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [l1 as u32, l2 as u32, l3 as u32]);
+    assert_eq!(diff.differing_total, 3);
+    let d = &diff.differing[1];
+    assert_eq!(d.a.len(), d.b.len());
+    let changed: Vec<usize> = (0..d.a.len()).filter(|&k| d.a[k] != d.b[k]).collect();
+    assert_eq!(changed, [2]);
+}

@@ -79,6 +79,12 @@ pub enum Command {
     CloseMapReport,
     /// Write the inspected map's original sources into this folder.
     ExtractSources(PathBuf),
+    /// Compare the inspected map with another map (its input path) of the same bundle.
+    CompareWith(String),
+    /// Show this differing line (an index into the comparison's lines) side by side.
+    ShowDiffLine(usize),
+    /// Close the comparison.
+    CloseCompare,
     /// Search the inspected map's names and sources, and its bundle's text (in a job).
     SearchMap(String),
     /// Close the search's hits.
@@ -305,6 +311,17 @@ impl AppState {
             Command::CheckMap => self.start_map_check(),
             Command::CloseMapReport => self.view.map_report = None,
             Command::ExtractSources(dir) => self.start_extract(dir),
+            Command::CompareWith(other) => self.start_compare(other),
+            Command::ShowDiffLine(k) => {
+                let line = self.view.map_diff.as_mut().and_then(|c| {
+                    c.shown = k;
+                    Some(c.diff.differing.get(k)?.line)
+                });
+                if let Some(line) = line {
+                    self.apply_one(Command::InspectLine(line));
+                }
+            }
+            Command::CloseCompare => self.view.map_diff = None,
             Command::SearchMap(query) => self.start_map_search(query),
             Command::CloseSearch => self.view.map_search = None,
             Command::OpenOriginal => self.open_original(),

@@ -113,6 +113,9 @@ impl AppState {
                         ),
                     ));
                 }
+                (JobState::Done, Some(JobOutput::Compared(compare))) => {
+                    self.view.map_diff = Some(*compare);
+                }
                 (JobState::Done, Some(JobOutput::Searched { map, hits })) => {
                     self.view.map_search = Some((map, hits));
                 }
@@ -294,6 +297,40 @@ impl AppState {
         self.running
             .names
             .insert(job, format!("index originals of {name}"));
+    }
+
+    /// Compares the inspected map with the loaded map at input path `other`, in a job.
+    pub(super) fn start_compare(&mut self, other: String) {
+        let Some(view) = self.inspector_view() else {
+            return;
+        };
+        let Some(path) = self.workspace.selection.inspected_map.clone() else {
+            return;
+        };
+        let Some(theirs) = self
+            .inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .find(|(_, d)| d.path == other)
+            .and_then(|(e, _)| e.loaded.as_ref()?.map().map(|m| m.map.clone()))
+        else {
+            return;
+        };
+        let ours = view.map.clone();
+        let name = view.map_name.clone();
+        let job = self.jobs.spawn(move |ctx| {
+            let diff =
+                crate::engine::map_diff::diff_maps(&ours, &theirs, ctx).ok_or_else(|| {
+                    std::io::Error::other("comparing works on regular maps, not index maps yet")
+                })?;
+            Ok::<_, std::io::Error>(JobOutput::Compared(Box::new(super::MapCompare {
+                a: path,
+                b: other,
+                diff: Arc::new(diff),
+                shown: 0,
+            })))
+        });
+        self.running.names.insert(job, format!("compare {name}"));
     }
 
     /// Searches the inspected map (and its bundle's text, when loaded) for `query` in a job.

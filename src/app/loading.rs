@@ -88,6 +88,8 @@ pub enum JobOutput {
         /// What was written and skipped.
         done: crate::workspace::Extracted,
     },
+    /// Two maps were compared.
+    Compared(Box<super::MapCompare>),
     /// A map was searched.
     Searched {
         /// The map's input path.

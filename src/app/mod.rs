@@ -117,6 +117,9 @@ pub struct ViewState {
     pub shortcuts_open: bool,
     /// The "go to original" window, when open.
     pub original: Option<OriginalNav>,
+    /// The last comparison of two maps: their input paths, the lines that differ, and the
+    /// one shown side by side (an index into the differing lines).
+    pub map_diff: Option<MapCompare>,
     /// The last search of a map: its input path and the hits.
     pub map_search: Option<(String, Arc<crate::engine::map_search::SearchHits>)>,
     /// The map doctor's last report: the map's input path and what it found.
@@ -140,6 +143,19 @@ pub struct OriginalNav {
     pub source: Option<u32>,
     /// The chosen original line (0-based).
     pub line: Option<u32>,
+}
+
+/// Two maps compared.
+#[derive(Clone, Debug)]
+pub struct MapCompare {
+    /// The inspected map's input path.
+    pub a: String,
+    /// The other map's input path.
+    pub b: String,
+    /// The lines that differ.
+    pub diff: Arc<crate::engine::map_diff::MapDiff>,
+    /// The differing line shown side by side.
+    pub shown: usize,
 }
 
 /// The jobs running for inputs, to show their progress and cancel a superseded one.

@@ -13,7 +13,7 @@
 //! 3. The [`report`] module writes the table out, as text or as the CLI's JSON (its contract
 //!    is documented there), frame by frame.
 //! 4. The [`doctor`] checks a source map (and its bundle) for what is wrong with it;
-//!    [`map_search`] searches one.
+//!    [`map_search`] searches one; [`map_diff`] compares two of one bundle.
 //!
 //! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
 //! cores) and no cancel flag (progress answers whether to go on).
@@ -25,6 +25,7 @@ pub mod doctor;
 mod error;
 mod load;
 mod log;
+pub mod map_diff;
 pub mod map_search;
 pub mod report;
 mod table;

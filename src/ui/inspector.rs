@@ -116,7 +116,8 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             commands.send(Command::InspectSelectedFrame);
         }
     });
-    ui.horizontal(|ui| {
+    // The tools wrap onto another row in a narrow window rather than leave it.
+    ui.horizontal_wrapped(|ui| {
         go_to_ui(ui, commands);
         search_ui(ui, commands);
         if ui
@@ -137,6 +138,24 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             .clicked()
         {
             commands.send(Command::OpenOriginal);
+        }
+        // Compare with another loaded map of the same bundle.
+        let others: Vec<(String, String)> = state
+            .inputs
+            .iter()
+            .zip(&state.workspace.inputs)
+            .filter(|(_, d)| state.workspace.selection.inspected_map.as_ref() != Some(&d.path))
+            .filter_map(|(e, d)| Some((e.loaded.as_ref()?.map()?.name.clone(), d.path.clone())))
+            .collect();
+        if !others.is_empty() {
+            ui.menu_button("Compare with…", |ui| {
+                for (name, path) in others {
+                    if ui.button(name).clicked() {
+                        commands.send(Command::CompareWith(path));
+                        ui.close();
+                    }
+                }
+            });
         }
         if ui
             .button("Extract sources…")
@@ -159,6 +178,17 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             .collapsible(false)
             .resizable(false)
             .show(ui.ctx(), |ui| original_nav_ui(ui, view, nav, commands));
+    }
+    if let Some(compare) = &state.view.map_diff
+        && state.workspace.selection.inspected_map.as_ref() == Some(&compare.a)
+    {
+        egui::Window::new("Compare maps")
+            .id(egui::Id::unique("compare-maps"))
+            .anchor(egui::Align2::LEFT_TOP, [theme::ORIGINAL_LEFT, 40.0])
+            .default_width(theme::COMPARE_WIDTH)
+            .collapsible(false)
+            .resizable(false)
+            .show(ui.ctx(), |ui| compare_ui(ui, compare, commands));
     }
     if let Some((path, hits)) = &state.view.map_search
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
@@ -238,6 +268,75 @@ pub fn parse_position(text: &str) -> Option<(u32, u32)> {
         i += 1;
     }
     found
+}
+
+/// Two maps of one bundle compared: the generated lines they map differently, and the
+/// chosen one's segments side by side, rows that differ marked.
+fn compare_ui(ui: &mut egui::Ui, compare: &crate::app::MapCompare, commands: &mut Commands) {
+    let name = |path: &str| crate::symbolicate::basename(path).to_owned();
+    let diff = &compare.diff;
+    ui.horizontal(|ui| {
+        let verdict = if diff.differing_total == 0 {
+            format!("the same segments on all {} lines", diff.lines)
+        } else {
+            format!("{} of {} lines differ", diff.differing_total, diff.lines)
+        };
+        ui.label(
+            RichText::new(format!(
+                "{} / {}: {verdict}",
+                name(&compare.a),
+                name(&compare.b)
+            ))
+            .strong(),
+        );
+        if ui.small_button("Close comparison").clicked() {
+            commands.send(Command::CloseCompare);
+        }
+    });
+    if diff.differing.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        for (k, d) in diff.differing.iter().enumerate().take(theme::COMPARE_LINES) {
+            let text = format!("line {}: {} / {}", d.line + 1, d.a.len(), d.b.len());
+            if ui.selectable_label(compare.shown == k, text).clicked() {
+                commands.send(Command::ShowDiffLine(k));
+            }
+        }
+    });
+    let Some(d) = diff.differing.get(compare.shown) else {
+        return;
+    };
+    let show = |m: Option<&crate::engine::map_diff::Mapped>| match m {
+        None => String::new(),
+        Some(m) => {
+            let original = m.original.as_ref().map_or_else(
+                || "(no source)".to_owned(),
+                |(p, l, c)| format!("{}:{}:{}", crate::symbolicate::basename(p), l + 1, c + 1),
+            );
+            let name = m.name.as_deref().map_or(String::new(), |n| format!(" {n}"));
+            format!("{} → {original}{name}", m.column)
+        }
+    };
+    egui::ScrollArea::vertical()
+        .id_salt("compare-rows")
+        .max_height(theme::DOCTOR_HEIGHT)
+        .show(ui, |ui| {
+            egui::Grid::new("compare-grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    ui.label(RichText::new(name(&compare.a)).strong());
+                    ui.label(RichText::new(name(&compare.b)).strong());
+                    ui.end_row();
+                    for k in 0..d.a.len().max(d.b.len()) {
+                        let (a, b) = (d.a.get(k), d.b.get(k));
+                        let color = if a == b { theme::MUTED } else { theme::WARNING };
+                        ui.label(RichText::new(show(a)).monospace().color(color));
+                        ui.label(RichText::new(show(b)).monospace().color(color));
+                        ui.end_row();
+                    }
+                });
+        });
 }
 
 /// The search box: Enter searches the map's names and sources and the bundle's text.

@@ -15,6 +15,10 @@ pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
 pub const ERRORS_WIDTH: f32 = 560.0;
 /// Width of the map doctor's window.
 pub const DOCTOR_WIDTH: f32 = 560.0;
+/// Width of the map comparison's window.
+pub const COMPARE_WIDTH: f32 = 720.0;
+/// Differing lines the comparison lists to choose from.
+pub const COMPARE_LINES: usize = 60;
 /// Where the "go to original" window sits from the window's left.
 pub const ORIGINAL_LEFT: f32 = 360.0;
 /// Most height of its list of sources before it scrolls.
