@@ -352,7 +352,7 @@ fn check_regular(
         .max(u64::from(line_off) + u64::from(lines));
     // Each source's line lengths, computed when a segment first points into it (`None`: no
     // content to check against).
-    let mut texts: HashMap<u32, Option<Vec<u32>>> = HashMap::new();
+    let mut texts: Vec<Option<Option<Vec<u32>>>> = vec![None; sources as usize];
     let mut used_names = vec![false; names];
     let path = |i: u32| m.source_path(i).unwrap_or_else(|| format!("source {i}"));
     for line in 0..lines {
@@ -401,10 +401,10 @@ fn check_regular(
             if !s.has_source() {
                 continue;
             }
-            let text = texts.entry(s.source).or_insert_with(|| {
-                m.source_content(s.source)
-                    .map(|t| line_lengths(t.as_bytes()))
-            });
+            let Some(slot) = texts.get_mut(s.source as usize) else {
+                continue;
+            };
+            let text = slot.get_or_insert_with(|| m.source_line_lengths(s.source));
             if let Some(text) = text {
                 let out = match text.get(s.src_line as usize) {
                     None => Some(format!(
@@ -470,7 +470,7 @@ fn check_regular(
     let mut seen: HashMap<String, u32> = HashMap::new();
     for i in 0..sources {
         let p = path(i);
-        if m.source_content(i).is_none() {
+        if !m.has_source_content(i) {
             report.note(ProblemKind::MissingSourceContent, 1, || Example {
                 generated: None,
                 original: None,

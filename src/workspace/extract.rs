@@ -23,6 +23,8 @@ pub fn extract_sources(map: &SourceMap, dir: &Path) -> std::io::Result<Extracted
     let root = dir.canonicalize()?;
     let mut out = Extracted::default();
     let mut taken = std::collections::HashSet::new();
+    // Folders made and found inside `root` already (each is checked once).
+    let mut checked = std::collections::HashSet::new();
     for m in map.regular_maps() {
         for i in 0..m.source_count() as u32 {
             let name = m.source_path(i).unwrap_or_else(|| format!("source {i}"));
@@ -35,7 +37,7 @@ pub fn extract_sources(map: &SourceMap, dir: &Path) -> std::io::Result<Extracted
                 continue;
             };
             let rel = unique(&rel, &mut taken);
-            match write_inside(&root, &rel, content.as_bytes()) {
+            match write_inside(&root, &rel, content.as_bytes(), &mut checked) {
                 Ok(()) => out.written.push(rel),
                 Err(e) => out.skipped.push(format!("{name}: {e}")),
             }
@@ -59,15 +61,23 @@ fn unique(rel: &Path, taken: &mut std::collections::HashSet<PathBuf>) -> PathBuf
 
 /// Writes `bytes` to `root/rel`, refusing a folder or file on the way that is a symbolic link
 /// or that resolves outside `root`.
-fn write_inside(root: &Path, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
+fn write_inside(
+    root: &Path,
+    rel: &Path,
+    bytes: &[u8],
+    checked: &mut std::collections::HashSet<PathBuf>,
+) -> std::io::Result<()> {
     let target = root.join(rel);
     let parent = target.parent().unwrap_or(root);
-    std::fs::create_dir_all(parent)?;
-    let real_parent = parent.canonicalize()?;
-    if !real_parent.starts_with(root) {
-        return Err(std::io::Error::other(
-            "its folder leads outside the chosen one",
-        ));
+    if !checked.contains(parent) {
+        std::fs::create_dir_all(parent)?;
+        let real_parent = parent.canonicalize()?;
+        if !real_parent.starts_with(root) {
+            return Err(std::io::Error::other(
+                "its folder leads outside the chosen one",
+            ));
+        }
+        checked.insert(parent.to_path_buf());
     }
     if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(std::io::Error::other("a symbolic link is in the way"));

@@ -26,6 +26,65 @@ impl StrRef {
         self.start as usize..self.end as usize
     }
 
+    /// The lengths of the string's lines in UTF-16 code units, read from its escaped form
+    /// without decoding it (`\n`, `\r\n` and `\r` end lines, as escapes or raw bytes;
+    /// `\uXXXX` is one unit, a 4-byte UTF-8 character two).
+    pub fn line_lengths(self, bytes: &[u8]) -> Vec<u32> {
+        /// UTF-16 units of UTF-8 bytes with no escape or line end in them.
+        fn units(chunk: &[u8]) -> u32 {
+            if chunk.is_ascii() {
+                return chunk.len() as u32;
+            }
+            chunk
+                .iter()
+                .map(|&b| match b {
+                    0x80..=0xbf => 0,
+                    0xf0..=0xff => 2,
+                    _ => 1,
+                })
+                .sum()
+        }
+        let mut rest = bytes.get(self.range()).unwrap_or_default();
+        let mut out = Vec::new();
+        let mut len = 0u32;
+        // The last thing read ended a line with `\r` (a `\n` right after it belongs to it).
+        let mut after_cr = false;
+        while let Some(k) = memchr::memchr3(b'\\', b'\n', b'\r', rest) {
+            if k > 0 {
+                len += units(&rest[..k]);
+                after_cr = false;
+            }
+            let (unit, newline, step) = match rest[k] {
+                b'\\' => match rest.get(k + 1) {
+                    Some(b'n') => (0, Some(false), 2),
+                    Some(b'r') => (0, Some(true), 2),
+                    Some(b'u') => (1, None, 6),
+                    Some(_) => (1, None, 2),
+                    None => (1, None, 1),
+                },
+                b'\n' => (0, Some(false), 1),
+                _ => (0, Some(true), 1),
+            };
+            match newline {
+                Some(is_cr) => {
+                    if !(after_cr && !is_cr) {
+                        out.push(len);
+                        len = 0;
+                    }
+                    after_cr = is_cr;
+                }
+                None => {
+                    len += unit;
+                    after_cr = false;
+                }
+            }
+            rest = rest.get(k + step..).unwrap_or_default();
+        }
+        len += units(rest);
+        out.push(len);
+        out
+    }
+
     /// Decodes the string; invalid UTF-8 or escapes are replaced, never fatal.
     pub fn decode(self, bytes: &[u8]) -> Cow<'_, str> {
         let Some(raw) = bytes.get(self.range()) else {

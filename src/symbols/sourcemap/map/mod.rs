@@ -655,6 +655,13 @@ impl RegularMap {
         Some(join_source_root(self.source_root.as_deref(), &src))
     }
 
+    /// The lengths of source `idx`'s lines in UTF-16 code units, from `sourcesContent`
+    /// without decoding it; `None` without content.
+    pub fn source_line_lengths(&self, idx: u32) -> Option<Vec<u32>> {
+        let r = (*self.sources_content.get(idx as usize)?)?;
+        Some(r.line_lengths(self.blob.as_slice()))
+    }
+
     /// Whether `sourcesContent` has source `idx`'s text (nothing is decoded).
     pub fn has_source_content(&self, idx: u32) -> bool {
         self.sources_content

@@ -1,0 +1,205 @@
+//! `cargo bench --bench map_tools`: the segment inspector's tools (issue #22) on the monaco
+//! editor's map as shipped in `monaco-editor` 0.52.2 on npm (`min-maps/vs/editor/
+//! editor.main.js.map`, 13.3 MB, with its 3.8 MB bundle), fetched with `npm pack` into
+//! `target/bench-monaco/` on the first run.
+//!
+//! Each figure is the median of several runs on the map already in memory: the cold index
+//! (parse + index, on two cores as the app does it), then each action after it: the map
+//! doctor with the bundle (target ≤ 2× the cold index), go to a generated position, the
+//! inverse index and a go-to-original query, a search, extracting the sources, comparing the
+//! map with itself (target: every action ≤ 100 ms).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use symscope::engine::{doctor, map_diff, map_search};
+use symscope::jobs::ParallelIndex;
+use symscope::model::{Blob, NoProgress, SourceText};
+use symscope::symbols::sourcemap::{Bias, OriginalIndex, SourceMap};
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Median time of `runs` runs of `f`.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+/// The map and bundle, fetched with npm when missing.
+fn monaco() -> (PathBuf, PathBuf) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-monaco");
+    let map = dir.join("package/min-maps/vs/editor/editor.main.js.map");
+    let bundle = dir.join("package/min/vs/editor/editor.main.js");
+    if !map.exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+        let ok = Command::new("npm")
+            .args(["pack", "monaco-editor@0.52.2"])
+            .current_dir(&dir)
+            .status()
+            .expect("npm (Node.js) fetches monaco-editor")
+            .success();
+        assert!(ok, "npm pack monaco-editor@0.52.2 failed");
+        let ok = Command::new("tar")
+            .args(["xzf", "monaco-editor-0.52.2.tgz"])
+            .arg("package/min-maps/vs/editor/editor.main.js.map")
+            .arg("package/min/vs/editor/editor.main.js")
+            .current_dir(&dir)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "tar failed");
+    }
+    (map, bundle)
+}
+
+fn main() {
+    let (map_path, bundle_path) = monaco();
+    let bytes = std::fs::read(&map_path).unwrap();
+    let bundle = std::fs::read(&bundle_path).unwrap();
+    let text = SourceText::new(String::from_utf8_lossy(&bundle).into_owned());
+    let blob = Blob::from(bytes.clone());
+    let cold = median(7, || {
+        std::hint::black_box(SourceMap::parse_with(blob.clone(), &ParallelIndex).unwrap());
+    });
+    let map = SourceMap::parse_with(blob.clone(), &ParallelIndex).unwrap();
+    let SourceMap::Regular(regular) = &map else {
+        panic!("a regular map");
+    };
+    let lines = regular.index().line_count() as u32;
+    let doctor_time = median(5, || {
+        std::hint::black_box(doctor::check_map(&map, Some(&bundle), &mut NoProgress));
+    });
+    let report = doctor::check_map(&map, Some(&bundle), &mut NoProgress);
+    // Go to a generated position: 1,000 positions, the slowest of them.
+    let mut seed: u64 = 0x2026_1125;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        seed >> 33
+    };
+    let mut slowest_goto = Duration::ZERO;
+    for _ in 0..1_000 {
+        let line = (next() % u64::from(lines)) as u32;
+        let len = text.line(line as usize).map_or(1, str::len).max(1) as u64;
+        let col = (next() % len) as u32;
+        let t = Instant::now();
+        std::hint::black_box(regular.lookup(line, col));
+        slowest_goto = slowest_goto.max(t.elapsed());
+    }
+    let inverse = median(5, || {
+        std::hint::black_box(OriginalIndex::new(regular));
+    });
+    let index = OriginalIndex::new(regular);
+    let mut slowest_original = Duration::ZERO;
+    for _ in 0..1_000 {
+        let source = (next() % regular.source_count() as u64) as u32;
+        let mapped = index.mapped_lines(source);
+        let Some(&line) = mapped.get((next() % mapped.len().max(1) as u64) as usize) else {
+            continue;
+        };
+        let t = Instant::now();
+        std::hint::black_box(index.on_line(source, line));
+        std::hint::black_box(index.all_generated_positions_for(
+            source,
+            line,
+            0,
+            Bias::LeastUpperBound,
+        ));
+        slowest_original = slowest_original.max(t.elapsed());
+    }
+    let search = median(5, || {
+        std::hint::black_box(map_search::search_map(
+            regular,
+            Some(&text),
+            "editor",
+            &mut NoProgress,
+        ));
+    });
+    let hits = map_search::search_map(regular, Some(&text), "editor", &mut NoProgress);
+    let out = std::env::temp_dir().join(format!("symscope-bench-extract-{}", std::process::id()));
+    // Into a new folder each time (its removal is not timed).
+    let mut extracts: Vec<Duration> = (0..3)
+        .map(|_| {
+            std::fs::remove_dir_all(&out).ok();
+            let t = Instant::now();
+            std::hint::black_box(symscope::workspace::extract_sources(&map, &out).unwrap());
+            t.elapsed()
+        })
+        .collect();
+    extracts.sort();
+    let extract = extracts[1];
+    let written = symscope::workspace::extract_sources(&map, &out)
+        .unwrap()
+        .written
+        .len();
+    std::fs::remove_dir_all(&out).ok();
+    let other = SourceMap::parse_with(Blob::from(bytes.clone()), &ParallelIndex).unwrap();
+    let compare = median(3, || {
+        std::hint::black_box(map_diff::diff_maps(&map, &other, &mut NoProgress));
+    });
+    println!(
+        "{} ({:.1} MB; bundle {:.1} MB): {} segments on {lines} lines, {} sources, {} names",
+        map_path.display(),
+        bytes.len() as f64 / 1e6,
+        bundle.len() as f64 / 1e6,
+        report.stats.segments,
+        report.stats.sources,
+        report.stats.names
+    );
+    println!();
+    println!("| action | ms |");
+    println!("|---|---:|");
+    for (name, t) in [
+        ("cold index (parse + index, 2 cores)", cold),
+        ("map doctor with the bundle", doctor_time),
+        (
+            "go to a generated position (slowest of 1,000)",
+            slowest_goto,
+        ),
+        ("inverse index (first go to original)", inverse),
+        (
+            "go to an original line (slowest of 1,000, after the inverse index)",
+            slowest_original,
+        ),
+        ("search \"editor\": names, sources, code", search),
+        ("extract every source into a folder", extract),
+        ("compare the map with a copy of itself", compare),
+    ] {
+        println!("| {name} | {:.2} |", ms(t));
+    }
+    println!();
+    println!(
+        "doctor: {} kinds of problem ({} errors); search: {} names, {} sources, {} places; extract: {written} files",
+        report.problems.len(),
+        report.problems.iter().filter(|p| p.kind.is_error()).count(),
+        hits.names.len(),
+        hits.sources.len(),
+        hits.generated_total
+    );
+    let slowest_action = [
+        slowest_goto,
+        inverse,
+        slowest_original,
+        search,
+        extract,
+        compare,
+    ]
+    .into_iter()
+    .max()
+    .unwrap();
+    println!(
+        "targets (issue #22): doctor ≤ 2× the cold index ({:.2}×); every action ≤ 100 ms (slowest {:.1} ms)",
+        doctor_time.as_secs_f64() / cold.as_secs_f64(),
+        ms(slowest_action)
+    );
+}
