@@ -67,7 +67,7 @@ impl StrRef {
             };
             match newline {
                 Some(is_cr) => {
-                    if !(after_cr && !is_cr) {
+                    if !after_cr || is_cr {
                         out.push(len);
                         len = 0;
                     }
