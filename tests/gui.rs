@@ -687,6 +687,14 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
     assert_eq!(view.line, 0);
     assert_eq!(view.segments[at].gen_col, 98699);
     h.get_by_label("Original, ../node_modules/three/build/three.core.js:16287:9");
+    // The line's coverage strip: three.js's line 1 has 426 columns no segment maps (the
+    // doctor counts them too); a click in its middle shows the column there.
+    let strip = "Coverage of generated line 1: 426 of 253553 columns unmapped";
+    h.get_by_label(strip).click();
+    h.run_steps(3);
+    let at = h.state().view.inspector_segment.unwrap();
+    let col = h.state_mut().inspector_view().unwrap().segments[at].gen_col;
+    assert!((120_000..=135_000).contains(&col), "{col}");
     // The map doctor: no errors, and generated code no segment maps (with the bundle).
     h.get_by_label("Check map").click();
     settle(&mut h, |h| has_label(h, "Map doctor"));

@@ -845,6 +845,75 @@ fn format(color: Color32, background: Color32) -> TextFormat {
     }
 }
 
+/// The whole generated line as a strip: the columns some segment maps to a source, those
+/// none does (before the first segment, after a segment without a source), and the stretch
+/// shown below outlined. A click shows that column.
+fn coverage_strip_ui(
+    ui: &mut egui::Ui,
+    view: &InspectorView,
+    line: &str,
+    (shown_from, shown_to): (u32, u32),
+    commands: &mut Commands,
+) {
+    let len = line.encode_utf16().count().max(1) as u32;
+    // Unmapped stretches of the line, in columns.
+    let mut gaps: Vec<(u32, u32)> = Vec::new();
+    let cols: Vec<(u32, bool)> = (0..view.segments.len())
+        .filter_map(|i| Some((view.gen_col(i)?, view.segments[i].has_source())))
+        .collect();
+    let first = cols.first().map_or(len, |c| c.0.min(len));
+    if first > 0 {
+        gaps.push((0, first));
+    }
+    for (k, &(col, mapped)) in cols.iter().enumerate() {
+        if !mapped {
+            let end = cols.get(k + 1).map_or(len, |n| n.0.min(len));
+            if end > col {
+                gaps.push((col, end));
+            }
+        }
+    }
+    let unmapped: u32 = gaps.iter().map(|(a, b)| b - a).sum();
+    let width = ui.available_width();
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(width, theme::STRIP_HEIGHT), egui::Sense::click());
+    let x = |col: u32| rect.left() + width * (col.min(len) as f32 / len as f32);
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, theme::COVERAGE_FOUND);
+    for &(a, b) in &gaps {
+        let r = egui::Rect::from_x_y_ranges(x(a)..=x(b).max(x(a) + 1.0), rect.y_range());
+        painter.rect_filled(r, 0.0, theme::COVERAGE_MISSING);
+    }
+    let shown = egui::Rect::from_x_y_ranges(
+        x(shown_from)..=x(shown_to).max(x(shown_from) + 2.0),
+        rect.y_range(),
+    );
+    painter.rect_stroke(
+        shown,
+        0.0,
+        egui::Stroke::new(1.5, theme::OVERLAY_TEXT),
+        egui::StrokeKind::Inside,
+    );
+    let name = format!(
+        "Coverage of generated line {}: {unmapped} of {len} columns unmapped",
+        view.line + 1
+    );
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+    let response = response.on_hover_text(format!(
+        "Line {}: {unmapped} of its {len} columns map to no source (red); click to show a column",
+        view.line + 1
+    ));
+    if response.clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        let col = ((pos.x - rect.left()) / width * len as f32) as u32;
+        commands.send(Command::GoToGenerated {
+            line: view.line,
+            column: col.min(len - 1),
+        });
+    }
+}
+
 fn generated_ui(
     ui: &mut egui::Ui,
     view: &InspectorView,
@@ -863,6 +932,7 @@ fn generated_ui(
     };
     let center = marks.focus.and_then(|i| view.gen_col(i)).unwrap_or(0);
     let (c0, c1) = (center.saturating_sub(BEFORE), center + AFTER);
+    coverage_strip_ui(ui, view, line, (c0, c1), commands);
     let (b0, b1) = window(line, c0, c1);
     let slice = &line[b0..b1];
     // Walk the window once, cutting it at the segments' generated columns.

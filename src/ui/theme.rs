@@ -15,6 +15,8 @@ pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
 pub const ERRORS_WIDTH: f32 = 560.0;
 /// Width of the map doctor's window.
 pub const DOCTOR_WIDTH: f32 = 560.0;
+/// Height of the generated line's coverage strip in the inspector.
+pub const STRIP_HEIGHT: f32 = 6.0;
 /// Width of the map comparison's window.
 pub const COMPARE_WIDTH: f32 = 720.0;
 /// Differing lines the comparison lists to choose from.
