@@ -82,26 +82,7 @@ fn binary() -> PathBuf {
 
 /// `N` addresses inside the binary's functions (xorshift, fixed seed).
 fn sample(bytes: &[u8]) -> Vec<u64> {
-    let archive = Archive::parse(bytes).unwrap();
-    let object = archive.object_by_index(0).unwrap().unwrap();
-    let funcs: Vec<(u64, u64)> = object
-        .symbols()
-        .filter(|s| s.size > 4)
-        .map(|s| (s.address, s.size))
-        .collect();
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    (0..N)
-        .map(|_| {
-            let (addr, size) = funcs[(next() % funcs.len() as u64) as usize];
-            addr + next() % size
-        })
-        .collect()
+    sample_n(bytes, N, 0x9E37_79B9_7F4A_7C15)
 }
 
 /// llvm-symbolizer's innermost (file name, line) per address, and the time it took.

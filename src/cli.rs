@@ -122,32 +122,25 @@ fn unusable(e: impl std::fmt::Display) -> Failure {
 /// `main.rs` does).
 pub fn run(command: Command) -> ExitCode {
     match command {
-        Command::ExtractSources(args) => match extract_command(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(f) => {
-                eprintln!("symscope: {}", f.message);
-                ExitCode::from(f.code)
-            }
-        },
+        Command::ExtractSources(args) => exit_code(extract_command(&args).map(|()| 0)),
         Command::CheckMap(args) => {
             let mut stdout = std::io::stdout().lock();
-            match check_map_command(&args, &mut stdout) {
-                Ok(clean) => ExitCode::from(if clean { 0 } else { 1 }),
-                Err(f) => {
-                    eprintln!("symscope: {}", f.message);
-                    ExitCode::from(f.code)
-                }
-            }
+            exit_code(check_map_command(&args, &mut stdout).map(|clean| u8::from(!clean)))
         }
         Command::Symbolicate(args) => {
             let mut stdout = std::io::stdout().lock();
-            match symbolicate_command(&args, &mut stdout) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(f) => {
-                    eprintln!("symscope: {}", f.message);
-                    ExitCode::from(f.code)
-                }
-            }
+            exit_code(symbolicate_command(&args, &mut stdout).map(|()| 0))
+        }
+    }
+}
+
+/// The process exit code of a command's result, its failure said on standard error.
+fn exit_code(result: Result<u8, Failure>) -> ExitCode {
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            eprintln!("symscope: {}", f.message);
+            ExitCode::from(f.code)
         }
     }
 }

@@ -11,7 +11,7 @@ use symscope::symbols::sourcemap::{Bias, OriginalIndex, SourceMap};
 #[test]
 fn inverse_lookups_equal_trace_mapping() {
     let oracle: Value = serde_json::from_slice(
-        &std::fs::read(common::js("generated-positions/oracle.json")).unwrap(),
+        &std::fs::read(common::js("generated-positions/trace-mapping-answers.json")).unwrap(),
     )
     .unwrap();
     let mut checked = 0;

@@ -105,6 +105,29 @@ fn three_with_frame_0() -> Harness<'static, AppState> {
     h
 }
 
+/// three.js's trace, map and bundle (and `more` files) dropped, the first expandByObject
+/// frame selected and inspected.
+fn three_inspected(more: &[PathBuf]) -> Harness<'static, AppState> {
+    let mut h = app();
+    h.run_steps(2);
+    let mut files = vec![
+        js("three-esbuild/trace.txt"),
+        js("three-esbuild/three.min.js.map"),
+        js("three-esbuild/three.min.js"),
+    ];
+    files.extend_from_slice(more);
+    drop_files(&mut h, &files);
+    settle(&mut h, |h| has_label(h, "16287:9"));
+    h.get_all_by_label_contains("expandByObject")
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(3);
+    h.get_by_label("Inspect segment").click();
+    h.run_steps(4);
+    h
+}
+
 fn has_label(h: &Harness<'static, AppState>, text: &str) -> bool {
     h.query_all_by_label_contains(text).next().is_some()
 }
@@ -652,24 +675,7 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
 /// doctor against the loaded bundle, and an example's position is a click away.
 #[test]
 fn the_inspector_goes_to_a_position_and_checks_the_map() {
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            js("three-esbuild/trace.txt"),
-            js("three-esbuild/three.min.js.map"),
-            js("three-esbuild/three.min.js"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16287:9"));
-    h.get_all_by_label_contains("expandByObject")
-        .next()
-        .unwrap()
-        .click();
-    h.run_steps(3);
-    h.get_by_label("Inspect segment").click();
-    h.run_steps(4);
+    let mut h = three_inspected(&[]);
     // A pasted V8 frame: generated 1:98700 (1-based) is column 98699, three.core.js 16287:9.
     fn go_to<'h>(h: &'h Harness<'static, AppState>) -> egui_kittest::Node<'h> {
         h.get_all_by_role(egui::Role::TextInput)
@@ -733,24 +739,7 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
 /// shows the first.
 #[test]
 fn the_inspector_goes_to_an_original_line() {
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            js("three-esbuild/trace.txt"),
-            js("three-esbuild/three.min.js.map"),
-            js("three-esbuild/three.min.js"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16287:9"));
-    h.get_all_by_label_contains("expandByObject")
-        .next()
-        .unwrap()
-        .click();
-    h.run_steps(3);
-    h.get_by_label("Inspect segment").click();
-    h.run_steps(4);
+    let mut h = three_inspected(&[]);
     h.get_by_label("Go to original…").click();
     settle(&mut h, |h| has_label(h, "three.core.js  ("));
     // Two sources in one folder, each with its count; both have their content.
@@ -794,24 +783,7 @@ fn the_inspector_goes_to_an_original_line() {
 /// a place is a click away.
 #[test]
 fn the_inspector_searches_the_map() {
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            js("three-esbuild/trace.txt"),
-            js("three-esbuild/three.min.js.map"),
-            js("three-esbuild/three.min.js"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16287:9"));
-    h.get_all_by_label_contains("expandByObject")
-        .next()
-        .unwrap()
-        .click();
-    h.run_steps(3);
-    h.get_by_label("Inspect segment").click();
-    h.run_steps(4);
+    let mut h = three_inspected(&[]);
     fn search<'h>(h: &'h Harness<'static, AppState>) -> egui_kittest::Node<'h> {
         h.get_all_by_role(egui::Role::TextInput)
             .find(|n| format!("{n:?}").contains("Search"))
@@ -857,25 +829,7 @@ fn the_inspector_compares_two_maps() {
     json["mappings"] = serde_json::Value::String(mappings);
     let variant = dir.join("three-variant.js.map");
     std::fs::write(&variant, serde_json::to_vec(&json).unwrap()).unwrap();
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            js("three-esbuild/trace.txt"),
-            js("three-esbuild/three.min.js.map"),
-            js("three-esbuild/three.min.js"),
-            variant.clone(),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16287:9"));
-    h.get_all_by_label_contains("expandByObject")
-        .next()
-        .unwrap()
-        .click();
-    h.run_steps(3);
-    h.get_by_label("Inspect segment").click();
-    h.run_steps(4);
+    let mut h = three_inspected(std::slice::from_ref(&variant));
     h.get_by_label("Compare with…").click();
     h.run_steps(2);
     // The menu's entry (the inputs panel names the file too).

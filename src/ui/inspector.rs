@@ -341,23 +341,31 @@ fn compare_ui(ui: &mut egui::Ui, compare: &crate::app::MapCompare, commands: &mu
 
 /// The search box: Enter searches the map's names and sources and the bundle's text.
 fn search_ui(ui: &mut egui::Ui, commands: &mut Commands) {
-    let id = egui::Id::unique("inspector-search");
+    if let Some(text) = entry_ui(ui, "Search", "names, sources, code", 160.0)
+        && !text.trim().is_empty()
+    {
+        commands.send(Command::SearchMap(text.trim().to_owned()));
+    }
+}
+
+/// A labelled one-line field whose text is kept between frames; its text when Enter was
+/// pressed in it. The Enter is taken here: the stack list, drawn after this panel, would
+/// inspect the selected frame with it.
+fn entry_ui(ui: &mut egui::Ui, label: &str, hint: &str, width: f32) -> Option<String> {
+    let id = egui::Id::unique(("inspector-entry", label));
     let mut text: String = ui.data(|d| d.get_temp(id)).unwrap_or_default();
-    let label = ui.label("Search");
+    let label = ui.label(label);
     let edit = ui
         .add(
             egui::TextEdit::singleline(&mut text)
-                .hint_text("names, sources, code")
-                .desired_width(160.0),
+                .hint_text(hint)
+                .desired_width(width),
         )
         .labelled_by(label.id);
-    // The Enter is taken here, as in the Go to field.
     let entered = edit.lost_focus()
         && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
-    if entered && !text.trim().is_empty() {
-        commands.send(Command::SearchMap(text.trim().to_owned()));
-    }
-    ui.data_mut(|d| d.insert_temp(id, text));
+    ui.data_mut(|d| d.insert_temp(id, text.clone()));
+    entered.then_some(text)
 }
 
 /// The search's hits: names (with their uses and the first one's position), sources (each
@@ -429,28 +437,14 @@ fn search_hits_ui(
 
 /// The "go to line:column" box: Enter jumps to the segment there.
 fn go_to_ui(ui: &mut egui::Ui, commands: &mut Commands) {
-    let id = egui::Id::unique("inspector-go-to");
-    let mut text: String = ui.data(|d| d.get_temp(id)).unwrap_or_default();
-    let label = ui.label("Go to");
-    let edit = ui
-        .add(
-            egui::TextEdit::singleline(&mut text)
-                .hint_text("line:column")
-                .desired_width(140.0),
-        )
-        .labelled_by(label.id);
-    // The Enter is taken here: the stack list, drawn after this panel, would inspect the
-    // selected frame with it.
-    let entered = edit.lost_focus()
-        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
-    if entered && let Some((line, col)) = parse_position(&text) {
+    if let Some(text) = entry_ui(ui, "Go to", "line:column", 140.0)
+        && let Some((line, col)) = parse_position(&text)
+    {
         commands.send(Command::GoToGenerated {
             line: line - 1,
             column: col - 1,
         });
     }
-    edit.on_hover_text("A generated position, 1-based (12:345), or a pasted stack frame");
-    ui.data_mut(|d| d.insert_temp(id, text));
 }
 
 /// The "go to original" window: the map's sources as a tree filtered by path (each with its

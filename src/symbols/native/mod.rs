@@ -184,15 +184,28 @@ impl NativeSymbols {
         runner: &dyn ChunkRunner,
         progress: &mut dyn Progress,
     ) -> Result<Self, NativeError> {
+        Self::each_object(bytes, arch, |_, object| {
+            pipeline::convert_object(object, bytes, runner, progress)
+        })
+    }
+
+    /// Makes an object of each object of the file in `bytes` (those of `arch` only, when
+    /// given) with `make`, which gets its index and the object. Objects that fail are left
+    /// out; when none is left, the first failure is returned; a cancel ends it at once.
+    fn each_object(
+        bytes: &[u8],
+        arch: Option<&str>,
+        mut make: impl FnMut(usize, &Object<'_>) -> Result<NativeObject, NativeError>,
+    ) -> Result<Self, NativeError> {
         let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
         let mut objects = Vec::new();
         let mut first_error = None;
-        for object in archive.objects() {
+        for (index, object) in archive.objects().enumerate() {
             let object = object.map_err(|e| NativeError::NotAnObject(e.to_string()))?;
             if arch.is_some_and(|a| object.arch().name() != a) {
                 continue;
             }
-            match pipeline::convert_object(&object, bytes, runner, progress) {
+            match make(index, &object) {
                 Ok(o) => objects.push(o),
                 Err(NativeError::Cancelled) => return Err(NativeError::Cancelled),
                 Err(e) => {
@@ -218,38 +231,18 @@ impl NativeSymbols {
         progress: &mut dyn Progress,
     ) -> Result<Self, NativeError> {
         let bytes = blob.as_slice();
-        let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
-        let mut objects = Vec::new();
-        let mut first_error = None;
-        for (index, object) in archive.objects().enumerate() {
-            let object = object.map_err(|e| NativeError::NotAnObject(e.to_string()))?;
-            if arch.is_some_and(|a| object.arch().name() != a) {
-                continue;
-            }
+        Self::each_object(bytes, arch, |index, object| {
             let lazy =
                 matches!(object, Object::Elf(_) | Object::MachO(_)) && object.has_debug_info();
-            let opened = if lazy {
-                LazyDwarf::open(blob.clone(), index, &object).map(|dwarf| NativeObject {
-                    info: NativeInfo::of(&object),
-                    answers: Answers::Lazy(Arc::new(dwarf)),
-                    cfi: None,
-                })
-            } else {
-                pipeline::convert_object(&object, bytes, runner, progress)
-            };
-            match opened {
-                Ok(o) => objects.push(o),
-                Err(NativeError::Cancelled) => return Err(NativeError::Cancelled),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
+            if !lazy {
+                return pipeline::convert_object(object, bytes, runner, progress);
             }
-        }
-        if objects.is_empty() {
-            return Err(first_error
-                .unwrap_or_else(|| NativeError::NoArch(arch.unwrap_or("any").to_owned())));
-        }
-        Ok(Self { objects })
+            LazyDwarf::open(blob.clone(), index, object).map(|dwarf| NativeObject {
+                info: NativeInfo::of(object),
+                answers: Answers::Lazy(Arc::new(dwarf)),
+                cfi: None,
+            })
+        })
     }
 
     /// Whether any object is answered lazily (it then has no SymCache to keep).

@@ -516,15 +516,17 @@ fn leads_to_name(name: gimli::DwAt) -> bool {
     name == gimli::DW_AT_abstract_origin || name == gimli::DW_AT_specification
 }
 
-/// The header of the unit at `unit` in `dwarf`.
-fn header_of<'d>(
+/// The header of the unit at `unit` in `dwarf`, and its abbreviation table.
+fn unit_parts<'d>(
     dwarf: &gimli::Dwarf<Slice<'d>>,
     unit: UnitBytes,
-) -> Option<gimli::UnitHeader<Slice<'d>>> {
-    dwarf
+    tables: &mut dyn FnMut(u64) -> Option<Arc<gimli::Abbreviations>>,
+) -> Option<(gimli::UnitHeader<Slice<'d>>, Arc<gimli::Abbreviations>)> {
+    let header = dwarf
         .debug_info
         .header_from_offset(gimli::DebugInfoOffset(unit.start))
-        .ok()
+        .ok()?;
+    Some((header, tables(unit.abbrev)?))
 }
 
 /// Reports the `.debug_info` offset of every origin or declaration that a DIE of `unit`
@@ -535,10 +537,7 @@ fn scan_unit(
     tables: &mut dyn FnMut(u64) -> Option<Arc<gimli::Abbreviations>>,
     target: &mut dyn FnMut(usize),
 ) {
-    let Some(header) = header_of(dwarf, unit) else {
-        return;
-    };
-    let Some(abbrevs) = tables(unit.abbrev) else {
+    let Some((header, abbrevs)) = unit_parts(dwarf, unit, tables) else {
         return;
     };
     let Ok(mut entries) = header.entries_raw(&abbrevs, None) else {
@@ -583,10 +582,7 @@ fn follow_die(
     tables: &mut dyn FnMut(u64) -> Option<Arc<gimli::Abbreviations>>,
     target: &mut dyn FnMut(usize),
 ) {
-    let Some(header) = header_of(dwarf, unit) else {
-        return;
-    };
-    let Some(abbrevs) = tables(unit.abbrev) else {
+    let Some((header, abbrevs)) = unit_parts(dwarf, unit, tables) else {
         return;
     };
     let Ok(mut entries) =
