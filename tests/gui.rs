@@ -693,6 +693,18 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
     assert_eq!(view.line, 0);
     assert_eq!(view.segments[at].gen_col, 98699);
     h.get_by_label("Original, ../node_modules/three/build/three.core.js:16287:9");
+    // The whole source is in the pane, scrolled to the mapped line; once the map's segments
+    // are indexed by original position (a job of the inspector's own), the lines no segment
+    // maps to are told apart.
+    settle(&mut h, |h| h.state().view.originals.is_some());
+    assert!(has_label(
+        &h,
+        "this.expandByObject( children[ i ], precise );"
+    ));
+    let index = h.state().view.originals.clone().unwrap().1;
+    let mapped = index.mapped_lines(1);
+    assert!(mapped.binary_search(&16286).is_ok());
+    assert!(mapped.len() < 38_000, "{} lines mapped", mapped.len());
     // The line's coverage strip: three.js's line 1 has 426 columns no segment maps (the
     // doctor counts them too); a click in its middle shows the column there.
     let strip = "Coverage of generated line 1: 426 of 253553 columns unmapped";

@@ -91,6 +91,8 @@ pub enum Command {
     CloseSearch,
     /// Open the "go to original" window on the inspected map (its index built in a job).
     OpenOriginal,
+    /// Index the inspected map's segments by original position (in a job, once per map).
+    IndexOriginals,
     /// Close the "go to original" window.
     CloseOriginal,
     /// Filter the window's sources.
@@ -325,6 +327,7 @@ impl AppState {
             Command::SearchMap(query) => self.start_map_search(query),
             Command::CloseSearch => self.view.map_search = None,
             Command::OpenOriginal => self.open_original(),
+            Command::IndexOriginals => self.ensure_originals(),
             Command::CloseOriginal => self.view.original = None,
             Command::SetOriginalFilter(filter) => {
                 if let Some(nav) = &mut self.view.original {

@@ -123,8 +123,12 @@ impl AppState {
                     if let Some(nav) = &mut self.view.original
                         && nav.map == map
                     {
-                        nav.index = Some(index);
+                        nav.index = Some(index.clone());
                     }
+                    if self.view.originals_pending.as_ref() == Some(&map) {
+                        self.view.originals_pending = None;
+                    }
+                    self.view.originals = Some((map, index));
                 }
                 (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
                     self.view.map_report = Some((map, report));
@@ -264,29 +268,55 @@ impl AppState {
         self.running.names.insert(job, format!("check {name}"));
     }
 
-    /// Opens the "go to original" window on the inspected map and indexes its segments by
-    /// original position in a job (a regular map; an index map's sections are not yet).
+    /// Opens the "go to original" window on the inspected map, with its index by original
+    /// position when built, else once the job building it is done.
     pub(super) fn open_original(&mut self) {
-        let Some(view) = self.inspector_view() else {
-            return;
-        };
         let Some(path) = self.workspace.selection.inspected_map.clone() else {
             return;
         };
         if self.view.original.as_ref().is_some_and(|n| n.map == path) {
             return;
         }
+        let index = self
+            .view
+            .originals
+            .as_ref()
+            .filter(|(m, _)| *m == path)
+            .map(|(_, i)| i.clone());
         self.view.original = Some(super::OriginalNav {
-            map: path.clone(),
+            map: path,
+            index,
             ..Default::default()
         });
+        self.ensure_originals();
+    }
+
+    /// Indexes the inspected map's segments by original position in a job, unless that is
+    /// done or under way (a regular map; an index map's sections are not yet).
+    pub(super) fn ensure_originals(&mut self) {
+        let Some(view) = self.inspector_view() else {
+            return;
+        };
+        let Some(path) = self.workspace.selection.inspected_map.clone() else {
+            return;
+        };
+        let known = self
+            .view
+            .originals
+            .as_ref()
+            .is_some_and(|(m, _)| *m == path);
+        if known || self.view.originals_pending.as_ref() == Some(&path) {
+            return;
+        }
+        let crate::symbols::sourcemap::SourceMap::Regular(_) = &*view.map else {
+            return;
+        };
+        self.view.originals_pending = Some(path.clone());
         let map = view.map.clone();
         let name = view.map_name.clone();
         let job = self.jobs.spawn(move |_| {
             let crate::symbols::sourcemap::SourceMap::Regular(m) = &*map else {
-                return Err(std::io::Error::other(
-                    "going to an original position works on regular maps, not index maps yet",
-                ));
+                return Err(std::io::Error::other("not a regular map"));
             };
             let index = crate::symbols::sourcemap::OriginalIndex::new(m);
             Ok(JobOutput::OriginalIndexed {

@@ -117,6 +117,11 @@ pub struct ViewState {
     pub shortcuts_open: bool,
     /// The "go to original" window, when open.
     pub original: Option<OriginalNav>,
+    /// The inspected map's segments by original position (its input path and the index),
+    /// built in a job when the inspector shows a map.
+    pub originals: Option<(String, Arc<crate::symbols::sourcemap::OriginalIndex>)>,
+    /// The map whose index by original position a job is building.
+    pub originals_pending: Option<String>,
     /// The last comparison of two maps: their input paths, the lines that differ, and the
     /// one shown side by side (an index into the differing lines).
     pub map_diff: Option<MapCompare>,

@@ -14,8 +14,6 @@ use std::sync::Arc;
 const BEFORE: u32 = 60;
 /// Columns of generated code shown after it.
 const AFTER: u32 = 180;
-/// Lines of original source shown around the mapped line.
-const AROUND: u32 = 6;
 
 /// The inspector, docked below the stack list (it shares the window, never covers the
 /// list); its height is kept in the workspace.
@@ -48,20 +46,35 @@ pub fn inspector_ui(
                 hovered,
             };
             let mut hovered_now = None;
-            // The body fits the panel: the table scrolls, and so does the code beside it.
+            // The map's segments by original position, for the panes and Go to original.
+            let inspected = state.workspace.selection.inspected_map.as_ref();
+            let originals = state
+                .view
+                .originals
+                .as_ref()
+                .filter(|(m, _)| Some(m) == inspected)
+                .map(|(_, i)| i.as_ref());
+            if originals.is_none()
+                && state.view.originals_pending.as_ref() != inspected
+                && matches!(*view.map, crate::symbols::sourcemap::SourceMap::Regular(_))
+            {
+                commands.send(Command::IndexOriginals);
+            }
+            // The body fits the panel: the table scrolls; beside it the generated code (its
+            // half, scrolling) and the original source below it (the rest, scrolling).
             let body = ui.available_height();
             ui.columns(2, |cols| {
                 if let [left, right] = cols {
                     segment_table_ui(left, view, marks, &mut hovered_now, commands);
                     egui::ScrollArea::vertical()
                         .id_salt("inspector-code")
-                        .max_height(body)
-                        .auto_shrink([false, false])
+                        .max_height(body * theme::GENERATED_SHARE)
+                        .auto_shrink([false, true])
                         .show(right, |right| {
                             generated_ui(right, view, marks, &mut hovered_now, commands);
-                            right.separator();
-                            original_ui(right, view, marks, &mut hovered_now);
                         });
+                    right.separator();
+                    original_ui(right, view, originals, marks, &mut hovered_now);
                 }
             });
             if hovered_now != hovered {
@@ -1000,6 +1013,7 @@ fn generated_ui(
 fn original_ui(
     ui: &mut egui::Ui,
     view: &InspectorView,
+    originals: Option<&crate::symbols::sourcemap::OriginalIndex>,
     marks: Marks,
     hovered_now: &mut Option<usize>,
 ) {
@@ -1024,77 +1038,104 @@ fn original_ui(
         ui.label(RichText::new("The map has no sourcesContent for this source.").weak());
         return;
     };
-    let first = seg.src_line.saturating_sub(AROUND);
-    let last = (seg.src_line + AROUND).min(text.line_count().saturating_sub(1) as u32);
+    // The whole source, a row a line (a long line cut at the pane's edge), scrolled to the
+    // mapped line when the focus moves to another; lines no segment of the map maps to are
+    // dimmed once the map's segments are indexed by original position.
     let text_color = ui.visuals().text_color();
-    egui::ScrollArea::vertical()
+    let unmapped_color = ui.visuals().weak_text_color();
+    let mapped_lines = originals.map(|index| index.mapped_lines(seg.source));
+    let row_height = ui.text_style_height(&egui::TextStyle::Monospace);
+    let scrolled_id = egui::Id::unique("original-scrolled-to");
+    let target = (seg.source, seg.src_line);
+    let moved = ui.data(|d| d.get_temp::<(u32, u32)>(scrolled_id)) != Some(target);
+    // The rest of the pane's height, at least a few rows.
+    let height = ui
+        .available_height()
+        .max(row_height * theme::ORIGINAL_MIN_ROWS);
+    let row = row_height + ui.spacing().item_spacing.y;
+    let mut area = egui::ScrollArea::vertical()
         .id_salt("original")
-        .show(ui, |ui| {
-            for n in first..=last {
-                let Some(line) = text.line(n as usize) else {
+        .max_height(height)
+        .auto_shrink([false, true]);
+    if moved {
+        // The mapped line in the middle of the pane.
+        let above = (height / row / 2.0).floor() as u32;
+        let top = seg.src_line.saturating_sub(above) as f32;
+        area = area.vertical_scroll_offset(top * row);
+        ui.data_mut(|d| d.insert_temp(scrolled_id, target));
+    }
+    area.show_rows(ui, row_height, text.line_count(), |ui, rows| {
+        for n in rows.start as u32..rows.end as u32 {
+            let Some(line) = text.line(n as usize) else {
+                continue;
+            };
+            let unmapped = mapped_lines
+                .as_ref()
+                .is_some_and(|m| m.binary_search(&n).is_err());
+            let text_color = if unmapped { unmapped_color } else { text_color };
+            // The segments of this generated line that map into this original line.
+            let mut mapped: Vec<(u32, usize)> = view
+                .segments
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.source == seg.source && s.src_line == n)
+                .map(|(k, s)| (s.src_col, k))
+                .collect();
+            mapped.sort_unstable();
+            let mut job = LayoutJob::default();
+            // One row a line, cut at the pane's edge: a long line must not widen it.
+            job.wrap.max_width = ui.available_width();
+            job.wrap.max_rows = 1;
+            job.wrap.break_anywhere = true;
+            job.append(
+                &format!("{:>6}  ", n + 1),
+                0.0,
+                format(ui.visuals().weak_text_color(), Color32::TRANSPARENT),
+            );
+            let prefix_chars = 8;
+            let mut pieces = Vec::new();
+            let mut at_byte = 0;
+            let mut at_char = 0;
+            for (col, k) in mapped {
+                let Some(b) = crate::model::utf16_col_to_byte(line, col) else {
                     continue;
                 };
-                // The segments of this generated line that map into this original line.
-                let mut mapped: Vec<(u32, usize)> = view
-                    .segments
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.source == seg.source && s.src_line == n)
-                    .map(|(k, s)| (s.src_col, k))
-                    .collect();
-                mapped.sort_unstable();
-                let mut job = LayoutJob::default();
-                // Wrapped to the pane: a long original line must not widen the window.
-                job.wrap.max_width = ui.available_width();
-                job.append(
-                    &format!("{:>6}  ", n + 1),
-                    0.0,
-                    format(ui.visuals().weak_text_color(), Color32::TRANSPARENT),
-                );
-                let prefix_chars = 8;
-                let mut pieces = Vec::new();
-                let mut at_byte = 0;
-                let mut at_char = 0;
-                for (col, k) in mapped {
-                    let Some(b) = crate::model::utf16_col_to_byte(line, col) else {
-                        continue;
-                    };
-                    if b < at_byte {
-                        continue;
-                    }
-                    job.append(
-                        &line[at_byte..b],
-                        0.0,
-                        format(text_color, Color32::TRANSPARENT),
-                    );
-                    at_char += line[at_byte..b].chars().count();
-                    // Colour the token that starts at the mapped column.
-                    let len: usize = line[b..]
-                        .char_indices()
-                        .find(|&(j, c)| j > 0 && !(c.is_alphanumeric() || c == '_' || c == '$'))
-                        .map_or(line.len() - b, |(j, _)| j)
-                        .max(line[b..].chars().next().map_or(0, char::len_utf8));
-                    let token = &line[b..b + len];
-                    let strong = marks.strong(k);
-                    job.append(
-                        token,
-                        0.0,
-                        format(text_color, theme::segment_color(k, strong)),
-                    );
-                    let n_chars = token.chars().count();
-                    pieces.push((prefix_chars + at_char, prefix_chars + at_char + n_chars, k));
-                    at_char += n_chars;
-                    at_byte = b + len;
+                if b < at_byte {
+                    continue;
                 }
                 job.append(
-                    &line[at_byte..],
+                    &line[at_byte..b],
                     0.0,
                     format(text_color, Color32::TRANSPARENT),
                 );
-                let (_, over) = pieces_ui(ui, job, &pieces);
-                if over.is_some() {
-                    *hovered_now = over;
-                }
+                at_char += line[at_byte..b].chars().count();
+                // Colour the token that starts at the mapped column.
+                let len: usize = line[b..]
+                    .char_indices()
+                    .find(|&(j, c)| j > 0 && !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .map_or(line.len() - b, |(j, _)| j)
+                    .max(line[b..].chars().next().map_or(0, char::len_utf8));
+                let token = &line[b..b + len];
+                let strong = marks.strong(k);
+                job.append(
+                    token,
+                    0.0,
+                    format(text_color, theme::segment_color(k, strong)),
+                );
+                let n_chars = token.chars().count();
+                pieces.push((prefix_chars + at_char, prefix_chars + at_char + n_chars, k));
+                at_char += n_chars;
+                at_byte = b + len;
             }
-        });
+            job.append(
+                &line[at_byte..],
+                0.0,
+                format(text_color, Color32::TRANSPARENT),
+            );
+            let (_, over) = pieces_ui(ui, job, &pieces);
+            if over.is_some() {
+                *hovered_now = over;
+            }
+        }
+    });
 }

@@ -15,6 +15,10 @@ pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
 pub const ERRORS_WIDTH: f32 = 560.0;
 /// Width of the map doctor's window.
 pub const DOCTOR_WIDTH: f32 = 560.0;
+/// The inspector's share of height for the generated code (the original source has the rest).
+pub const GENERATED_SHARE: f32 = 0.5;
+/// Rows of original source the inspector shows at the least.
+pub const ORIGINAL_MIN_ROWS: f32 = 3.0;
 /// Height of the generated line's coverage strip in the inspector.
 pub const STRIP_HEIGHT: f32 = 6.0;
 /// Width of the map comparison's window.
