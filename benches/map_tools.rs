@@ -5,7 +5,8 @@
 //!
 //! Each figure is the median of several runs on the map already in memory: the cold index
 //! (parse + index, on two cores as the app does it), then each action after it: the map
-//! doctor with the bundle (target ≤ 2× the cold index), go to a generated position, the
+//! doctor with the bundle, on two cores as the app and the CLI run it (target ≤ 2× the cold
+//! index), go to a generated position, the
 //! inverse index and a go-to-original query, a search, extracting the sources, comparing the
 //! map with itself (target: every action ≤ 100 ms).
 
@@ -76,7 +77,12 @@ fn main() {
     };
     let lines = regular.index().line_count() as u32;
     let doctor_time = median(5, || {
-        std::hint::black_box(doctor::check_map(&map, Some(&bundle), &mut NoProgress));
+        std::hint::black_box(doctor::check_map_with(
+            &map,
+            Some(&bundle),
+            &ParallelIndex,
+            &mut NoProgress,
+        ));
     });
     let report = doctor::check_map(&map, Some(&bundle), &mut NoProgress);
     // Go to a generated position: 1,000 positions, the slowest of them.

@@ -230,8 +230,12 @@ pub fn check_map_command(
         ),
         None => None,
     };
-    let report =
-        engine::doctor::check_map(&map, bundle.as_ref().map(Blob::as_slice), &mut NoProgress);
+    let report = engine::doctor::check_map_with(
+        &map,
+        bundle.as_ref().map(Blob::as_slice),
+        &ParallelIndex,
+        &mut NoProgress,
+    );
     let bundle_name = args.bundle.as_ref().map(|p| p.display().to_string());
     let written = match args.format {
         OutputFormat::Json => {

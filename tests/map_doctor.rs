@@ -58,6 +58,50 @@ fn unused_names_by_the_crate(map: &[u8]) -> Option<u64> {
     Some(used.iter().filter(|u| !**u).count() as u64)
 }
 
+/// Spread over the threads of the jobs layer, the doctor reports exactly what it reports on
+/// one: the same counts, the same first examples.
+#[test]
+fn the_doctor_on_two_threads_reports_the_same() {
+    use symscope::engine::doctor::check_map_with;
+    for (map, bundle) in MAPS {
+        let bytes = std::fs::read(js(map)).unwrap();
+        let bundle = std::fs::read(js(bundle)).unwrap();
+        let parsed = SourceMap::parse(bytes).unwrap();
+        let serial = check_map(&parsed, Some(&bundle), &mut NoProgress);
+        let parallel = check_map_with(
+            &parsed,
+            Some(&bundle),
+            &symscope::jobs::ParallelIndex,
+            &mut NoProgress,
+        );
+        assert_eq!(serial, parallel, "{map}");
+    }
+    // And with defects in many places.
+    let monaco_like = std::fs::read(js("pdfjs-dist-worker/pdf.worker.mjs.map")).unwrap();
+    let mut p = Planted::new(&monaco_like);
+    for l in (0..p.lines.len()).step_by(97) {
+        if let Some(s) = p.lines[l].iter_mut().find(|s| s.has_source()) {
+            s.src_line += 1_000_000;
+        }
+    }
+    let parsed = SourceMap::parse(p.write()).unwrap();
+    let serial = check_map(&parsed, None, &mut NoProgress);
+    let parallel = check_map_with(
+        &parsed,
+        None,
+        &symscope::jobs::ParallelIndex,
+        &mut NoProgress,
+    );
+    assert!(
+        serial
+            .problem(ProblemKind::OriginalOutOfRange)
+            .unwrap()
+            .count
+            > 500
+    );
+    assert_eq!(serial, parallel);
+}
+
 #[test]
 fn corpus_maps_have_no_errors() {
     for (map, bundle) in MAPS {

@@ -259,7 +259,12 @@ impl AppState {
         let name = view.map_name.clone();
         let job = self.jobs.spawn(move |ctx| {
             let bundle = bundle.as_ref().map(|t| t.as_str().as_bytes());
-            let report = crate::engine::doctor::check_map(&map, bundle, ctx);
+            let report = crate::engine::doctor::check_map_with(
+                &map,
+                bundle,
+                &crate::jobs::ParallelIndex,
+                ctx,
+            );
             Ok::<_, std::convert::Infallible>(JobOutput::MapChecked {
                 map: path,
                 report: Arc::new(report),

@@ -53,7 +53,7 @@
 //!   line past the map's last); examples are lines with their unmapped columns;
 //! - `ignored_source` (info, per source): a source on the `ignoreList`.
 
-use crate::model::Progress;
+use crate::model::{ChunkRunner, Progress, Serial};
 use crate::symbols::sourcemap::{RegularMap, SourceMap, Violation, validate};
 use std::collections::HashMap;
 
@@ -192,6 +192,17 @@ impl MapReport {
         self.problems.iter().find(|p| p.kind == kind)
     }
 
+    /// Adds what a later stretch of the map found of one kind.
+    fn merge(&mut self, p: Problem) {
+        let mut examples = p.examples.into_iter();
+        self.note(p.kind, p.count, || {
+            examples.next().expect("a problem has an example")
+        });
+        for e in examples {
+            self.note(p.kind, 0, || e);
+        }
+    }
+
     fn note(&mut self, kind: ProblemKind, count: u64, example: impl FnOnce() -> Example) {
         let problem = match self.problems.iter_mut().position(|p| p.kind == kind) {
             Some(i) => &mut self.problems[i],
@@ -248,6 +259,17 @@ fn utf16_len(bytes: &[u8]) -> u32 {
 /// Reports each generated line done to `progress` (phase [`CHECK_PHASE`]); a stop ends the
 /// check with what was found so far.
 pub fn check_map(map: &SourceMap, bundle: Option<&[u8]>, progress: &mut dyn Progress) -> MapReport {
+    check_map_with(map, bundle, &Serial, progress)
+}
+
+/// [`check_map`], the lines (and the sources' line lengths) spread over `runner`'s threads;
+/// the same report.
+pub fn check_map_with(
+    map: &SourceMap,
+    bundle: Option<&[u8]>,
+    runner: &dyn ChunkRunner,
+    progress: &mut dyn Progress,
+) -> MapReport {
     let mut report = MapReport::default();
     let bundle_lines = bundle.map(line_lengths);
     let mut parts: Vec<(&RegularMap, u32, u32)> = Vec::new();
@@ -274,6 +296,7 @@ pub fn check_map(map: &SourceMap, bundle: Option<&[u8]>, progress: &mut dyn Prog
             m,
             (line_off, col_off),
             bundle_lines.as_deref(),
+            runner,
             &mut report,
             &mut |lines| {
                 done += lines;
@@ -329,18 +352,17 @@ pub fn check_map(map: &SourceMap, bundle: Option<&[u8]>, progress: &mut dyn Prog
     report
 }
 
-/// Lines checked between progress reports.
-const REPORT_EVERY: u32 = 4096;
-
 /// Checks one regular map whose line 0 starts at generated (`line_off`, `col_off`); `false`
 /// when `go_on` said stop.
 fn check_regular(
     m: &RegularMap,
     (line_off, col_off): (u32, u32),
     bundle: Option<&[u32]>,
+    runner: &dyn ChunkRunner,
     report: &mut MapReport,
     go_on: &mut dyn FnMut(u64) -> bool,
 ) -> bool {
+    let path = |i: u32| m.source_path(i).unwrap_or_else(|| format!("source {i}"));
     let sources = m.source_count() as u32;
     let names = m.name_count();
     report.stats.sources += u64::from(sources);
@@ -350,110 +372,52 @@ fn check_regular(
         .stats
         .lines
         .max(u64::from(line_off) + u64::from(lines));
-    // Each source's line lengths, computed when a segment first points into it (`None`: no
-    // content to check against).
-    let mut texts: Vec<Option<Option<Vec<u32>>>> = vec![None; sources as usize];
+    // Each source's line lengths (`None`: no content to check against), read on the
+    // runner's threads.
+    let texts: Vec<std::sync::Mutex<Option<Vec<u32>>>> =
+        (0..sources).map(|_| std::sync::Mutex::new(None)).collect();
+    runner.for_each(sources as usize, &|i| {
+        let lengths = m.source_line_lengths(i as u32);
+        *texts[i].lock().unwrap_or_else(|e| e.into_inner()) = lengths;
+    });
+    let texts: Vec<Option<Vec<u32>>> = texts
+        .into_iter()
+        .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    let scan = Scan {
+        m,
+        offsets: (line_off, col_off),
+        bundle,
+        texts: &texts,
+    };
+    // The lines in pieces of about equal work (blocks of segments), on the runner's threads,
+    // merged in line order: the examples stay the first in map order.
+    let pieces = pieces(m, runner.chunks_for(m.index().byte_len()));
     let mut used_names = vec![false; names];
-    let path = |i: u32| m.source_path(i).unwrap_or_else(|| format!("source {i}"));
-    for line in 0..lines {
-        if line % REPORT_EVERY == REPORT_EVERY - 1 && !go_on(u64::from(REPORT_EVERY)) {
-            return false;
-        }
-        let segs = m.line_segments(line);
-        report.stats.segments += segs.len() as u64;
-        let gen_line = line_off + line;
-        let shift = if line == 0 { col_off } else { 0 };
-        let at = |col: u32| Generated {
-            line: gen_line + 1,
-            column: col + shift + 1,
-        };
-        let bundle_len = bundle.and_then(|b| b.get(gen_line as usize).copied());
-        for s in &segs {
-            if let Some(n) = used_names.get_mut(s.name as usize) {
-                *n = true;
-            }
-            if let Some(b) = bundle {
-                let col = s.gen_col + shift;
-                match bundle_len {
-                    None => report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
-                        generated: Some(at(s.gen_col)),
-                        original: None,
-                        detail: format!(
-                            "line {} is past the end of the bundle ({} lines)",
-                            gen_line + 1,
-                            b.len()
-                        ),
-                    }),
-                    Some(len) if col > len => {
-                        report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
-                            generated: Some(at(s.gen_col)),
-                            original: None,
-                            detail: format!(
-                                "column {} is past the end of line {} ({len} columns)",
-                                col + 1,
-                                gen_line + 1
-                            ),
-                        });
-                    }
-                    _ => {}
-                }
-            }
-            if !s.has_source() {
-                continue;
-            }
-            let Some(slot) = texts.get_mut(s.source as usize) else {
+    for group in pieces.chunks(PIECES_A_REPORT) {
+        let parts: Vec<std::sync::Mutex<Option<Part>>> =
+            group.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        runner.for_each(group.len(), &|k| {
+            let part = scan.lines(group[k].clone(), names);
+            *parts[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(part);
+        });
+        for part in parts {
+            let Some(part) = part.into_inner().unwrap_or_else(|e| e.into_inner()) else {
                 continue;
             };
-            let text = slot.get_or_insert_with(|| m.source_line_lengths(s.source));
-            if let Some(text) = text {
-                let out = match text.get(s.src_line as usize) {
-                    None => Some(format!(
-                        "line {} is past the end of {} ({} lines)",
-                        s.src_line + 1,
-                        path(s.source),
-                        text.len()
-                    )),
-                    Some(&len) if s.src_col > len => Some(format!(
-                        "column {} is past the end of line {} of {} ({len} columns)",
-                        s.src_col + 1,
-                        s.src_line + 1,
-                        path(s.source)
-                    )),
-                    _ => None,
-                };
-                if let Some(detail) = out {
-                    report.note(ProblemKind::OriginalOutOfRange, 1, || Example {
-                        generated: Some(at(s.gen_col)),
-                        original: Some(Original {
-                            source: path(s.source),
-                            line: s.src_line + 1,
-                            column: s.src_col + 1,
-                        }),
-                        detail,
-                    });
-                }
+            report.stats.segments += part.segments;
+            for (u, p) in used_names.iter_mut().zip(&part.used_names) {
+                *u |= p;
+            }
+            for p in part.problems {
+                report.merge(p);
             }
         }
-        if let Some(len) = bundle_len {
-            let unmapped = unmapped_columns(&segs, len.saturating_sub(shift));
-            if unmapped > 0 {
-                report.note(ProblemKind::UnmappedGenerated, u64::from(unmapped), || {
-                    Example {
-                        generated: Some(Generated {
-                            line: gen_line + 1,
-                            column: 1,
-                        }),
-                        original: None,
-                        detail: format!(
-                            "{unmapped} of line {}'s {len} columns map to no source",
-                            gen_line + 1
-                        ),
-                    }
-                });
-            }
+        let checked: u64 = group.iter().map(|r| u64::from(r.end - r.start)).sum();
+        if !go_on(checked) {
+            return false;
         }
     }
-    go_on(u64::from(lines % REPORT_EVERY));
     for &line in m.index().unsorted_lines() {
         report.note(ProblemKind::UnsortedLine, 1, || Example {
             generated: Some(Generated {
@@ -509,6 +473,161 @@ fn check_regular(
         }
     }
     true
+}
+
+/// Pieces of lines handed to the runner between two progress reports.
+const PIECES_A_REPORT: usize = 16;
+
+/// The lines `0..line_count` of `m` cut into about `n` × 4 ranges of about equal work (the
+/// index's blocks of segments), for the runner's threads to take.
+fn pieces(m: &RegularMap, n: usize) -> Vec<std::ops::Range<u32>> {
+    let lines = m.index().line_count() as u32;
+    let weight = |l: u32| u64::from(m.index().block_count(l));
+    let total: u64 = (0..lines).map(weight).sum::<u64>().max(1);
+    let per = total.div_ceil((n.max(1) * 4) as u64).max(1);
+    let mut out = Vec::new();
+    let (mut start, mut acc) = (0, 0);
+    for l in 0..lines {
+        acc += weight(l);
+        if acc >= per {
+            out.push(start..l + 1);
+            (start, acc) = (l + 1, 0);
+        }
+    }
+    if start < lines {
+        out.push(start..lines);
+    }
+    out
+}
+
+/// What the per-line checks read: the map, where its line 0 sits, the bundle's and the
+/// sources' line lengths.
+struct Scan<'a> {
+    m: &'a RegularMap,
+    offsets: (u32, u32),
+    bundle: Option<&'a [u32]>,
+    texts: &'a [Option<Vec<u32>>],
+}
+
+/// What the per-line checks found on some lines.
+#[derive(Default)]
+struct Part {
+    segments: u64,
+    used_names: Vec<bool>,
+    problems: Vec<Problem>,
+}
+
+impl Scan<'_> {
+    /// Checks every segment on `lines`: original and generated positions in range, unmapped
+    /// columns, names used.
+    fn lines(&self, lines: std::ops::Range<u32>, names: usize) -> Part {
+        let Self {
+            m,
+            offsets: (line_off, col_off),
+            bundle,
+            texts,
+        } = *self;
+        let mut report = MapReport::default();
+        let mut used_names = vec![false; names];
+        let path = |i: u32| m.source_path(i).unwrap_or_else(|| format!("source {i}"));
+        let (mut segs, mut scratch) = (Vec::new(), Vec::new());
+        for line in lines {
+            m.line_segments_into(line, &mut segs, &mut scratch);
+            report.stats.segments += segs.len() as u64;
+            let gen_line = line_off + line;
+            let shift = if line == 0 { col_off } else { 0 };
+            let at = |col: u32| Generated {
+                line: gen_line + 1,
+                column: col + shift + 1,
+            };
+            let bundle_len = bundle.and_then(|b| b.get(gen_line as usize).copied());
+            for s in &segs {
+                if let Some(n) = used_names.get_mut(s.name as usize) {
+                    *n = true;
+                }
+                if let Some(b) = bundle {
+                    let col = s.gen_col + shift;
+                    match bundle_len {
+                        None => report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
+                            generated: Some(at(s.gen_col)),
+                            original: None,
+                            detail: format!(
+                                "line {} is past the end of the bundle ({} lines)",
+                                gen_line + 1,
+                                b.len()
+                            ),
+                        }),
+                        Some(len) if col > len => {
+                            report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
+                                generated: Some(at(s.gen_col)),
+                                original: None,
+                                detail: format!(
+                                    "column {} is past the end of line {} ({len} columns)",
+                                    col + 1,
+                                    gen_line + 1
+                                ),
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                if !s.has_source() {
+                    continue;
+                }
+                if let Some(Some(text)) = texts.get(s.source as usize) {
+                    let out = match text.get(s.src_line as usize) {
+                        None => Some(format!(
+                            "line {} is past the end of {} ({} lines)",
+                            s.src_line + 1,
+                            path(s.source),
+                            text.len()
+                        )),
+                        Some(&len) if s.src_col > len => Some(format!(
+                            "column {} is past the end of line {} of {} ({len} columns)",
+                            s.src_col + 1,
+                            s.src_line + 1,
+                            path(s.source)
+                        )),
+                        _ => None,
+                    };
+                    if let Some(detail) = out {
+                        report.note(ProblemKind::OriginalOutOfRange, 1, || Example {
+                            generated: Some(at(s.gen_col)),
+                            original: Some(Original {
+                                source: path(s.source),
+                                line: s.src_line + 1,
+                                column: s.src_col + 1,
+                            }),
+                            detail,
+                        });
+                    }
+                }
+            }
+            if let Some(len) = bundle_len {
+                let unmapped = unmapped_columns(&segs, len.saturating_sub(shift));
+                if unmapped > 0 {
+                    report.note(ProblemKind::UnmappedGenerated, u64::from(unmapped), || {
+                        Example {
+                            generated: Some(Generated {
+                                line: gen_line + 1,
+                                column: 1,
+                            }),
+                            original: None,
+                            detail: format!(
+                                "{unmapped} of line {}'s {len} columns map to no source",
+                                gen_line + 1
+                            ),
+                        }
+                    });
+                }
+            }
+        }
+        Part {
+            segments: report.stats.segments,
+            used_names,
+            problems: report.problems,
+        }
+    }
 }
 
 /// Columns of a line `len` long that no segment maps to a source: before the first segment,

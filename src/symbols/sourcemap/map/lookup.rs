@@ -67,17 +67,28 @@ impl RegularMap {
     /// Decodes every segment of one generated line (for the inspector and for tests).
     pub fn line_segments(&self, line: u32) -> Vec<RawSegment> {
         let mut all = Vec::new();
-        let mut buf = Vec::new();
+        self.line_segments_into(line, &mut all, &mut Vec::new());
+        all
+    }
+
+    /// [`Self::line_segments`] into `out` (cleared first), `buf` a scratch buffer: a caller
+    /// walking many lines keeps both and allocates no more.
+    pub fn line_segments_into(
+        &self,
+        line: u32,
+        out: &mut Vec<RawSegment>,
+        buf: &mut Vec<RawSegment>,
+    ) {
+        out.clear();
         for k in 0..self.index.block_count(line) {
             if let Some(b) = self.index.block(line, k) {
-                LineIndex::decode_block(self.mappings_bytes(), &b, &mut buf);
-                all.extend_from_slice(&buf);
+                LineIndex::decode_block(self.mappings_bytes(), &b, buf);
+                out.extend_from_slice(buf);
             }
         }
         if self.index.block(line, 0).is_some_and(|b| b.unsorted) {
-            all.sort_by_key(|s| s.gen_col);
+            out.sort_by_key(|s| s.gen_col);
         }
-        all
     }
 }
 
