@@ -105,6 +105,20 @@ fn three_with_frame_0() -> Harness<'static, AppState> {
     h
 }
 
+/// Types `text` into the text field labelled `label`, then presses Enter.
+fn enter_text(h: &mut Harness<'static, AppState>, label: &str, text: &str) {
+    fn field<'h>(h: &'h Harness<'static, AppState>, label: &str) -> egui_kittest::Node<'h> {
+        h.get_all_by_role(egui::Role::TextInput)
+            .find(|n| format!("{n:?}").contains(label))
+            .expect("the text field")
+    }
+    field(h, label).click();
+    h.run_steps(1);
+    field(h, label).type_text(text);
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+}
+
 /// three.js's trace, map and bundle (and `more` files) dropped, the first expandByObject
 /// frame selected and inspected.
 fn three_inspected(more: &[PathBuf]) -> Harness<'static, AppState> {
@@ -677,16 +691,11 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
 fn the_inspector_goes_to_a_position_and_checks_the_map() {
     let mut h = three_inspected(&[]);
     // A pasted V8 frame: generated 1:98700 (1-based) is column 98699, three.core.js 16287:9.
-    fn go_to<'h>(h: &'h Harness<'static, AppState>) -> egui_kittest::Node<'h> {
-        h.get_all_by_role(egui::Role::TextInput)
-            .find(|n| format!("{n:?}").contains("Go to"))
-            .expect("the inspector's Go to field")
-    }
-    go_to(&h).click();
-    h.run_steps(1);
-    go_to(&h).type_text("    at De.expandByObject (out/three.min.js:1:98700)");
-    h.run_steps(1);
-    h.key_press(egui::Key::Enter);
+    enter_text(
+        &mut h,
+        "Go to",
+        "    at De.expandByObject (out/three.min.js:1:98700)",
+    );
     h.run_steps(4);
     let at = h.state().view.inspector_segment.unwrap();
     let view = h.state_mut().inspector_view().unwrap();
@@ -796,16 +805,7 @@ fn the_inspector_goes_to_an_original_line() {
 #[test]
 fn the_inspector_searches_the_map() {
     let mut h = three_inspected(&[]);
-    fn search<'h>(h: &'h Harness<'static, AppState>) -> egui_kittest::Node<'h> {
-        h.get_all_by_role(egui::Role::TextInput)
-            .find(|n| format!("{n:?}").contains("Search"))
-            .expect("the inspector's Search field")
-    }
-    search(&h).click();
-    h.run_steps(1);
-    search(&h).type_text("Box3Helper");
-    h.run_steps(1);
-    h.key_press(egui::Key::Enter);
+    enter_text(&mut h, "Search", "Box3Helper");
     settle(&mut h, |h| has_label(h, "Close search"));
     assert!(
         has_label(&h, "Names (2)"),

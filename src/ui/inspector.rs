@@ -184,55 +184,59 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
     if let Some(nav) = &state.view.original
         && state.workspace.selection.inspected_map.as_ref() == Some(&nav.map)
     {
-        egui::Window::new("Go to original")
-            .id(egui::Id::unique("go-to-original"))
-            .anchor(egui::Align2::LEFT_TOP, [theme::ORIGINAL_LEFT, 40.0])
-            .default_width(theme::DOCTOR_WIDTH)
-            .collapsible(false)
-            .resizable(false)
-            .show(ui.ctx(), |ui| original_nav_ui(ui, view, nav, commands));
+        tool_window(
+            "Go to original",
+            "go-to-original",
+            egui::Align2::LEFT_TOP,
+            [theme::ORIGINAL_LEFT, 40.0],
+            theme::DOCTOR_WIDTH,
+        )
+        .show(ui.ctx(), |ui| original_nav_ui(ui, view, nav, commands));
     }
     if let Some(compare) = &state.view.map_diff
         && state.workspace.selection.inspected_map.as_ref() == Some(&compare.a)
     {
-        egui::Window::new("Compare maps")
-            .id(egui::Id::unique("compare-maps"))
-            .anchor(egui::Align2::LEFT_TOP, [theme::ORIGINAL_LEFT, 40.0])
-            .default_width(theme::COMPARE_WIDTH)
-            .collapsible(false)
-            .resizable(false)
-            .show(ui.ctx(), |ui| compare_ui(ui, compare, commands));
+        tool_window(
+            "Compare maps",
+            "compare-maps",
+            egui::Align2::LEFT_TOP,
+            [theme::ORIGINAL_LEFT, 40.0],
+            theme::COMPARE_WIDTH,
+        )
+        .show(ui.ctx(), |ui| compare_ui(ui, compare, commands));
     }
     if let Some((path, hits)) = &state.view.map_search
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
     {
-        egui::Window::new("Search")
-            .id(egui::Id::unique("map-search"))
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-12.0, -40.0])
-            .default_width(theme::DOCTOR_WIDTH)
-            .collapsible(false)
-            .resizable(false)
-            .show(ui.ctx(), |ui| {
-                egui::ScrollArea::vertical()
-                    .max_height(theme::DOCTOR_HEIGHT)
-                    .show(ui, |ui| search_hits_ui(ui, hits, commands));
-            });
+        tool_window(
+            "Search",
+            "map-search",
+            egui::Align2::RIGHT_BOTTOM,
+            [-12.0, -40.0],
+            theme::DOCTOR_WIDTH,
+        )
+        .show(ui.ctx(), |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(theme::DOCTOR_HEIGHT)
+                .show(ui, |ui| search_hits_ui(ui, hits, commands));
+        });
     }
     if let Some((path, report)) = &state.view.map_report
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
     {
         // Beside the panels, never taking the inspector's room.
-        egui::Window::new("Map doctor")
-            .id(egui::Id::unique("map-doctor"))
-            .anchor(egui::Align2::RIGHT_TOP, [-12.0, 40.0])
-            .default_width(theme::DOCTOR_WIDTH)
-            .collapsible(false)
-            .resizable(false)
-            .show(ui.ctx(), |ui| {
-                egui::ScrollArea::vertical()
-                    .max_height(theme::DOCTOR_HEIGHT)
-                    .show(ui, |ui| report_ui(ui, report, commands));
-            });
+        tool_window(
+            "Map doctor",
+            "map-doctor",
+            egui::Align2::RIGHT_TOP,
+            [-12.0, 40.0],
+            theme::DOCTOR_WIDTH,
+        )
+        .show(ui.ctx(), |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(theme::DOCTOR_HEIGHT)
+                .show(ui, |ui| report_ui(ui, report, commands));
+        });
     }
     if !view.sections.is_empty() {
         let list: Vec<String> = view
@@ -281,6 +285,22 @@ pub fn parse_position(text: &str) -> Option<(u32, u32)> {
         i += 1;
     }
     found
+}
+
+/// A window of the inspector's (fixed where `anchor` puts it, beside the panels).
+fn tool_window(
+    title: &str,
+    id: &str,
+    align: egui::Align2,
+    offset: [f32; 2],
+    width: f32,
+) -> egui::Window<'static> {
+    egui::Window::new(title.to_owned())
+        .id(egui::Id::unique(("inspector-window", id.to_owned())))
+        .anchor(align, offset)
+        .default_width(width)
+        .collapsible(false)
+        .resizable(false)
 }
 
 /// Two maps of one bundle compared: the generated lines they map differently, and the
