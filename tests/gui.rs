@@ -800,6 +800,55 @@ fn the_inspector_goes_to_an_original_line() {
     assert_eq!(view.segments[at].gen_col, 98699);
 }
 
+/// Go to original on an index map: its sections' sources, one list, and a line of lodash
+/// (the second section's) leads to generated positions past the section's offset.
+#[test]
+fn go_to_original_in_an_index_map() {
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(&mut h, &[js("index-map-rxjs-lodash/vendor.min.js.map")]);
+    settle(&mut h, |h| has_label(h, "vendor.min.js.map"));
+    let path = h.state().workspace.inputs[0].path.clone();
+    let mut commands = symscope::app::Commands::default();
+    commands.send(symscope::app::Command::InspectMap(path));
+    if !h.state().workspace.layout.inspector_open {
+        commands.send(symscope::app::Command::ToggleInspector);
+    }
+    commands.send(symscope::app::Command::OpenOriginal);
+    h.state_mut().apply(commands);
+    settle(&mut h, |h| has_label(h, "Sources"));
+    // The folders are many; filtered to lodash, its folder opens.
+    enter_text(&mut h, "Sources", "lodash");
+    settle(&mut h, |h| has_label(h, "lodash.js  ("));
+    // 223 rxjs sources and lodash, in one list.
+    assert_eq!(
+        h.state().view.originals.as_ref().unwrap().1.sources().len(),
+        224
+    );
+    h.get_by_label_contains("lodash.js  (").click();
+    h.run_steps(2);
+    h.get_by_label("Go").click();
+    h.run_steps(3);
+    let hits = labels_containing(&h, "at generated ");
+    assert!(!hits.is_empty());
+    // The lodash section starts at generated line 3 (0-based offset 2).
+    assert!(
+        hits.iter().all(|l| {
+            let line: u32 = l
+                .rsplit("generated ")
+                .next()
+                .unwrap()
+                .split(':')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            line >= 3
+        }),
+        "{hits:?}"
+    );
+}
+
 /// Search in the inspector: names with their uses, sources, places in the generated code;
 /// a place is a click away.
 #[test]

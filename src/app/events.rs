@@ -296,8 +296,8 @@ impl AppState {
         self.ensure_originals();
     }
 
-    /// Indexes the inspected map's segments by original position in a job, unless that is
-    /// done or under way (a regular map; an index map's sections are not yet).
+    /// Indexes the inspected map's segments by original position in a job (an index map's
+    /// sections one after the other), unless that is done or under way.
     pub(super) fn ensure_originals(&mut self) {
         let Some(view) = self.inspector_view() else {
             return;
@@ -313,18 +313,12 @@ impl AppState {
         if known || self.view.originals_pending.as_ref() == Some(&path) {
             return;
         }
-        let crate::symbols::sourcemap::SourceMap::Regular(_) = &*view.map else {
-            return;
-        };
         self.view.originals_pending = Some(path.clone());
         let map = view.map.clone();
         let name = view.map_name.clone();
         let job = self.jobs.spawn(move |_| {
-            let crate::symbols::sourcemap::SourceMap::Regular(m) = &*map else {
-                return Err(std::io::Error::other("not a regular map"));
-            };
-            let index = crate::symbols::sourcemap::OriginalIndex::new(m);
-            Ok(JobOutput::OriginalIndexed {
+            let index = crate::symbols::sourcemap::OriginalIndex::of(&map);
+            Ok::<_, std::convert::Infallible>(JobOutput::OriginalIndexed {
                 map: path,
                 index: Arc::new(index),
             })

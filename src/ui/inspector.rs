@@ -54,12 +54,13 @@ pub fn inspector_ui(
                 .as_ref()
                 .filter(|(m, _)| Some(m) == inspected)
                 .map(|(_, i)| i.as_ref());
-            if originals.is_none()
-                && state.view.originals_pending.as_ref() != inspected
-                && matches!(*view.map, crate::symbols::sourcemap::SourceMap::Regular(_))
-            {
+            if originals.is_none() && state.view.originals_pending.as_ref() != inspected {
                 commands.send(Command::IndexOriginals);
             }
+            // The panes number sources as the map (or its section) does: the index's numbers
+            // are those of a regular map only.
+            let originals = originals
+                .filter(|_| matches!(*view.map, crate::symbols::sourcemap::SourceMap::Regular(_)));
             // The body fits the panel: the table scrolls; beside it the generated code (its
             // half, scrolling) and the original source below it (the rest, scrolling).
             let body = ui.available_height();
@@ -191,7 +192,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             [theme::ORIGINAL_LEFT, 40.0],
             theme::DOCTOR_WIDTH,
         )
-        .show(ui.ctx(), |ui| original_nav_ui(ui, view, nav, commands));
+        .show(ui.ctx(), |ui| original_nav_ui(ui, nav, commands));
     }
     if let Some(compare) = &state.view.map_diff
         && state.workspace.selection.inspected_map.as_ref() == Some(&compare.a)
@@ -483,13 +484,7 @@ fn go_to_ui(ui: &mut egui::Ui, commands: &mut Commands) {
 /// The "go to original" window: the map's sources as a tree filtered by path (each with its
 /// segment count, and whether its content is in the map), a line of the chosen one, and the
 /// generated segments that map to that line, each a click away.
-fn original_nav_ui(
-    ui: &mut egui::Ui,
-    view: &InspectorView,
-    nav: &crate::app::OriginalNav,
-    commands: &mut Commands,
-) {
-    use crate::symbols::sourcemap::SourceMap;
+fn original_nav_ui(ui: &mut egui::Ui, nav: &crate::app::OriginalNav, commands: &mut Commands) {
     ui.horizontal(|ui| {
         if ui.small_button("Close").clicked() {
             commands.send(Command::CloseOriginal);
@@ -507,15 +502,15 @@ fn original_nav_ui(
             commands.send(Command::SetOriginalFilter(filter));
         }
     });
-    let (Some(index), SourceMap::Regular(map)) = (&nav.index, &*view.map) else {
+    let Some(index) = &nav.index else {
         ui.label(RichText::new("indexing the segments by original position…").weak());
         return;
     };
     // Folders of the sources that pass the filter, in path order.
     let needle = nav.filter.to_lowercase();
     let mut folders: std::collections::BTreeMap<String, Vec<(String, u32)>> = Default::default();
-    for i in 0..map.source_count() as u32 {
-        let path = map.source_path(i).unwrap_or_else(|| format!("source {i}"));
+    for (i, source) in index.sources().iter().enumerate() {
+        let (i, path) = (i as u32, source.path.clone());
         if !needle.is_empty() && !path.to_lowercase().contains(&needle) {
             continue;
         }
@@ -531,25 +526,29 @@ fn original_nav_ui(
         .show(ui, |ui| {
             for (dir, files) in &folders {
                 let shown = if dir.is_empty() { "." } else { dir.as_str() };
-                egui::CollapsingHeader::new(format!("{shown}/  ({})", files.len()))
+                let header = egui::CollapsingHeader::new(format!("{shown}/  ({})", files.len()))
                     .id_salt(("original-folder", dir.as_str()))
-                    .default_open(!needle.is_empty() || folders.len() <= 3)
-                    .show(ui, |ui| {
-                        for (file, i) in files {
-                            let content = if map.has_source_content(*i) {
-                                ""
-                            } else {
-                                ", no content"
-                            };
-                            let text = format!(
-                                "{file}  ({} segments{content})",
-                                index.count_for_source(*i)
-                            );
-                            if ui.selectable_label(nav.source == Some(*i), text).clicked() {
-                                commands.send(Command::PickOriginalSource(*i));
-                            }
+                    .default_open(folders.len() <= 3);
+                // While a filter is typed, every folder it leaves is open.
+                let header = if needle.is_empty() {
+                    header
+                } else {
+                    header.open(Some(true))
+                };
+                header.show(ui, |ui| {
+                    for (file, i) in files {
+                        let has = index
+                            .sources()
+                            .get(*i as usize)
+                            .is_some_and(|s| s.has_content);
+                        let content = if has { "" } else { ", no content" };
+                        let text =
+                            format!("{file}  ({} segments{content})", index.count_for_source(*i));
+                        if ui.selectable_label(nav.source == Some(*i), text).clicked() {
+                            commands.send(Command::PickOriginalSource(*i));
                         }
-                    });
+                    }
+                });
             }
         });
     let Some(source) = nav.source else {
@@ -559,7 +558,12 @@ fn original_nav_ui(
     let mapped = index.mapped_lines(source);
     let last = mapped.last().copied().unwrap_or(0) + 1;
     ui.horizontal(|ui| {
-        ui.label(map.source_path(source).unwrap_or_default());
+        ui.label(
+            index
+                .sources()
+                .get(source as usize)
+                .map_or("", |s| s.path.as_str()),
+        );
         let mut line = nav
             .line
             .map_or(mapped.first().map_or(1, |l| l + 1), |l| l + 1);

@@ -57,6 +57,6 @@ pub use index::{
 };
 pub use json::StrRef;
 pub use map::{IndexMap, RegularMap, Section, SourceMap, Token};
-pub use original::{Bias, GeneratedPos, OriginalIndex};
+pub use original::{Bias, GeneratedPos, OriginalIndex, SourceEntry};
 pub use paths::{extraction_path, join_source_root, normalize_path};
 pub use validate::{Violation, validate};

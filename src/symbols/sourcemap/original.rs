@@ -7,7 +7,7 @@
 //! entries sorted by (source, original line, original column), segments that share one kept
 //! in generated order, as trace-mapping inserts them.
 
-use super::RegularMap;
+use super::{RegularMap, SourceMap};
 
 /// Which segment answers when none sits at the asked column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,34 +38,89 @@ struct Entry {
     at: GeneratedPos,
 }
 
+/// A source of the map, as the index numbers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceEntry {
+    /// Its path (`sourceRoot` applied).
+    pub path: String,
+    /// Whether `sourcesContent` has its text.
+    pub has_content: bool,
+}
+
 /// A map's segments by original position.
 #[derive(Clone, Debug, Default)]
 pub struct OriginalIndex {
     entries: Vec<Entry>,
+    /// The sources, by the numbers the entries use.
+    sources: Vec<SourceEntry>,
 }
 
 impl OriginalIndex {
     /// Every segment of `map` that has an original position.
     pub fn new(map: &RegularMap) -> Self {
-        let mut entries = Vec::with_capacity(map.index().segment_count() as usize);
+        let mut index = Self::default();
+        index.add(map, (0, 0));
+        index.finish()
+    }
+
+    /// [`Self::new`] for any map: an index map's sections are read in order, their
+    /// generated positions moved by each section's offset and their sources numbered one
+    /// after the other (as trace-mapping's `AnyMap` flattens them). A section that cannot be
+    /// read is left out.
+    pub fn of(map: &SourceMap) -> Self {
+        let mut index = Self::default();
+        match map {
+            SourceMap::Regular(m) => index.add(m, (0, 0)),
+            SourceMap::Index(ix) => {
+                for section in ix.sections() {
+                    if let Ok(SourceMap::Regular(m)) = ix.section_map(section) {
+                        index.add(m, (section.line, section.column));
+                    }
+                }
+            }
+        }
+        index.finish()
+    }
+
+    /// Adds `map`'s segments, its line 0 starting at generated (`line_off`, `col_off`).
+    fn add(&mut self, map: &RegularMap, (line_off, col_off): (u32, u32)) {
+        let base = self.sources.len() as u32;
+        self.sources
+            .extend((0..map.source_count() as u32).map(|i| SourceEntry {
+                path: map.source_path(i).unwrap_or_else(|| format!("source {i}")),
+                has_content: map.has_source_content(i),
+            }));
+        self.entries.reserve(map.index().segment_count() as usize);
+        let (mut segs, mut scratch) = (Vec::new(), Vec::new());
         for line in 0..map.index().line_count() as u32 {
-            for s in map.line_segments(line) {
+            map.line_segments_into(line, &mut segs, &mut scratch);
+            let shift = if line == 0 { col_off } else { 0 };
+            for s in &segs {
                 if s.has_source() {
-                    entries.push(Entry {
-                        source: s.source,
+                    self.entries.push(Entry {
+                        source: base + s.source,
                         src_line: s.src_line,
                         src_col: s.src_col,
                         at: GeneratedPos {
-                            line,
-                            column: s.gen_col,
+                            line: line_off + line,
+                            column: s.gen_col + shift,
                         },
                     });
                 }
             }
         }
+    }
+
+    fn finish(mut self) -> Self {
         // Stable: segments at one original position stay in generated order.
-        entries.sort_by_key(|e| (e.source, e.src_line, e.src_col));
-        Self { entries }
+        self.entries
+            .sort_by_key(|e| (e.source, e.src_line, e.src_col));
+        self
+    }
+
+    /// The sources, by the numbers the look-ups take.
+    pub fn sources(&self) -> &[SourceEntry] {
+        &self.sources
     }
 
     /// The segments on original line `line` (0-based) of source `source`, by column.
