@@ -125,13 +125,13 @@ fn main() {
     }
     let search = median(5, || {
         std::hint::black_box(map_search::search_map(
-            regular,
+            &map,
             Some(&text),
             "editor",
             &mut NoProgress,
         ));
     });
-    let hits = map_search::search_map(regular, Some(&text), "editor", &mut NoProgress);
+    let hits = map_search::search_map(&map, Some(&text), "editor", &mut NoProgress);
     let out = std::env::temp_dir().join(format!("symscope-bench-extract-{}", std::process::id()));
     // Into a new folder each time (its removal is not timed).
     let mut extracts: Vec<Duration> = (0..3)

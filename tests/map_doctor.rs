@@ -440,9 +440,7 @@ fn search_names_sources_and_code() {
     use symscope::model::SourceText;
     let bytes = std::fs::read(js("three-esbuild/three.min.js.map")).unwrap();
     let bundle = std::fs::read_to_string(js("three-esbuild/three.min.js")).unwrap();
-    let SourceMap::Regular(map) = SourceMap::parse(bytes.clone()).unwrap() else {
-        panic!("a regular map");
-    };
+    let map = SourceMap::parse(bytes.clone()).unwrap();
     let text = SourceText::new(bundle.clone());
     let hits = search_map(&map, Some(&text), "bOX3", &mut NoProgress);
     // The crate's view: each name's tokens, in generated order.
@@ -478,6 +476,25 @@ fn search_names_sources_and_code() {
     assert_eq!(
         sources,
         [(1, "../node_modules/three/build/three.core.js".to_owned())]
+    );
+    // An index map: lodash's section comes second, its source numbered after rxjs's 223,
+    // its names' first uses past the section's offset (line 2, 0-based).
+    let index =
+        SourceMap::parse(std::fs::read(js("index-map-rxjs-lodash/vendor.min.js.map")).unwrap())
+            .unwrap();
+    let hits = search_map(&index, None, "lodash", &mut NoProgress);
+    assert_eq!(
+        hits.sources,
+        [(223, "node_modules/lodash/lodash.js".to_owned())]
+    );
+    let hits = search_map(&index, None, "baseFlatten", &mut NoProgress);
+    assert!(!hits.names.is_empty());
+    assert!(
+        hits.names
+            .iter()
+            .all(|n| n.first.is_some_and(|g| g.line >= 2)),
+        "{:?}",
+        hits.names
     );
 }
 

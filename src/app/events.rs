@@ -376,13 +376,8 @@ impl AppState {
             view.map_name.clone(),
         );
         let job = self.jobs.spawn(move |ctx| {
-            let crate::symbols::sourcemap::SourceMap::Regular(m) = &*map else {
-                return Err(std::io::Error::other(
-                    "searching works on regular maps, not index maps yet",
-                ));
-            };
-            let hits = crate::engine::map_search::search_map(m, bundle.as_deref(), &query, ctx);
-            Ok(JobOutput::Searched {
+            let hits = crate::engine::map_search::search_map(&map, bundle.as_deref(), &query, ctx);
+            Ok::<_, std::convert::Infallible>(JobOutput::Searched {
                 map: path,
                 hits: Arc::new(hits),
             })

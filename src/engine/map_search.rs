@@ -3,7 +3,7 @@
 //! loaded. Case-insensitive; each list is cut at [`MOST_HITS`].
 
 use crate::model::{Progress, SourceText};
-use crate::symbols::sourcemap::{GeneratedPos, RegularMap};
+use crate::symbols::sourcemap::{GeneratedPos, RegularMap, SourceMap};
 
 /// Hits kept per list.
 pub const MOST_HITS: usize = 200;
@@ -14,7 +14,7 @@ pub const SEARCH_PHASE: &str = "search map";
 /// A `names` entry that matches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NameHit {
-    /// Its index in `names`.
+    /// Its index in `names` (of its section, in an index map).
     pub index: u32,
     /// The name.
     pub name: String,
@@ -31,7 +31,8 @@ pub struct SearchHits {
     pub query: String,
     /// Matching names, in `names` order.
     pub names: Vec<NameHit>,
-    /// Matching sources: index and path (`sourceRoot` applied), in `sources` order.
+    /// Matching sources: index (an index map's sections' sources numbered one after the
+    /// other) and path (`sourceRoot` applied), in `sources` order.
     pub sources: Vec<(u32, String)>,
     /// Where the generated text holds the query (0-based line, UTF-16 column), in text order.
     pub generated: Vec<GeneratedPos>,
@@ -39,10 +40,12 @@ pub struct SearchHits {
     pub generated_total: u64,
 }
 
-/// Searches `map` (and `bundle`'s text) for `query`. Stops early, with what it has, when
-/// `progress` says stop.
+/// Searches `map` (and `bundle`'s text) for `query`: an index map's sections in order, their
+/// positions moved by the sections' offsets and their sources numbered one after the other
+/// (as the inverse index numbers them). Stops early, with what it has, when `progress` says
+/// stop.
 pub fn search_map(
-    map: &RegularMap,
+    map: &SourceMap,
     bundle: Option<&SourceText>,
     query: &str,
     progress: &mut dyn Progress,
@@ -55,7 +58,37 @@ pub fn search_map(
     if needle.is_empty() {
         return hits;
     }
-    let matches = |s: &str| s.to_lowercase().contains(&needle);
+    let mut parts: Vec<(&RegularMap, (u32, u32))> = Vec::new();
+    match map {
+        SourceMap::Regular(m) => parts.push((m, (0, 0))),
+        SourceMap::Index(ix) => {
+            for section in ix.sections() {
+                if let Ok(SourceMap::Regular(m)) = ix.section_map(section) {
+                    parts.push((m, (section.line, section.column)));
+                }
+            }
+        }
+    }
+    let mut source_base = 0;
+    for (m, offsets) in parts {
+        search_part(m, offsets, source_base, &needle, &mut hits, progress);
+        source_base += m.source_count() as u32;
+    }
+    search_text(bundle, &needle, &mut hits);
+    hits
+}
+
+/// The names and sources of one regular map whose line 0 starts at generated
+/// (`line_off`, `col_off`) and whose sources are numbered from `source_base`.
+fn search_part(
+    map: &RegularMap,
+    (line_off, col_off): (u32, u32),
+    source_base: u32,
+    needle: &str,
+    hits: &mut SearchHits,
+    progress: &mut dyn Progress,
+) {
+    let matches = |s: &str| s.to_lowercase().contains(needle);
     // Names: which match, then one pass over the segments for their uses.
     let mut wanted: std::collections::HashMap<u32, usize> = Default::default();
     for i in 0..map.name_count() as u32 {
@@ -76,6 +109,7 @@ pub fn search_map(
     }
     let lines = map.index().line_count() as u32;
     if !wanted.is_empty() {
+        let (mut segs, mut scratch) = (Vec::new(), Vec::new());
         for line in 0..lines {
             if line % 4096 == 4095
                 && progress
@@ -84,13 +118,15 @@ pub fn search_map(
             {
                 break;
             }
-            for s in map.line_segments(line) {
+            map.line_segments_into(line, &mut segs, &mut scratch);
+            let shift = if line == 0 { col_off } else { 0 };
+            for s in &segs {
                 if let Some(&k) = wanted.get(&s.name) {
                     let hit = &mut hits.names[k];
                     hit.uses += 1;
                     hit.first.get_or_insert(GeneratedPos {
-                        line,
-                        column: s.gen_col,
+                        line: line_off + line,
+                        column: s.gen_col + shift,
                     });
                 }
             }
@@ -103,9 +139,13 @@ pub fn search_map(
         if let Some(path) = map.source_path(i)
             && matches(&path)
         {
-            hits.sources.push((i, path));
+            hits.sources.push((source_base + i, path));
         }
     }
+}
+
+/// Every place in the generated text that holds `needle` (lower-cased).
+fn search_text(bundle: Option<&SourceText>, needle: &str, hits: &mut SearchHits) {
     if let Some(text) = bundle {
         for line in 0..text.line_count() {
             let Some(content) = text.line(line) else {
@@ -115,7 +155,7 @@ pub fn search_map(
             // Lower-casing keeps byte offsets only for ASCII; elsewhere the match is found
             // in the original by a case-insensitive char walk.
             let mut from = 0;
-            while let Some(at) = find_from(content, &lower, &needle, from) {
+            while let Some(at) = find_from(content, &lower, needle, from) {
                 hits.generated_total += 1;
                 if hits.generated.len() < MOST_HITS {
                     hits.generated.push(GeneratedPos {
@@ -130,7 +170,6 @@ pub fn search_map(
             }
         }
     }
-    hits
 }
 
 /// The byte offset in `content` of the next case-insensitive match of `needle` (already
