@@ -831,7 +831,7 @@ fn go_to_original_in_an_index_map() {
     h.run_steps(3);
     let hits = labels_containing(&h, "at generated ");
     assert!(!hits.is_empty());
-    // The lodash section starts at generated line 3 (0-based offset 2).
+    // The lodash section starts at generated line 4 (0-based offset 3).
     assert!(
         hits.iter().all(|l| {
             let line: u32 = l
@@ -843,7 +843,7 @@ fn go_to_original_in_an_index_map() {
                 .unwrap()
                 .parse()
                 .unwrap();
-            line >= 3
+            line >= 4
         }),
         "{hits:?}"
     );

@@ -478,7 +478,7 @@ fn search_names_sources_and_code() {
         [(1, "../node_modules/three/build/three.core.js".to_owned())]
     );
     // An index map: lodash's section comes second, its source numbered after rxjs's 223,
-    // its names' first uses past the section's offset (line 2, 0-based).
+    // its names' first uses past the section's offset (line 3, 0-based).
     let index =
         SourceMap::parse(std::fs::read(js("index-map-rxjs-lodash/vendor.min.js.map")).unwrap())
             .unwrap();
@@ -546,6 +546,38 @@ fn compare_two_maps_of_one_bundle() {
     assert_eq!(d.a.len(), d.b.len());
     let changed: Vec<usize> = (0..d.a.len()).filter(|&k| d.a[k] != d.b[k]).collect();
     assert_eq!(changed, [2]);
+    // Two index maps, section by section: the same, then lodash's section changed on its
+    // second line (generated line 4, 0-based: the section starts at line 3).
+    let ix_bytes = std::fs::read(js("index-map-rxjs-lodash/vendor.min.js.map")).unwrap();
+    let ix = parse(&ix_bytes);
+    let same = diff_maps(&ix, &parse(&ix_bytes), &mut NoProgress).unwrap();
+    assert_eq!(same.differing_total, 0);
+    let mut json: Value = serde_json::from_slice(&ix_bytes).unwrap();
+    let section = &mut json["sections"][1]["map"];
+    let lines: Vec<String> = section["mappings"]
+        .as_str()
+        .unwrap()
+        .split(';')
+        .map(str::to_owned)
+        .collect();
+    // A segment without source appended to the section's second line.
+    let mut changed_lines = lines.clone();
+    changed_lines[1] = if changed_lines[1].is_empty() {
+        "A".to_owned()
+    } else {
+        format!("{},Z", changed_lines[1])
+    };
+    section["mappings"] = Value::String(changed_lines.join(";"));
+    let diff = diff_maps(
+        &ix,
+        &parse(&serde_json::to_vec(&json).unwrap()),
+        &mut NoProgress,
+    )
+    .unwrap();
+    let lines: Vec<u32> = diff.differing.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [4]);
+    // A regular map and an index map are not compared.
+    assert!(diff_maps(&original, &ix, &mut NoProgress).is_none());
 }
 
 /// The line lengths the doctor reads from `sourcesContent` without decoding it equal those

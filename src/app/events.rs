@@ -350,7 +350,9 @@ impl AppState {
         let job = self.jobs.spawn(move |ctx| {
             let diff =
                 crate::engine::map_diff::diff_maps(&ours, &theirs, ctx).ok_or_else(|| {
-                    std::io::Error::other("comparing works on regular maps, not index maps yet")
+                    std::io::Error::other(
+                    "these maps cannot be compared line by line: a regular map and an index map, or index maps whose sections sit elsewhere",
+                )
                 })?;
             Ok::<_, std::io::Error>(JobOutput::Compared(Box::new(super::MapCompare {
                 a: path,

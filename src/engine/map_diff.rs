@@ -77,16 +77,47 @@ fn plain(s: RawSegment) -> RawSegment {
     }
 }
 
-/// Compares two regular maps line by line (index maps: `None`).
+/// Compares two maps line by line: two regular maps, or two index maps whose sections sit
+/// at the same places (section by section); `None` for other pairs.
 pub fn diff_maps(a: &SourceMap, b: &SourceMap, progress: &mut dyn Progress) -> Option<MapDiff> {
-    let (SourceMap::Regular(a), SourceMap::Regular(b)) = (a, b) else {
-        return None;
-    };
+    let mut diff = MapDiff::default();
+    match (a, b) {
+        (SourceMap::Regular(a), SourceMap::Regular(b)) => {
+            diff_regular(a, b, 0, &mut diff, progress);
+        }
+        // Two index maps with their sections at the same places: section by section.
+        (SourceMap::Index(a), SourceMap::Index(b)) => {
+            let at = |s: &crate::symbols::sourcemap::Section| (s.line, s.column);
+            if a.sections().len() != b.sections().len()
+                || a.sections().iter().map(at).ne(b.sections().iter().map(at))
+            {
+                return None;
+            }
+            for (sa, sb) in a.sections().iter().zip(b.sections()) {
+                let (Ok(SourceMap::Regular(ma)), Ok(SourceMap::Regular(mb))) =
+                    (a.section_map(sa), b.section_map(sb))
+                else {
+                    return None;
+                };
+                diff_regular(ma, mb, sa.line, &mut diff, progress);
+            }
+        }
+        _ => return None,
+    }
+    Some(diff)
+}
+
+/// Adds to `diff` the lines two regular maps map differently, their line 0 at generated line
+/// `line_off` (a section of an index map; both start at the same column).
+fn diff_regular(
+    a: &RegularMap,
+    b: &RegularMap,
+    line_off: u32,
+    diff: &mut MapDiff,
+    progress: &mut dyn Progress,
+) {
     let lines = a.index().line_count().max(b.index().line_count()) as u32;
-    let mut diff = MapDiff {
-        lines,
-        ..Default::default()
-    };
+    diff.lines = diff.lines.max(line_off + lines);
     // `b`'s source and name indices as `a`'s (by path and by string), so that segments are
     // compared as numbers; `NONE` where `a` has no such source or name.
     // A name or path listed twice counts as its first listing, on both sides.
@@ -162,9 +193,12 @@ pub fn diff_maps(a: &SourceMap, b: &SourceMap, progress: &mut dyn Progress) -> O
             let (sa, sb) = (mapped(a, line), mapped(b, line));
             diff.differing_total += 1;
             if diff.differing.len() < MOST_LINES {
-                diff.differing.push(LineDiff { line, a: sa, b: sb });
+                diff.differing.push(LineDiff {
+                    line: line_off + line,
+                    a: sa,
+                    b: sb,
+                });
             }
         }
     }
-    Some(diff)
 }
