@@ -45,7 +45,9 @@ impl StrRef {
                 .sum()
         }
         let mut rest = bytes.get(self.range()).unwrap_or_default();
-        let mut out = Vec::new();
+        // Room for lines of about 32 bytes, so that a long source is not grown and copied
+        // again and again.
+        let mut out = Vec::with_capacity(rest.len() / 32 + 1);
         let mut len = 0u32;
         // The last thing read ended a line with `\r` (a `\n` right after it belongs to it).
         let mut after_cr = false;
