@@ -57,8 +57,44 @@ pub fn sourcemap(data: &[u8]) {
         }
         for i in 0..m.source_count().min(8) as u32 {
             let _ = m.source_content(i);
+            // The line lengths read without decoding equal the decoded text's (where the
+            // text decodes as written: no lone surrogate escapes).
+            if let (Some(text), Some(lengths)) = (m.source_content(i), m.source_line_lengths(i))
+                && !text.contains('\u{fffd}')
+            {
+                let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
+                let decoded: Vec<u32> = normalized
+                    .split('\n')
+                    .map(|l| l.encode_utf16().count() as u32)
+                    .collect();
+                assert_eq!(lengths, decoded, "source {i}");
+            }
         }
         let _ = (m.has_hermes_offsets(), m.hermes_function_at(100));
+    }
+    // The inspector's tools (issue #22) on any map that parses: never a panic, and the map
+    // doctor reports on several threads what it reports on one.
+    let bundle = data.get(..data.len().min(256));
+    let serial = crate::engine::doctor::check_map(&map, bundle, &mut NoProgress);
+    let chunked =
+        crate::engine::doctor::check_map_with(&map, bundle, &ReverseChunks, &mut NoProgress);
+    assert_eq!(serial, chunked);
+    let index = crate::symbols::sourcemap::OriginalIndex::of(&map);
+    for (source, _) in index.sources().iter().enumerate().take(4) {
+        for line in index.mapped_lines(source as u32).into_iter().take(4) {
+            for bias in [
+                crate::symbols::sourcemap::Bias::GreatestLowerBound,
+                crate::symbols::sourcemap::Bias::LeastUpperBound,
+            ] {
+                let _ = index.generated_position_for(source as u32, line, 3, bias);
+                let _ = index.all_generated_positions_for(source as u32, line, 3, bias);
+            }
+        }
+    }
+    let text = crate::model::SourceText::new(String::from_utf8_lossy(data).into_owned());
+    let _ = crate::engine::map_search::search_map(&map, Some(&text), "a", &mut NoProgress);
+    if let Some(diff) = crate::engine::map_diff::diff_maps(&map, &map, &mut NoProgress) {
+        assert_eq!(diff.differing_total, 0, "a map compared with itself");
     }
 }
 
