@@ -10,6 +10,9 @@
 //! inverse index and a go-to-original query, a search, extracting the sources, comparing the
 //! map with itself (target: every action ≤ 100 ms).
 
+mod common;
+
+use common::{median, ms};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -20,23 +23,6 @@ use symscope::symbols::sourcemap::{Bias, OriginalIndex, SourceMap};
 
 /// Alternating rounds of the cold index and the doctor.
 const ROUNDS: usize = 9;
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-/// Median time of `runs` runs of `f`.
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
-}
 
 /// The map and bundle, fetched with npm when missing.
 fn monaco() -> (PathBuf, PathBuf) {

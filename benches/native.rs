@@ -23,6 +23,9 @@
 //! checks that our SymCache is byte for byte the one `symbolic`'s own converter writes.
 //! Targets (issue #5): warm ≥ 50× faster than llvm-symbolizer, cold no slower.
 
+mod common;
+
+use common::{median, ms};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -41,23 +44,6 @@ const ROUNDS: usize = 7;
 
 /// Rounds of one-off processes (`symscope symbolicate`, llvm-symbolizer).
 const CLI_ROUNDS: usize = 5;
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-/// Median time of `f` over `runs` runs.
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
-}
 
 /// The release build with debug info, built when missing.
 fn binary() -> PathBuf {
@@ -279,8 +265,16 @@ fn sample_n(bytes: &[u8], n: usize, seed: u64) -> Vec<u64> {
 
 /// One-off processes side by side (`CLI_ROUNDS` alternating rounds, medians): `symscope
 /// symbolicate` with no cache (the lazy reader), llvm-symbolizer and gimli's `addr2line`, on
-/// `addrs` in `bin`. Prints a table row per tool: wall time, peak memory, and the ratios.
-fn one_off(title: &str, bin: &Path, addrs: &[u64]) -> (f64, f64, f64, u64, u64) {
+/// `n` addresses of `bin` drawn with `seed`. Prints a table row per tool: wall time, peak
+/// memory, and the ratios.
+fn one_off(bin: &Path, n: usize, seed: u64) -> (f64, f64, f64, u64, u64) {
+    let addrs = &sample_n(&std::fs::read(bin).unwrap(), n, seed);
+    let title = format!(
+        "{} ({:.1} MB)",
+        bin.display(),
+        std::fs::metadata(bin).unwrap().len() as f64 / 1e6
+    );
+    let title = title.as_str();
     let list = std::env::temp_dir().join(format!("symscope-oneoff-{}.txt", std::process::id()));
     let text: String = addrs.iter().map(|a| format!("{a:#x}\n")).collect();
     std::fs::write(&list, &text).unwrap();
@@ -348,27 +342,9 @@ fn main() {
     // One-off processes on the two cases issue #21 names: a crash's 20 addresses in a
     // ≥ 300 MB debug binary, and 10,000 addresses in a sqlite-sized library.
     let bin = binary();
-    let small = sample_n(&std::fs::read(&bin).unwrap(), 20, 0x2026_1125);
-    let big = one_off(
-        &format!(
-            "{} ({:.0} MB)",
-            bin.display(),
-            std::fs::metadata(&bin).unwrap().len() as f64 / 1e6
-        ),
-        &bin,
-        &small,
-    );
+    let big = one_off(&bin, 20, 0x2026_1125);
     let lib = sqlite();
-    let many = sample_n(&std::fs::read(&lib).unwrap(), N, 0x0059_117E);
-    let sq = one_off(
-        &format!(
-            "{} ({:.1} MB)",
-            lib.display(),
-            std::fs::metadata(&lib).unwrap().len() as f64 / 1e6
-        ),
-        &lib,
-        &many,
-    );
+    let sq = one_off(&lib, N, 0x0059_117E);
     println!();
     println!(
         "targets (issue #21): 20 addresses ≥ 2× llvm-symbolizer ({:.2}×) and faster than addr2line ({:.2}×); 10,000 sqlite addresses ≥ 1.5× llvm-symbolizer ({:.2}×); peak memory ≤ llvm-symbolizer's ({:.0} / {:.0} MB, {:.0} / {:.0} MB)",

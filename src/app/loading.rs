@@ -2,7 +2,7 @@
 
 use crate::engine::{self, Cache, Detected, Input, Loader, LogFile, NativeRoute, SymbolFile};
 use crate::jobs::{self, JobContext, ReportingIndex};
-use crate::model::{FileKind, SourceText};
+use crate::model::{FileKind, Progress, SourceText};
 use crate::symbolicate::{Options, SymbolSet};
 use std::sync::Arc;
 
@@ -149,17 +149,9 @@ pub fn load(
     });
     let cache = cache.as_ref();
     let file = &file;
-    let reporter = ctx.reporter(file.chunked_phase());
-    let on_task = |done, total| reporter.report(done, total);
-    let runner = ReportingIndex { on_task: &on_task };
     // A native file is answered lazily first; its SymCache is built by a job of its own
     // ([`build_symcache`]) for the frames that follow.
-    let loader = Loader {
-        runner: &runner,
-        cache,
-        native: NativeRoute::Lazy,
-    };
-    let loaded = ctx.phase("detect", |ctx| engine::load(file, loader, ctx))?;
+    let loaded = with_loader(ctx, file, cache, NativeRoute::Lazy, "detect", engine::load)?;
     let loaded = match loaded {
         Input::Symbols(symbols) => {
             let text = match &symbols {
@@ -189,6 +181,28 @@ pub fn load(
     })
 }
 
+/// Runs `load` on `file` in phase `phase` with a loader whose chunked work (a map's index
+/// pass, a mapping's scan) reports each finished chunk to the job, derived data kept in
+/// `cache`, native files made ready by `native`.
+fn with_loader<T>(
+    ctx: &mut JobContext<JobOutput>,
+    file: &Detected,
+    cache: Option<&Cache>,
+    native: NativeRoute,
+    phase: &str,
+    load: impl FnOnce(&Detected, Loader<'_>, &mut dyn Progress) -> Result<T, engine::Error>,
+) -> Result<T, engine::Error> {
+    let reporter = ctx.reporter(file.chunked_phase());
+    let on_task = |done, total| reporter.report(done, total);
+    let runner = ReportingIndex { on_task: &on_task };
+    let loader = Loader {
+        runner: &runner,
+        cache,
+        native,
+    };
+    ctx.phase(phase, |ctx| load(file, loader, ctx))
+}
+
 /// Builds the SymCache of a native file that was opened lazily (`name`, its bytes `blob`):
 /// read from the cache when there, else built (its progress shown as any job's) and written
 /// to the cache.
@@ -200,15 +214,14 @@ pub fn build_symcache(
     cache: Option<&Cache>,
 ) -> Result<JobOutput, engine::Error> {
     let file = Detected::new(name, blob);
-    let reporter = ctx.reporter(file.chunked_phase());
-    let on_task = |done, total| reporter.report(done, total);
-    let runner = ReportingIndex { on_task: &on_task };
-    let loader = Loader {
-        runner: &runner,
+    let loaded = with_loader(
+        ctx,
+        &file,
         cache,
-        native: NativeRoute::SymCache,
-    };
-    let loaded = ctx.phase("convert", |ctx| engine::load_symbols(&file, loader, ctx))?;
+        NativeRoute::SymCache,
+        "convert",
+        engine::load_symbols,
+    )?;
     Ok(JobOutput::Converted {
         input,
         file: Box::new(loaded),
