@@ -1,5 +1,5 @@
-//! The headless command line: `symscope symbolicate`, `symscope check-map` and `symscope
-//! extract-sources`.
+//! The headless command line: `symscope symbolicate`, `buckets`, `diff`, `check-map` and
+//! `extract-sources`.
 
 use crate::engine::{self, Cache, Detected, Loader, NativeRoute, report};
 use crate::jobs::ParallelIndex;
@@ -38,12 +38,54 @@ pub struct Cli {
 pub enum Command {
     /// Symbolicate a stack trace or crash log against symbol files.
     Symbolicate(SymbolicateArgs),
+    /// Group many crash logs (files or folders, read recursively) by their symbolicated
+    /// signature: buckets, largest first.
+    Buckets(BucketsArgs),
+    /// Compare two crash logs: their crashed stacks side by side, frames aligned.
+    Diff(DiffArgs),
     /// Check a source map (and its bundle) for what is wrong with it: exit 0 when it has no
     /// errors, 1 when it has, 2 when it cannot be read.
     CheckMap(CheckMapArgs),
     /// Write a source map's original sources (`sourcesContent`) into a folder, each under its
     /// own path kept inside the folder.
     ExtractSources(ExtractArgs),
+}
+
+/// Arguments of `buckets`.
+#[derive(Debug, clap::Args)]
+pub struct BucketsArgs {
+    /// A symbol file, or a directory searched recursively (repeatable).
+    #[arg(short = 's', long = "symbols", value_name = "PATH")]
+    pub symbols: Vec<PathBuf>,
+    /// How many in-app frames a signature takes.
+    #[arg(long, value_name = "N", default_value_t = crate::engine::signature::DEFAULT_FRAMES)]
+    pub frames: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// A folder for derived data, as for `symbolicate`.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Crash logs, or folders of them (read recursively).
+    #[arg(value_name = "LOG|DIR", required = true)]
+    pub logs: Vec<PathBuf>,
+}
+
+/// Arguments of `diff`.
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// A symbol file, or a directory searched recursively (repeatable).
+    #[arg(short = 's', long = "symbols", value_name = "PATH")]
+    pub symbols: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// The first log.
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// The second log.
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
 }
 
 /// Arguments of `extract-sources`.
@@ -131,6 +173,14 @@ pub fn run(command: Command) -> ExitCode {
             let mut stdout = std::io::stdout().lock();
             exit_code(symbolicate_command(&args, &mut stdout).map(|()| 0))
         }
+        Command::Buckets(args) => {
+            let mut stdout = std::io::stdout().lock();
+            exit_code(buckets_command(&args, &mut stdout).map(|()| 0))
+        }
+        Command::Diff(args) => {
+            let mut stdout = std::io::stdout().lock();
+            exit_code(diff_command(&args, &mut stdout).map(|()| 0))
+        }
     }
 }
 
@@ -210,6 +260,118 @@ pub fn symbolicate_command(
             message: format!("writing output: {e}"),
         }),
     }
+}
+
+/// Writes output, a closed pipe (`| head`) not being an error of ours.
+fn finish_output(written: std::io::Result<()>) -> Result<(), Failure> {
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure {
+            code: 1,
+            message: format!("writing output: {e}"),
+        }),
+    }
+}
+
+/// `symscope buckets`: every log under the paths given read, symbolicated against the
+/// symbol files (each loaded once) on all cores, and grouped by signature (the JSON
+/// contract is documented in `engine::report`). A log that cannot be used is listed, never
+/// fatal; a path that does not exist is (exit 2).
+pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    let start = Instant::now();
+    let mut symbols = SymbolSet::new();
+    let mut warnings = Vec::new();
+    for path in &args.symbols {
+        load_symbols(path, args.cache.as_deref(), &mut symbols, &mut warnings)?;
+    }
+    let loaded_ms = start.elapsed().as_secs_f64() * 1e3;
+    let mut paths = Vec::new();
+    for path in &args.logs {
+        let meta =
+            std::fs::metadata(path).map_err(|e| unusable(format!("{}: {e}", path.display())))?;
+        if meta.is_dir() {
+            let (files, errors) = crate::workspace::files_under(path);
+            warnings.extend(errors);
+            paths.extend(files);
+        } else {
+            paths.push(path.clone());
+        }
+    }
+    let batch = crate::jobs::batch::bucket_logs(
+        &paths,
+        &symbols,
+        Options::default(),
+        args.frames.max(1),
+        &|_, _| true,
+    );
+    std::thread::spawn(move || drop(symbols));
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let unreadable: Vec<(String, String)> = batch
+        .unreadable
+        .iter()
+        .map(|(i, reason)| (names[*i].clone(), reason.clone()))
+        .collect();
+    let total_ms = start.elapsed().as_secs_f64() * 1e3;
+    let phases = [
+        ("load symbols".to_owned(), loaded_ms),
+        ("bucket logs".to_owned(), total_ms - loaded_ms),
+    ];
+    let json = report::BucketsJson {
+        buckets: &batch.buckets,
+        paths: &names,
+        unreadable: &unreadable,
+        warnings: &warnings,
+        phases: &phases,
+        total_ms,
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let written = match args.format {
+        OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &json)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out)),
+        OutputFormat::Text => report::write_buckets_text(&json, &mut out),
+    };
+    finish_output(written.and_then(|()| out.flush()))
+}
+
+/// `symscope diff A B`: both logs symbolicated against the same symbol files, their crashed
+/// stacks aligned (the JSON contract is documented in `engine::report`).
+pub fn diff_command(args: &DiffArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    let mut symbols = SymbolSet::new();
+    let mut warnings = Vec::new();
+    for path in &args.symbols {
+        load_symbols(path, None, &mut symbols, &mut warnings)?;
+    }
+    let cfi = symbols.cfi();
+    let mut tables = Vec::new();
+    for path in [&args.a, &args.b] {
+        let file = read_log(path)?;
+        let log = engine::read_log(&file, &cfi, &mut NoProgress).map_err(unusable)?;
+        let log = log
+            .symbolicate(&symbols, Options::default(), &mut NoProgress)
+            .map_err(unusable)?;
+        tables.push((file.name, log.table));
+    }
+    let (a, b) = (&tables[0], &tables[1]);
+    let diff = engine::stack_diff::diff_logs(&a.1, &b.1);
+    let json = report::DiffJson {
+        a: (&a.0, &a.1),
+        b: (&b.0, &b.1),
+        diff: &diff,
+    };
+    let mut out = std::io::BufWriter::new(out);
+    let written = match args.format {
+        OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &json)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out)),
+        OutputFormat::Text => report::write_diff_text(&json, &mut out).and_then(|()| {
+            warnings
+                .iter()
+                .try_for_each(|w| writeln!(out, "warning: {w}"))
+        }),
+    };
+    finish_output(written.and_then(|()| out.flush()))
 }
 
 /// `symscope check-map`, writing the doctor's report to `out` (its JSON contract is

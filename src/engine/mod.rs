@@ -14,10 +14,13 @@
 //!    is documented there), frame by frame.
 //! 4. The [`doctor`] checks a source map (and its bundle) for what is wrong with it;
 //!    [`map_search`] searches one; [`map_diff`] compares two of one bundle.
+//! 5. Many logs: each symbolicated stack has a [`signature`] (its fingerprint is in the
+//!    JSON); [`buckets`] groups logs by it; [`stack_diff`] aligns two stacks frame by frame.
 //!
 //! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
 //! cores) and no cancel flag (progress answers whether to go on).
 
+pub mod buckets;
 mod bundle;
 mod cache;
 mod detect;
@@ -28,6 +31,8 @@ mod log;
 pub mod map_diff;
 pub mod map_search;
 pub mod report;
+pub mod signature;
+pub mod stack_diff;
 mod table;
 
 pub use cache::{Cache, fingerprint, write_atomically};

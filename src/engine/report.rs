@@ -42,6 +42,9 @@
 //!                              // the exception line (Java: class names deobfuscated,
 //!                              // "Caused by: " kept) or the thread's name
 //!   "crashed": true,           // native: the crashing thread; JS, Java: the first exception
+//!   "fingerprint": "3f2a…",    // 16 hex digits: the stack's signature (exception type + top 5
+//!                              // in-app frames by function and file; see engine::signature),
+//!                              // equal for every variant of one crash: group by it
 //!   "frames": [Frame, ...]     // innermost first, in log order
 //! }
 //! ```
@@ -201,9 +204,11 @@ struct Stack<'t> {
 impl Serialize for Stack<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (table, stack) = (self.table, self.stack);
-        let mut m = s.serialize_struct("Stack", 3)?;
+        let mut m = s.serialize_struct("Stack", 4)?;
         m.serialize_field("title", table.stack_title(stack))?;
         m.serialize_field("crashed", &table.stack_crashed(stack))?;
+        let sig = super::signature::signature(table, stack, super::signature::DEFAULT_FRAMES);
+        m.serialize_field("fingerprint", &sig.fingerprint().to_string())?;
         m.serialize_field("frames", &Frames { table, stack })?;
         m.end()
     }
@@ -384,4 +389,329 @@ pub fn text(table: &FrameTable, warnings: &[String]) -> String {
     // Writing into memory cannot fail.
     write_text(table, warnings, &mut out).ok();
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The JSON document of `symscope buckets` (its contract: the module documentation).
+pub struct BucketsJson<'a> {
+    /// The buckets, largest first.
+    pub buckets: &'a [super::buckets::Bucket],
+    /// The logs' paths, by log index.
+    pub paths: &'a [String],
+    /// Logs that could not be read: path and reason.
+    pub unreadable: &'a [(String, String)],
+    /// Symbol files skipped and other things a person should know.
+    pub warnings: &'a [String],
+    /// Named phases (ms).
+    pub phases: &'a [(String, f64)],
+    /// Wall time of the whole run.
+    pub total_ms: f64,
+}
+
+impl Serialize for BucketsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Buckets<'b>(&'b BucketsJson<'b>);
+        impl Serialize for Buckets<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut seq = s.serialize_seq(Some(self.0.buckets.len()))?;
+                for b in self.0.buckets {
+                    seq.serialize_element(&BucketJson {
+                        bucket: b,
+                        paths: self.0.paths,
+                    })?;
+                }
+                seq.end()
+            }
+        }
+        struct Unreadable<'b>(&'b [(String, String)]);
+        impl Serialize for Unreadable<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut seq = s.serialize_seq(Some(self.0.len()))?;
+                for (path, reason) in self.0 {
+                    let mut m = BTreeMap::new();
+                    m.insert("path", path);
+                    m.insert("reason", reason);
+                    seq.serialize_element(&m)?;
+                }
+                seq.end()
+            }
+        }
+        struct Phases<'b>(&'b [(String, f64)], f64);
+        impl Serialize for Phases<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_struct("Timings", 2)?;
+                m.serialize_field("total_ms", &round3(self.1))?;
+                let phases: Vec<serde_json::Value> = self
+                    .0
+                    .iter()
+                    .map(|(name, ms)| serde_json::json!({"name": name, "ms": round3(*ms)}))
+                    .collect();
+                m.serialize_field("phases", &phases)?;
+                m.end()
+            }
+        }
+        let logs: usize =
+            self.buckets.iter().map(|b| b.count()).sum::<usize>() + self.unreadable.len();
+        let mut doc = s.serialize_struct("Buckets", 6)?;
+        doc.serialize_field("schema", &SCHEMA)?;
+        doc.serialize_field("logs", &logs)?;
+        doc.serialize_field("buckets", &Buckets(self))?;
+        doc.serialize_field("unreadable", &Unreadable(self.unreadable))?;
+        doc.serialize_field("warnings", self.warnings)?;
+        doc.serialize_field("timings", &Phases(self.phases, self.total_ms))?;
+        doc.end()
+    }
+}
+
+struct BucketJson<'b> {
+    bucket: &'b super::buckets::Bucket,
+    paths: &'b [String],
+}
+
+impl Serialize for BucketJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let b = self.bucket;
+        let path = |i: usize| self.paths.get(i).map_or("", String::as_str);
+        let mut indices = b.signature.frame_indices.clone();
+        indices.dedup();
+        let frames: Vec<Frame<'_>> = indices
+            .iter()
+            .filter_map(|&index| {
+                Some(Frame {
+                    index,
+                    frame: b.first.frame(b.stack, index)?,
+                })
+            })
+            .collect();
+        let members: Vec<&str> = b.members.iter().map(|&i| path(i)).collect();
+        let mut m = s.serialize_struct("Bucket", 10)?;
+        m.serialize_field("fingerprint", &b.fingerprint.to_string())?;
+        m.serialize_field("count", &b.count())?;
+        m.serialize_field("title", b.title())?;
+        m.serialize_field("exception", &b.signature.exception)?;
+        m.serialize_field("platform", b.signature.platform.as_str())?;
+        m.serialize_field("signature", &b.signature.text())?;
+        m.serialize_field("frames", &frames)?;
+        m.serialize_field("first", members.first().copied().unwrap_or(""))?;
+        m.serialize_field("last", members.last().copied().unwrap_or(""))?;
+        m.serialize_field("members", &members)?;
+        m.end()
+    }
+}
+
+/// Writes `symscope buckets`' text: per bucket, largest first, its count, title, platform,
+/// fingerprint, signature frames, first and last member; then unreadable logs and warnings.
+pub fn write_buckets_text<W: Write>(json: &BucketsJson<'_>, out: &mut W) -> std::io::Result<()> {
+    let logs: usize = json.buckets.iter().map(|b| b.count()).sum();
+    writeln!(
+        out,
+        "{} logs in {} buckets{}",
+        logs + json.unreadable.len(),
+        json.buckets.len(),
+        if json.unreadable.is_empty() {
+            String::new()
+        } else {
+            format!(", {} unreadable", json.unreadable.len())
+        }
+    )?;
+    for b in json.buckets {
+        let path = |i: usize| json.paths.get(i).map_or("", String::as_str);
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:>6}  {}  [{}, {}]",
+            b.count(),
+            b.title(),
+            b.signature.platform.as_str(),
+            b.fingerprint
+        )?;
+        for f in &b.signature.frames {
+            let function = if f.function.is_empty() {
+                "?"
+            } else {
+                &f.function
+            };
+            writeln!(out, "        {function} ({})", f.file)?;
+        }
+        let (first, last) = (b.members[0], b.members[b.members.len() - 1]);
+        writeln!(out, "        first: {}", path(first))?;
+        if last != first {
+            writeln!(out, "        last:  {}", path(last))?;
+        }
+    }
+    if !json.unreadable.is_empty() {
+        writeln!(out)?;
+        for (path, reason) in json.unreadable {
+            writeln!(out, "unreadable: {path}: {reason}")?;
+        }
+    }
+    if !json.warnings.is_empty() {
+        writeln!(out)?;
+        for w in json.warnings {
+            writeln!(out, "warning: {w}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The JSON document of `symscope diff A B` (its contract: the module documentation).
+pub struct DiffJson<'a> {
+    /// Log A: its name and table.
+    pub a: (&'a str, &'a FrameTable),
+    /// Log B.
+    pub b: (&'a str, &'a FrameTable),
+    /// The aligned stacks.
+    pub diff: &'a super::stack_diff::StackDiff,
+}
+
+impl Serialize for DiffJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = self.diff;
+        let side = |(name, t): (&str, &FrameTable), stack: usize| {
+            serde_json::json!({
+                "log": name,
+                "format": t.format().as_str(),
+                "stack": stack,
+                "title": t.stack_title(stack),
+            })
+        };
+        struct Rows<'b>(&'b DiffJson<'b>);
+        impl Serialize for Rows<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let d = self.0.diff;
+                fn frame(t: &FrameTable, stack: usize, i: Option<usize>) -> Option<Frame<'_>> {
+                    i.and_then(|index| {
+                        Some(Frame {
+                            index,
+                            frame: t.frame(stack, index)?,
+                        })
+                    })
+                }
+                let mut seq = s.serialize_seq(Some(d.rows.len()))?;
+                for row in &d.rows {
+                    seq.serialize_element(&DiffRowJson {
+                        kind: row.kind(),
+                        changes: row.changes.iter().map(|c| c.as_str()).collect(),
+                        a: frame(self.0.a.1, d.stack_a, row.a),
+                        b: frame(self.0.b.1, d.stack_b, row.b),
+                    })?;
+                }
+                seq.end()
+            }
+        }
+        let [same, changed, only_a, only_b] = d.counts();
+        let mut doc = s.serialize_struct("Diff", 6)?;
+        doc.serialize_field("schema", &SCHEMA)?;
+        doc.serialize_field("a", &side(self.a, d.stack_a))?;
+        doc.serialize_field("b", &side(self.b, d.stack_b))?;
+        doc.serialize_field("title_changed", &d.title_changed)?;
+        doc.serialize_field(
+            "summary",
+            &serde_json::json!({"same": same, "changed": changed, "only_a": only_a, "only_b": only_b}),
+        )?;
+        doc.serialize_field("rows", &Rows(self))?;
+        doc.end()
+    }
+}
+
+struct DiffRowJson<'r> {
+    kind: &'r str,
+    changes: Vec<&'r str>,
+    a: Option<Frame<'r>>,
+    b: Option<Frame<'r>>,
+}
+
+impl Serialize for DiffRowJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("Row", 4)?;
+        m.serialize_field("kind", self.kind)?;
+        m.serialize_field("changes", &self.changes)?;
+        m.serialize_field("a", &self.a)?;
+        m.serialize_field("b", &self.b)?;
+        m.end()
+    }
+}
+
+/// A frame in one line: the function and place it resolved to (the function it runs in,
+/// inlined callees before it, `→`), or the line as in the log.
+pub fn frame_summary(frame: &super::table::FrameRef<'_>) -> String {
+    if frame.status() == Some(FrameStatus::Resolved) {
+        let locs: Vec<String> = frame
+            .locations()
+            .map(|l| {
+                format!(
+                    "{} ({}:{})",
+                    l.function.or(l.token_name).unwrap_or("?"),
+                    l.file.unwrap_or("?"),
+                    l.line.unwrap_or(0)
+                )
+            })
+            .collect();
+        return locs.join(" → ");
+    }
+    frame.raw().trim().to_owned()
+}
+
+/// Writes `symscope diff`'s text: the two titles, then one row per aligned frame: `=` the
+/// same, `~` changed (what, in brackets), `-` only in A, `+` only in B.
+pub fn write_diff_text<W: Write>(json: &DiffJson<'_>, out: &mut W) -> std::io::Result<()> {
+    let d = json.diff;
+    let (a, b) = (json.a.1, json.b.1);
+    writeln!(
+        out,
+        "A: {}  {}",
+        json.a.0,
+        a.stack_title(d.stack_a).lines().next().unwrap_or("")
+    )?;
+    writeln!(
+        out,
+        "B: {}  {}",
+        json.b.0,
+        b.stack_title(d.stack_b).lines().next().unwrap_or("")
+    )?;
+    let [same, changed, only_a, only_b] = d.counts();
+    writeln!(
+        out,
+        "{same} same, {changed} changed, {only_a} only in A, {only_b} only in B{}",
+        if d.title_changed {
+            "; titles differ"
+        } else {
+            ""
+        }
+    )?;
+    writeln!(out)?;
+    for row in &d.rows {
+        let side = |t: &FrameTable, s: usize, i: Option<usize>| {
+            i.and_then(|i| t.frame(s, i))
+                .map(|f| frame_summary(&f))
+                .unwrap_or_default()
+        };
+        let mark = match row.kind() {
+            "same" => '=',
+            "changed" => '~',
+            "only_a" => '-',
+            _ => '+',
+        };
+        let (fa, fb) = (side(a, d.stack_a, row.a), side(b, d.stack_b, row.b));
+        match row.kind() {
+            "only_a" => writeln!(out, "{mark} A#{:<3} {fa}", row.a.unwrap_or(0))?,
+            "only_b" => writeln!(out, "{mark} B#{:<3} {fb}", row.b.unwrap_or(0))?,
+            "same" => writeln!(
+                out,
+                "{mark} A#{:<3} B#{:<3} {fa}",
+                row.a.unwrap_or(0),
+                row.b.unwrap_or(0)
+            )?,
+            _ => {
+                let what: Vec<&str> = row.changes.iter().map(|c| c.as_str()).collect();
+                writeln!(out, "{mark} A#{:<3} {fa}", row.a.unwrap_or(0))?;
+                writeln!(
+                    out,
+                    "  B#{:<3} {fb}  [{}]",
+                    row.b.unwrap_or(0),
+                    what.join(", ")
+                )?;
+            }
+        }
+    }
+    Ok(())
 }

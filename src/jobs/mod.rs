@@ -4,6 +4,7 @@
 //!
 //! The pure layers never start threads; this layer runs their pieces (see [`ParallelIndex`]).
 
+pub mod batch;
 mod index;
 mod memory;
 mod pool;

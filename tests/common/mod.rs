@@ -3,6 +3,7 @@
 //! runs it. Each test file uses some of them.
 #![allow(dead_code, reason = "each test file uses only some of the helpers")]
 
+pub mod crashgen;
 pub mod reference;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,98 @@
+//! Many logs at once: each read, symbolicated against one symbol set and put in its bucket,
+//! on every thread of the current rayon pool (the CLI's global pool, or the app's job pool
+//! when a job calls it). A log that cannot be used is listed with its reason; it never stops
+//! the run (as ripgrep goes on past a bad file).
+
+use crate::engine::buckets::{Bucket, Bucketing};
+use crate::engine::{self, Detected};
+use crate::model::{FileKind, NoProgress};
+use crate::symbolicate::{Options, SymbolSet};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What a bucketing run found.
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    /// The buckets, largest first; members are indices into the paths given.
+    pub buckets: Vec<Bucket>,
+    /// Logs that could not be used: index into the paths given, and why.
+    pub unreadable: Vec<(usize, String)>,
+    /// The caller said stop before every log was read.
+    pub cancelled: bool,
+}
+
+/// Reads, symbolicates and buckets the logs at `paths`; `on_log(done, total)` is called as
+/// logs are done and stops the run when it answers `false`.
+pub fn bucket_logs(
+    paths: &[PathBuf],
+    symbols: &SymbolSet,
+    options: Options,
+    frames: usize,
+    on_log: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Batch {
+    let cfi = symbols.cfi();
+    let done = AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let total = paths.len();
+    let (bucketing, mut unreadable) = paths
+        .par_iter()
+        .enumerate()
+        .fold(
+            || (Bucketing::new(frames), Vec::new()),
+            |(mut buckets, mut bad), (i, path)| {
+                if stop.load(Ordering::Relaxed) {
+                    return (buckets, bad);
+                }
+                match symbolicated(path, symbols, &cfi, options) {
+                    Ok(table) => {
+                        if buckets.add(i, &table).is_none() {
+                            bad.push((i, "no stack found in it".to_owned()));
+                        }
+                    }
+                    Err(reason) => bad.push((i, reason)),
+                }
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if !on_log(n, total) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                (buckets, bad)
+            },
+        )
+        .reduce(
+            || (Bucketing::new(frames), Vec::new()),
+            |(a, mut bad_a), (b, bad_b)| {
+                bad_a.extend(bad_b);
+                (a.merge(b), bad_a)
+            },
+        );
+    unreadable.sort_unstable();
+    Batch {
+        buckets: bucketing.finish(),
+        unreadable,
+        cancelled: stop.load(Ordering::Relaxed),
+    }
+}
+
+/// One log read and symbolicated, or why it cannot be.
+fn symbolicated(
+    path: &std::path::Path,
+    symbols: &SymbolSet,
+    cfi: &engine::Cfi,
+    options: Options,
+) -> Result<Arc<engine::FrameTable>, String> {
+    let bytes = super::read_or_map(path).map_err(|e| e.to_string())?;
+    let file = Detected::new(path.display().to_string(), bytes);
+    if file.kind != FileKind::Log {
+        return Err(format!("not a crash log (a {} file)", file.kind.as_str()));
+    }
+    let log = engine::read_log(&file, cfi, &mut NoProgress).map_err(|e| e.reason.to_string())?;
+    if log.table.frame_count() == 0 {
+        return Err("no stack frames found in it".to_owned());
+    }
+    let log = log
+        .symbolicate(symbols, options, &mut NoProgress)
+        .map_err(|e| e.reason.to_string())?;
+    Ok(log.table)
+}

@@ -1,0 +1,204 @@
+//! Buckets and diffs on logs generated from the corpus crashes (`common::crashgen`): every
+//! variant of one crash lands in one bucket, no two crashes share one, and two variants of a
+//! crash differ only in what was varied.
+
+mod common;
+
+use common::crashgen::{self, Family, Rng, SOURCES, SYMBOLS};
+use common::{arg, json_of, symscope, temp_dir};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn symbol_args() -> Vec<String> {
+    SYMBOLS
+        .iter()
+        .flat_map(|s| {
+            [
+                "-s".to_owned(),
+                crashgen::fixtures().join(s).display().to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// `symscope buckets --format json` over a folder of 8 variants of each corpus crash (and two
+/// files that are not logs): one bucket per crash, holding exactly its variants.
+#[test]
+fn buckets_equal_the_crashes_the_logs_came_from() {
+    let dir = temp_dir("buckets");
+    let logs = crashgen::generate(&dir, SOURCES.len() * 8, 7);
+    // Not logs: a source map and a binary file; listed as unreadable, the run goes on.
+    std::fs::copy(
+        crashgen::fixtures().join("js/rxjs-esbuild/rxjs.min.js.map"),
+        dir.join("night-00/stray.map"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("night-00/core.bin"), [0u8, 1, 2, 0, 255, 0]).unwrap();
+    let mut args = vec!["buckets".to_owned(), "--format".into(), "json".into()];
+    args.extend(symbol_args());
+    args.push(arg(&dir).to_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let doc = json_of(&symscope(&args));
+    assert_eq!(doc["schema"], 1);
+    assert_eq!(doc["logs"], logs.len() + 2);
+    let unreadable = doc["unreadable"].as_array().unwrap();
+    assert_eq!(unreadable.len(), 2, "{unreadable:?}");
+    assert!(
+        unreadable
+            .iter()
+            .any(|u| u["path"].as_str().unwrap().ends_with("stray.map")
+                && u["reason"].as_str().unwrap().contains("source map"))
+    );
+    assert!(
+        unreadable
+            .iter()
+            .any(|u| u["path"].as_str().unwrap().ends_with("core.bin"))
+    );
+    let source_of: BTreeMap<String, usize> = logs
+        .iter()
+        .map(|(p, s)| (p.display().to_string(), *s))
+        .collect();
+    let buckets = doc["buckets"].as_array().unwrap();
+    let mut seen = BTreeSet::new();
+    for b in buckets {
+        let members: Vec<&str> = b["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(b["count"], members.len());
+        let sources: BTreeSet<usize> = members.iter().map(|m| source_of[*m]).collect();
+        let names: Vec<&str> = sources.iter().map(|&s| SOURCES[s].id).collect();
+        assert_eq!(
+            sources.len(),
+            1,
+            "crashes merged: {names:?}\n{}",
+            b["signature"]
+        );
+        let s = *sources.iter().next().unwrap();
+        assert!(seen.insert(s), "{} split over buckets", SOURCES[s].id);
+        assert_eq!(members.len(), 8, "{}", SOURCES[s].id);
+        assert_eq!(b["first"], members[0]);
+        assert_eq!(b["last"], members[7]);
+        assert_eq!(b["fingerprint"].as_str().unwrap().len(), 16);
+        let platform = match SOURCES[s].family {
+            Family::Java => "java",
+            Family::Native => "native",
+            _ => "javascript",
+        };
+        assert_eq!(b["platform"], platform, "{}", SOURCES[s].id);
+        let frames = b["frames"].as_array().unwrap();
+        assert!(!frames.is_empty(), "{}", SOURCES[s].id);
+        assert!(
+            frames
+                .iter()
+                .all(|f| f["raw"].is_string() && f["status"].is_string())
+        );
+    }
+    assert_eq!(seen.len(), SOURCES.len());
+    // The fingerprint `symbolicate` prints on the crashed stack is the bucket's.
+    for b in buckets.iter().take(4) {
+        let member = b["members"][3].as_str().unwrap();
+        let mut args = vec!["symbolicate".to_owned(), "--format".into(), "json".into()];
+        args.extend(symbol_args());
+        args.push(member.to_owned());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let one = json_of(&symscope(&args));
+        let stacks = one["stacks"].as_array().unwrap();
+        let crashed = stacks
+            .iter()
+            .find(|s| s["crashed"] == true)
+            .unwrap_or(&stacks[0]);
+        assert_eq!(crashed["fingerprint"], b["fingerprint"], "{member}");
+    }
+    // Text: the largest bucket's count and title come first.
+    let mut args = vec!["buckets".to_owned()];
+    args.extend(symbol_args());
+    args.push(arg(&dir).to_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = symscope(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "{} logs in {} buckets, 2 unreadable",
+            logs.len() + 2,
+            SOURCES.len()
+        )),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `symscope diff` of two variants of each crash: every frame the same; the titles differ
+/// when a message was varied. A frame taken out of one shows as that frame only.
+#[test]
+fn diff_of_two_variants_shows_only_what_varied() {
+    let dir = temp_dir("diff");
+    let mut rng = Rng(11);
+    for (k, source) in SOURCES.iter().enumerate() {
+        let text = crashgen::source_text(source);
+        let (a, va) = crashgen::variant(&text, source.family, &mut rng);
+        let (b, vb) = crashgen::variant(&text, source.family, &mut rng);
+        let (pa, pb) = (
+            dir.join(format!("{k}-a.txt")),
+            dir.join(format!("{k}-b.txt")),
+        );
+        std::fs::write(&pa, &a).unwrap();
+        std::fs::write(&pb, &b).unwrap();
+        let mut args = vec!["diff".to_owned(), "--format".into(), "json".into()];
+        args.extend(symbol_args());
+        args.extend([arg(&pa).to_owned(), arg(&pb).to_owned()]);
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let doc = json_of(&symscope(&argv));
+        let rows = doc["rows"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{}", source.id);
+        for row in rows {
+            assert_eq!(row["kind"], "same", "{}: {row}", source.id);
+        }
+        assert_eq!(doc["summary"]["same"], rows.len());
+        if source.family != Family::Native {
+            assert_eq!(
+                doc["title_changed"],
+                va.message || vb.message,
+                "{}",
+                source.id
+            );
+        }
+        // Variant B without its second frame line: that frame alone is B's lack. (Java: a
+        // JavaScript frame's name can come from its caller's call site, so taking a frame out
+        // renames its callee.)
+        if source.family == Family::Java {
+            let mut lines: Vec<&str> = b.lines().collect();
+            let third = lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.contains("\tat "))
+                .nth(1)
+                .map(|(i, _)| i)
+                .unwrap();
+            let removed = lines.remove(third).to_owned();
+            std::fs::write(&pb, lines.join("\n") + "\n").unwrap();
+            let doc = json_of(&symscope(&argv));
+            let kinds: Vec<&str> = doc["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["kind"].as_str().unwrap())
+                .collect();
+            let only_a: Vec<&serde_json::Value> = doc["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|r| r["kind"] != "same")
+                .collect();
+            // A recursive frame may align with its neighbour instead; one row is A's only.
+            assert_eq!(only_a.len(), 1, "{}: {kinds:?}", source.id);
+            assert_eq!(only_a[0]["kind"], "only_a", "{}", source.id);
+            let raw = only_a[0]["a"]["raw"].as_str().unwrap();
+            let frame_text = |l: &str| l[l.find("at ").unwrap()..].to_owned();
+            assert_eq!(frame_text(raw), frame_text(&removed), "{}", source.id);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
