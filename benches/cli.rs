@@ -11,7 +11,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod common;
 
 const FRAMES: usize = 1_000_000;
 
@@ -26,36 +28,16 @@ fn write_log(path: &Path) {
     std::fs::write(path, s).unwrap();
 }
 
-/// The high-water mark of a process's resident memory, in bytes (0 once it is gone).
-fn peak_rss(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
-
 /// One run of the binary `exe`: wall time and peak memory.
 fn run(exe: &Path, map: &Path, log: &Path, format: &str) -> (Duration, u64) {
-    let start = Instant::now();
-    let mut child = Command::new(exe)
-        .args(["symbolicate", "--format", format, "-s"])
-        .arg(map)
-        .arg(log)
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut peak = 0;
-    loop {
-        peak = peak.max(peak_rss(child.id()));
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "symscope failed");
-            return (start.elapsed(), peak);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    common::run_measured(
+        Command::new(exe)
+            .args(["symbolicate", "--format", format, "-s"])
+            .arg(map)
+            .arg(log)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit()),
+    )
 }
 
 fn main() {

@@ -32,9 +32,14 @@ pub(super) fn uuid_with_dashes(id: &str) -> String {
 fn image_of<'a>(modules: &'a [Module], name: Option<&str>, addr: u64) -> Option<&'a Module> {
     let contains = |m: &Module| addr >= m.base && m.size.is_none_or(|s| addr - m.base < s);
     name.and_then(|n| {
-        modules
-            .iter()
-            .find(|m| (m.name == n || m.path.as_deref().map(basename) == Some(n)) && contains(m))
+        modules.iter().find(|m| {
+            // `ends_with` first: a report lists hundreds of images, each frame looks.
+            (m.name == n
+                || m.path
+                    .as_deref()
+                    .is_some_and(|p| p.ends_with(n) && basename(p) == n))
+                && contains(m)
+        })
     })
     .or_else(|| modules.iter().find(|m| m.base > 0 && contains(m)))
 }

@@ -2,7 +2,6 @@
 
 use crate::model::{SourceText, utf16_col_to_byte};
 use crate::symbols::sourcemap::RegularMap;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A character of a JavaScript identifier.
@@ -55,23 +54,15 @@ pub fn callee_at(line: &str, col16: u32) -> Option<String> {
     .then(|| name.to_owned())
 }
 
-/// Decoded `sourcesContent` entries with their line starts, per map and source, for one run.
+/// Decoded `sourcesContent` entries with their line starts: the map keeps each once
+/// decoded ([`RegularMap::source_text`]), so every log read against it shares them.
 #[derive(Default)]
-pub struct SourceCache {
-    texts: HashMap<(usize, u32), Option<Arc<SourceText>>>,
-}
+pub struct SourceCache;
 
 impl SourceCache {
     /// The text of source `idx` of `map`, decoded once.
     pub fn get(&mut self, map: &RegularMap, idx: u32) -> Option<Arc<SourceText>> {
-        let key = (std::ptr::from_ref(map) as usize, idx);
-        self.texts
-            .entry(key)
-            .or_insert_with(|| {
-                map.source_content(idx)
-                    .map(|c| Arc::new(SourceText::new(c.into_owned())))
-            })
-            .clone()
+        map.source_text(idx)
     }
 }
 

@@ -8,12 +8,12 @@ use super::index::{
 };
 use super::json::{Scanner, StrRef};
 use super::paths::join_source_root;
-use crate::model::{Blob, ChunkRunner, Serial};
+use crate::model::{Blob, ChunkRunner, Serial, SourceText};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Indexes `ranges` of `mappings` through `runner`; `counts` are the map's source and name
 /// counts, or `None` while they are not known yet (then [`LineIndex::stitch`] checks them).
@@ -127,6 +127,9 @@ pub struct RegularMap {
     facebook_parsed: OnceLock<Option<FacebookSources>>,
     hermes_offsets: Option<Range<usize>>,
     hermes_parsed: OnceLock<Option<BTreeMap<u32, Vec<u32>>>>,
+    /// `sourcesContent` entries decoded with their line starts, each when first asked for
+    /// (every log symbolicated against the map reads the same few).
+    source_texts: Vec<OnceLock<Option<Arc<SourceText>>>>,
     id: u64,
 }
 
@@ -362,12 +365,14 @@ impl SourceMap {
             }
         };
         let index = LineIndex::stitch(chunks, m, sources.len(), names.len())?;
+        let sources_content = raw.sources_content.unwrap_or_default();
         Ok(Self::Regular(RegularMap {
             blob: blob.clone(),
             file: raw.file,
             source_root: raw.source_root,
             sources,
-            sources_content: raw.sources_content.unwrap_or_default(),
+            source_texts: sources_content.iter().map(|_| OnceLock::new()).collect(),
+            sources_content,
             names,
             mappings,
             index,
@@ -673,6 +678,17 @@ impl RegularMap {
     pub fn source_content(&self, idx: u32) -> Option<Cow<'_, str>> {
         let r = (*self.sources_content.get(idx as usize)?)?;
         Some(r.decode(self.blob.as_slice()))
+    }
+
+    /// The original text of source `idx` with its line starts, decoded once and kept.
+    pub fn source_text(&self, idx: u32) -> Option<Arc<SourceText>> {
+        self.source_texts
+            .get(idx as usize)?
+            .get_or_init(|| {
+                self.source_content(idx)
+                    .map(|c| Arc::new(SourceText::new(c.into_owned())))
+            })
+            .clone()
     }
 
     /// The `names` entry `idx`.
