@@ -1627,3 +1627,105 @@ fn locate_a_missing_input_and_see_what_is_not_used() {
     assert_eq!(h.state().workspace.inputs[0].path, "moved-trace.txt");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A folder of crash logs dropped with their symbol files (three variants of each corpus
+/// crash, `common::crashgen`): the Buckets view shows one bucket per crash, sorted and
+/// filtered; a bucket's logs open in the stack list; two of them picked as A and B compare
+/// frame by frame; the note on a bucket and the comparison are kept in the saved workspace
+/// and come back with it.
+#[test]
+fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
+    use common::crashgen::{self, SOURCES, SYMBOLS};
+    let dir = temp_dir("gui-buckets");
+    let crashes = dir.join("crashes");
+    std::fs::create_dir_all(&crashes).unwrap();
+    let logs = crashgen::generate(&crashes, SOURCES.len() * 3, 5);
+    let file = dir.join("triage.ron");
+    let mut h = app_sized(1280.0, 1000.0);
+    h.state_mut().workspace_path = Some(file.clone());
+    h.run_steps(2);
+    let mut dropped: Vec<PathBuf> = SYMBOLS
+        .iter()
+        .map(|s| crashgen::fixtures().join(s))
+        .collect();
+    dropped.push(crashes.clone());
+    drop_files(&mut h, &dropped);
+    let summary = format!("Buckets: {} logs in {} buckets", logs.len(), SOURCES.len());
+    settle(&mut h, |h| has_label(h, &summary));
+    // The logs are not inputs: only the symbol files are.
+    assert_eq!(h.state().inputs.len(), SYMBOLS.len());
+    // Sorted by title (and back), then filtered: one bucket is left.
+    h.get_by_label("Title").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "▼"));
+    h.get_by_label("Title").click();
+    h.run_steps(2);
+    assert!(has_label(&h, "▲"));
+    enter_text(&mut h, "Filter buckets:", "ArithmeticException");
+    h.run_steps(2);
+    let titles = labels_containing(&h, "Exception in thread");
+    assert_eq!(titles.len(), 1, "{titles:?}");
+    h.get_by_label_contains("java.lang.ArithmeticException: ")
+        .click();
+    h.run_steps(2);
+    // The tree crash is source 9: logs 9, 27 and 45.
+    let tree = SOURCES.iter().position(|s| s.id == "java-tree").unwrap();
+    let member = |k: usize| format!("crashes/night-00/crash-{k:06}.txt");
+    for k in [tree, tree + SOURCES.len(), tree + 2 * SOURCES.len()] {
+        assert!(
+            has_label(&h, &member(k)),
+            "{:#?}",
+            labels_containing(&h, "crash-")
+        );
+    }
+    assert!(has_label(
+        &h,
+        "com.example.shop.util.Tree.walk  (Tree.java)"
+    ));
+    // A note on the bucket.
+    {
+        let f = h
+            .get_all_by_role(egui::Role::TextInput)
+            .find(|n| format!("{n:?}").contains("Note:"))
+            .unwrap();
+        eprintln!("field {:?}", f.rect());
+        f.click();
+    }
+    h.run_steps(1);
+    eprintln!("after click {}", h.state().inputs.len());
+    enter_text(&mut h, "Note:", "depth 0: fixed in 2.3");
+    h.run_steps(2);
+    // Enter ended the note; it opened nothing.
+    assert_eq!(h.state().inputs.len(), SYMBOLS.len());
+    // Two of its logs compared: the same frames, titles differing as the messages do.
+    h.get_all_by_label("A").next().unwrap().click();
+    h.run_steps(2);
+    h.get_all_by_label("B").nth(1).unwrap().click();
+    settle(&mut h, |h| has_label(h, "Compare logs"));
+    let verdict = labels_containing(&h, " same, ");
+    assert_eq!(verdict.len(), 1, "{verdict:?}");
+    assert!(
+        verdict[0].starts_with("8 same, 0 changed, 0 only in A, 0 only in B"),
+        "{verdict:?}"
+    );
+    // A log of the bucket opens in the stack list, resolved.
+    h.get_by_label(&member(tree + SOURCES.len())).click();
+    settle(&mut h, |h| {
+        has_label(h, "com.example.shop.util.Tree.walk  Tree.java:28")
+    });
+    let names: Vec<&str> = h.state().inputs.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names.len(), SYMBOLS.len() + 1, "{names:?}");
+    // Saved, the note and the comparison are in the document; a fresh app brings back both.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("depth 0: fixed in 2.3"), "{saved}");
+    assert!(saved.contains("compare:"), "{saved}");
+    let mut h2 = app_sized(1280.0, 1000.0);
+    h2.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h2, |h| {
+        has_label(h, &summary) && has_label(h, "Compare logs")
+    });
+    assert_eq!(h2.state().workspace.buckets, h.state().workspace.buckets);
+    std::fs::remove_dir_all(&dir).ok();
+}

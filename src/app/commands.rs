@@ -106,6 +106,27 @@ pub enum Command {
     SelectSegment(usize),
     /// Open the inspector at the selected frame's segment.
     InspectSelectedFrame,
+    /// Bucket these crash logs and folders of them (read recursively) by signature.
+    BucketCrashes(Vec<PathBuf>),
+    /// Forget the bucketed logs (the notes on buckets stay).
+    CloseBuckets,
+    /// Select a bucket (its fingerprint), or none.
+    SelectBucket(Option<String>),
+    /// Put a note on a bucket (its fingerprint); an empty note removes it.
+    SetBucketNote(String, String),
+    /// Filter the Buckets table.
+    SetBucketFilter(String),
+    /// Sort the Buckets table by this column (again: the other way).
+    SortBuckets(super::BucketSort),
+    /// Open a crash log in the stack list (added to the workspace, or selected if it is).
+    OpenCrashLog(PathBuf),
+    /// Pick a log as side A (`false`) or B (`true`) of a comparison; once both are picked
+    /// they are compared.
+    PickCompare(bool, PathBuf),
+    /// Compare two logs frame by frame (in a job).
+    CompareLogs(PathBuf, PathBuf),
+    /// Close the comparison of two logs.
+    CloseLogCompare,
     /// Open a workspace file.
     OpenWorkspace(PathBuf),
     /// Save the workspace: to its file, or to the given path (Save as). A workspace never
@@ -324,6 +345,70 @@ impl AppState {
                 }
             }
             Command::CloseCompare => self.view.map_diff = None,
+            Command::BucketCrashes(paths) => {
+                let dir = self.workspace_dir();
+                for p in &paths {
+                    let rel = crate::workspace::relative_path(&dir, p);
+                    if !self.workspace.buckets.sources.contains(&rel) {
+                        self.workspace.buckets.sources.push(rel);
+                    }
+                }
+                self.autosave.changed(changed);
+                self.start_bucketing();
+            }
+            Command::CloseBuckets => {
+                self.workspace.buckets.sources.clear();
+                self.workspace.buckets.selected = None;
+                self.view.buckets = None;
+                if let Some(job) = self.running.bucketing.take() {
+                    self.jobs.cancel(job);
+                }
+                self.autosave.changed(changed);
+            }
+            Command::SelectBucket(fp) => {
+                self.workspace.buckets.selected = fp;
+                self.autosave.changed(changed);
+            }
+            Command::SetBucketNote(fp, note) => {
+                if note.trim().is_empty() {
+                    self.workspace.buckets.notes.remove(&fp);
+                } else {
+                    self.workspace.buckets.notes.insert(fp, note);
+                }
+                self.autosave.changed(changed);
+            }
+            Command::SetBucketFilter(f) => self.view.bucket_filter = f,
+            Command::SortBuckets(column) => {
+                let (current, reversed) = self.view.bucket_sort;
+                self.view.bucket_sort = (column, current == column && !reversed);
+            }
+            Command::OpenCrashLog(path) => self.open_crash_log(path),
+            Command::PickCompare(b_side, path) => {
+                if b_side {
+                    self.view.compare_pick.1 = Some(path);
+                } else {
+                    self.view.compare_pick.0 = Some(path);
+                }
+                if let (Some(a), Some(b)) = self.view.compare_pick.clone() {
+                    self.apply_one(Command::CompareLogs(a, b));
+                }
+            }
+            Command::CompareLogs(a, b) => {
+                let dir = self.workspace_dir();
+                self.workspace.compare = Some((
+                    crate::workspace::relative_path(&dir, &a),
+                    crate::workspace::relative_path(&dir, &b),
+                ));
+                self.view.compare_pick = (Some(a.clone()), Some(b.clone()));
+                self.autosave.changed(changed);
+                self.start_log_compare(a, b);
+            }
+            Command::CloseLogCompare => {
+                self.view.log_compare = None;
+                self.view.compare_pick = (None, None);
+                self.workspace.compare = None;
+                self.autosave.changed(changed);
+            }
             Command::SearchMap(query) => self.start_map_search(query),
             Command::CloseSearch => self.view.map_search = None,
             Command::OpenOriginal => self.open_original(),
@@ -605,6 +690,26 @@ impl AppState {
         self.view.folds = Folds::default();
         self.autosave.changed(Instant::now());
         self.start_load(id, Source::Detected(file));
+    }
+
+    /// Opens a crash log in the stack list: selected when the workspace has it, else added.
+    fn open_crash_log(&mut self, path: PathBuf) {
+        let dir = self.workspace_dir();
+        let rel = crate::workspace::relative_path(&dir, &path);
+        match self.workspace.inputs.iter().position(|x| x.path == rel) {
+            Some(i) => {
+                if let Some(id) = self.inputs.get(i).map(|e| e.id) {
+                    self.apply_one(Command::SelectLog(id));
+                }
+            }
+            None => {
+                self.add_path(path);
+                self.workspace.selection.log = Some(rel);
+                self.workspace.selection.stack = 0;
+                self.workspace.selection.frame = None;
+                self.view.folds = Folds::default();
+            }
+        }
     }
 
     /// Adds a dropped folder (a `.dSYM` bundle, a build's output): a job searches it for

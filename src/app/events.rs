@@ -133,17 +133,44 @@ impl AppState {
                 (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
                     self.view.map_report = Some((map, report));
                 }
-                (JobState::Done, Some(JobOutput::Folder { dir, files, errors })) => {
+                (
+                    JobState::Done,
+                    Some(JobOutput::Folder {
+                        dir,
+                        files,
+                        logs,
+                        errors,
+                    }),
+                ) => {
                     self.errors.extend(errors);
-                    if files.is_empty() {
+                    if files.is_empty() && logs.is_empty() {
                         self.errors.push(format!(
                             "{}: no symbol files or crash logs in this folder",
                             dir.display()
                         ));
                     }
+                    // A folder of crashes is bucketed; a single log is opened.
+                    let bucket = logs.len() >= 2;
                     for path in files {
                         self.add_path(path);
                     }
+                    if bucket {
+                        self.apply_one(super::Command::BucketCrashes(vec![dir]));
+                    } else {
+                        for path in logs {
+                            self.add_path(path);
+                        }
+                    }
+                }
+                (JobState::Done, Some(JobOutput::Bucketed(buckets)))
+                    if self.running.bucketing == Some(id) =>
+                {
+                    self.running.bucketing = None;
+                    self.errors.extend(buckets.errors.iter().cloned());
+                    self.view.buckets = Some(buckets);
+                }
+                (JobState::Done, Some(JobOutput::LogsCompared(compare))) => {
+                    self.view.log_compare = Some(compare);
                 }
                 (JobState::Done, Some(JobOutput::Symbolicated { log, file }))
                     if self.running.symbolicating.get(&log) == Some(&id) =>
@@ -401,21 +428,80 @@ impl AppState {
         self.running.names.insert(job, format!("extract {name}"));
     }
 
-    /// Re-symbolicates every loaded log against the loaded symbol files (after any change).
+    /// Re-symbolicates every loaded log against the loaded symbol files (after any change),
+    /// and buckets the crash folders and compares the picked logs again.
     pub fn symbolicate_all(&mut self) {
         self.symbolicate_logs(None);
+        self.start_bucketing();
+        self.compare_again();
     }
 
-    /// Symbolicates one log (`Some`) or every loaded log (`None`) against the loaded symbol
-    /// files.
-    pub(super) fn symbolicate_logs(&mut self, only: Option<InputId>) {
+    /// Compares the workspace's two logs again (the symbol files changed).
+    pub(super) fn compare_again(&mut self) {
+        if let Some((a, b)) = self.workspace.compare.clone() {
+            let dir = self.workspace_dir();
+            self.start_log_compare(dir.join(a), dir.join(b));
+        }
+    }
+
+    /// The loaded symbol files, as one set.
+    fn symbol_set(&self) -> Arc<SymbolSet> {
         let mut symbols = SymbolSet::new();
         for e in &self.inputs {
             if let Some(Loaded::Symbols(file, _)) = &e.loaded {
                 file.add_to(&mut symbols);
             }
         }
-        let symbols = Arc::new(symbols);
+        Arc::new(symbols)
+    }
+
+    /// Buckets the workspace's crash folders against the loaded symbol files, in a job (an
+    /// older run is cancelled).
+    pub(super) fn start_bucketing(&mut self) {
+        if self.workspace.buckets.sources.is_empty() {
+            return;
+        }
+        if let Some(old) = self.running.bucketing.take() {
+            self.jobs.cancel(old);
+        }
+        let dir = self.workspace_dir();
+        let sources: Vec<std::path::PathBuf> = self
+            .workspace
+            .buckets
+            .sources
+            .iter()
+            .map(|s| dir.join(s))
+            .collect();
+        let symbols = self.symbol_set();
+        let job = self
+            .jobs
+            .spawn(move |ctx| loading::bucket_crashes(ctx, &sources, &symbols));
+        self.running
+            .names
+            .insert(job, "bucket crash logs".to_owned());
+        self.running.bucketing = Some(job);
+    }
+
+    /// Compares two logs in a job.
+    pub(super) fn start_log_compare(&mut self, a: std::path::PathBuf, b: std::path::PathBuf) {
+        let symbols = self.symbol_set();
+        let name = format!(
+            "compare {} with {}",
+            a.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            b.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        );
+        let job = self
+            .jobs
+            .spawn(move |ctx| loading::compare_logs(ctx, a, b, &symbols));
+        self.running.names.insert(job, name);
+    }
+
+    /// Symbolicates one log (`Some`) or every loaded log (`None`) against the loaded symbol
+    /// files.
+    pub(super) fn symbolicate_logs(&mut self, only: Option<InputId>) {
+        let symbols = self.symbol_set();
         let logs: Vec<_> = self
             .inputs
             .iter()

@@ -69,8 +69,10 @@ pub enum JobOutput {
     Folder {
         /// The folder.
         dir: std::path::PathBuf,
-        /// The files worth adding.
+        /// The symbol files worth adding.
         files: Vec<std::path::PathBuf>,
+        /// The logs with frames in it.
+        logs: Vec<std::path::PathBuf>,
         /// What could not be read.
         errors: Vec<String>,
     },
@@ -81,6 +83,10 @@ pub enum JobOutput {
         /// The file, answered from its SymCache.
         file: Box<SymbolFile>,
     },
+    /// Crash logs were bucketed.
+    Bucketed(Arc<super::CrashBuckets>),
+    /// Two logs were compared.
+    LogsCompared(Arc<super::LogCompare>),
     /// A map's sources were written into a folder.
     Extracted {
         /// The folder.
@@ -237,6 +243,7 @@ pub fn search_folder(
 ) -> Result<JobOutput, engine::Error> {
     let (found, mut errors) = ctx.phase("list", |_| crate::workspace::files_under(&dir));
     let mut files = Vec::new();
+    let mut logs = Vec::new();
     ctx.phase("detect", |_| {
         for path in found {
             let file = match super::input_bytes(&path) {
@@ -246,21 +253,106 @@ pub fn search_folder(
                     continue;
                 }
             };
-            let wanted = match file.kind {
-                FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => true,
-                FileKind::Log => crate::formats::parse_log(file.blob.as_slice())
-                    .stacks
-                    .iter()
-                    .flat_map(|s| &s.frames)
-                    .any(|f| f.input.is_some()),
-                _ => false,
-            };
-            if wanted {
-                files.push(path);
+            match file.kind {
+                FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => {
+                    files.push(path);
+                }
+                FileKind::Log
+                    if crate::formats::parse_log(file.blob.as_slice())
+                        .stacks
+                        .iter()
+                        .flat_map(|s| &s.frames)
+                        .any(|f| f.input.is_some()) =>
+                {
+                    logs.push(path);
+                }
+                _ => {}
             }
         }
     });
-    Ok(JobOutput::Folder { dir, files, errors })
+    Ok(JobOutput::Folder {
+        dir,
+        files,
+        logs,
+        errors,
+    })
+}
+
+/// Buckets every log under `sources` (folders read recursively) against `symbols`, on every
+/// thread of the pool; progress per log, cancellation between logs.
+pub fn bucket_crashes(
+    ctx: &mut JobContext<JobOutput>,
+    sources: &[std::path::PathBuf],
+    symbols: &SymbolSet,
+) -> Result<JobOutput, engine::Error> {
+    let (paths, errors) = ctx.phase("list", |_| {
+        let mut paths = Vec::new();
+        let mut errors = Vec::new();
+        for s in sources {
+            if s.is_dir() {
+                let (files, e) = crate::workspace::files_under(s);
+                paths.extend(files);
+                errors.extend(e);
+            } else {
+                paths.push(s.clone());
+            }
+        }
+        (paths, errors)
+    });
+    let cancel = ctx.cancel_flag();
+    let reporter = ctx.reporter("bucket");
+    let batch = ctx.phase("bucket", |_| {
+        crate::jobs::batch::bucket_logs(
+            &paths,
+            symbols,
+            Options::default(),
+            crate::engine::signature::DEFAULT_FRAMES,
+            &|done, total| {
+                reporter.report(done as u64, total as u64);
+                !cancel.load(std::sync::atomic::Ordering::Relaxed)
+            },
+        )
+    });
+    if batch.cancelled {
+        return Err(engine::Error::new("buckets", engine::Reason::Cancelled));
+    }
+    Ok(JobOutput::Bucketed(Arc::new(super::CrashBuckets {
+        paths,
+        buckets: batch.buckets,
+        unreadable: batch.unreadable,
+        errors,
+    })))
+}
+
+/// Reads and symbolicates two logs and aligns their crashed stacks.
+pub fn compare_logs(
+    ctx: &mut JobContext<JobOutput>,
+    a: std::path::PathBuf,
+    b: std::path::PathBuf,
+    symbols: &SymbolSet,
+) -> Result<JobOutput, engine::Error> {
+    let cfi = symbols.cfi();
+    let mut read = |path: &std::path::Path| -> Result<Arc<engine::FrameTable>, engine::Error> {
+        let name = path.display().to_string();
+        let file = super::input_bytes(path).map_err(|e| engine::Error::new(&name, e))?;
+        let log = ctx.phase("read", |ctx| engine::read_log(&file, &cfi, ctx))?;
+        let log = ctx.phase("look-up", |ctx| {
+            log.symbolicate(symbols, Options::default(), ctx)
+        })?;
+        Ok(log.table)
+    };
+    let table_a = read(&a)?;
+    let table_b = read(&b)?;
+    let diff = ctx.phase("align", |_| {
+        crate::engine::stack_diff::diff_logs(&table_a, &table_b)
+    });
+    Ok(JobOutput::LogsCompared(Arc::new(super::LogCompare {
+        a,
+        b,
+        table_a,
+        table_b,
+        diff,
+    })))
 }
 
 /// Symbolicates one log (cancellation is honoured between frames): its results are written

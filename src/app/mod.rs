@@ -129,6 +129,16 @@ pub struct ViewState {
     pub map_search: Option<(String, Arc<crate::engine::map_search::SearchHits>)>,
     /// The map doctor's last report: the map's input path and what it found.
     pub map_report: Option<(String, Arc<crate::engine::doctor::MapReport>)>,
+    /// Crash logs bucketed (the Buckets view), once the job finished.
+    pub buckets: Option<Arc<CrashBuckets>>,
+    /// The Buckets view's filter (over titles, top frames, platforms, fingerprints).
+    pub bucket_filter: String,
+    /// The Buckets table's order, and whether reversed.
+    pub bucket_sort: (BucketSort, bool),
+    /// Logs picked for a comparison (A, then B).
+    pub compare_pick: (Option<PathBuf>, Option<PathBuf>),
+    /// The last comparison of two logs.
+    pub log_compare: Option<Arc<LogCompare>>,
     /// Point the open inspector at the selected frame once its log is symbolicated (a
     /// workspace saved with the inspector open reopens on the frame's segment).
     inspect_when_ready: bool,
@@ -163,6 +173,48 @@ pub struct MapCompare {
     pub shown: usize,
 }
 
+/// Crash logs bucketed by signature: what the Buckets view shows.
+#[derive(Clone, Debug, Default)]
+pub struct CrashBuckets {
+    /// Every log read, by index.
+    pub paths: Vec<PathBuf>,
+    /// The buckets, largest first; members index `paths`.
+    pub buckets: Vec<crate::engine::buckets::Bucket>,
+    /// Logs that could not be used (index into `paths`) and why.
+    pub unreadable: Vec<(usize, String)>,
+    /// Folders that could not be read.
+    pub errors: Vec<String>,
+}
+
+/// Two logs compared frame by frame.
+#[derive(Clone, Debug)]
+pub struct LogCompare {
+    /// Log A.
+    pub a: PathBuf,
+    /// Log B.
+    pub b: PathBuf,
+    /// A, symbolicated.
+    pub table_a: Arc<FrameTable>,
+    /// B, symbolicated.
+    pub table_b: Arc<FrameTable>,
+    /// Their crashed stacks aligned.
+    pub diff: crate::engine::stack_diff::StackDiff,
+}
+
+/// How the Buckets table is sorted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BucketSort {
+    /// Largest first.
+    #[default]
+    Count,
+    /// By title.
+    Title,
+    /// By top frame.
+    TopFrame,
+    /// By platform.
+    Platform,
+}
+
 /// The jobs running for inputs, to show their progress and cancel a superseded one.
 #[derive(Debug, Default)]
 struct RunningJobs {
@@ -172,6 +224,8 @@ struct RunningJobs {
     symbolicating: HashMap<InputId, JobId>,
     /// What each running job does.
     names: HashMap<JobId, String>,
+    /// The job bucketing crash logs.
+    bucketing: Option<JobId>,
 }
 
 /// Everything the app knows. `workspace` is the saved document; the rest is derived.

@@ -32,6 +32,9 @@ impl AppState {
         self.inputs.clear();
         self.results.clear();
         self.caches.clear();
+        self.view.buckets = None;
+        self.view.log_compare = None;
+        self.view.compare_pick = (None, None);
         self.remember_recent(path);
         let dir = self.workspace_dir();
         let docs = self.workspace.inputs.clone();
@@ -72,6 +75,9 @@ impl AppState {
                 self.start_load(id, Source::Path(abs));
             }
         }
+        // Bucketed and compared now, and again as symbol files finish loading.
+        self.start_bucketing();
+        self.compare_again();
         Ok(())
     }
 

@@ -105,6 +105,12 @@ impl<T> JobContext<T> {
         self.cancel.load(Ordering::Relaxed)
     }
 
+    /// The job's cancel flag, for work it spreads over the pool (set when it was asked to
+    /// stop).
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
+    }
+
     /// Runs `f` as the phase `name`, recording its span. Pure code that reports progress
     /// under another phase name (`class parse`, then `remap`) splits the span there, so the
     /// timing panel shows where inside the phase the time went.

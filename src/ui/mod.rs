@@ -5,9 +5,11 @@
 //!
 //! Panels: `menu.rs` (menu bar, filter), `status.rs` (jobs, errors), `workspace_panel.rs`
 //! (inputs), `stack_list.rs` (frames), `frame_detail.rs` (the selected frame),
-//! `timing_panel.rs` (job phases), `inspector.rs` (source-map segments); `widgets.rs` holds
+//! `timing_panel.rs` (job phases), `inspector.rs` (source-map segments), `buckets.rs` (crash
+//! logs grouped by signature, two logs compared); `widgets.rs` holds
 //! the pieces they share.
 
+mod buckets;
 mod frame_detail;
 mod inspector;
 mod menu;
@@ -32,6 +34,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut
     if state.workspace.layout.timing_open {
         timing_panel::timing_panel_ui(ui, state, commands);
     }
+    buckets::buckets_ui(ui, state, commands);
     frame_detail::frame_detail_ui(ui, state, views.detail.as_deref(), commands);
     if let Some(view) = &views.inspector {
         inspector::inspector_ui(ui, state, view, commands);
@@ -39,6 +42,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut
     egui::CentralPanel::default().show(ui, |ui| {
         stack_list::stack_list_ui(ui, state, views.rows.as_deref(), commands);
     });
+    buckets::log_compare_ui(&ctx, state, commands);
     shortcuts::shortcuts_ui(&ctx, state, commands);
     if !state.view.hovered.is_empty() {
         drop_overlay_ui(&ctx, &state.view.hovered);

@@ -141,3 +141,24 @@ pub fn segment_color(i: usize, strong: bool) -> Color32 {
     };
     Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), alpha)
 }
+
+/// Default height of the Buckets panel.
+pub const BUCKETS_HEIGHT: f32 = 420.0;
+/// Smallest height of the Buckets panel.
+pub const BUCKETS_MIN_HEIGHT: f32 = 140.0;
+/// Share of the Buckets panel's width the table takes (the selected bucket the rest).
+pub const BUCKETS_TABLE_SHARE: f32 = 0.6;
+/// Width of the Buckets table's count column.
+pub const BUCKETS_COUNT_WIDTH: f32 = 68.0;
+/// Default size of the window comparing two logs.
+pub const LOG_COMPARE_WIDTH: f32 = 900.0;
+/// Default height of the window comparing two logs.
+pub const LOG_COMPARE_HEIGHT: f32 = 420.0;
+/// Width of the mark column (`=`, `~`, `−`, `+`) of a comparison.
+pub const LOG_COMPARE_MARK_WIDTH: f32 = 18.0;
+/// Starting width of the Buckets table's top-frame column.
+pub const BUCKETS_FRAME_WIDTH: f32 = 200.0;
+/// Width of the Buckets table's platform column.
+pub const BUCKETS_PLATFORM_WIDTH: f32 = 80.0;
+/// Height of the selected bucket's list of logs.
+pub const BUCKET_MEMBERS_HEIGHT: f32 = 200.0;

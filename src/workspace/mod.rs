@@ -42,6 +42,31 @@ pub struct Workspace {
     /// A template (the demo): Symscope never writes to it; saving asks for a new file.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub template: bool,
+    /// Folders of crash logs grouped into buckets, with the user's notes on buckets.
+    #[serde(skip_serializing_if = "Buckets::is_empty")]
+    pub buckets: Buckets,
+    /// Two logs compared frame by frame (paths relative to the document).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<(String, String)>,
+}
+
+/// Crash logs bucketed by signature: where they are, and what the user wrote on buckets.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Buckets {
+    /// Folders (read recursively) and logs, relative to the document like the inputs.
+    pub sources: Vec<String>,
+    /// Notes by bucket fingerprint.
+    pub notes: std::collections::BTreeMap<String, String>,
+    /// The selected bucket's fingerprint.
+    pub selected: Option<String>,
+}
+
+impl Buckets {
+    /// Nothing bucketed and no notes.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty() && self.notes.is_empty()
+    }
 }
 
 impl Default for Workspace {
@@ -54,6 +79,8 @@ impl Default for Workspace {
             layout: Layout::default(),
             source_roots: Vec::new(),
             template: false,
+            buckets: Buckets::default(),
+            compare: None,
         }
     }
 }

@@ -1,0 +1,403 @@
+//! The Buckets view (crash logs grouped by signature: a sortable, filterable table of
+//! buckets; the selected one's signature, note and logs) and the comparison of two logs
+//! (their crashed stacks side by side, frames aligned, differences marked).
+
+use super::theme;
+use crate::app::{AppState, BucketSort, Command, Commands, CrashBuckets, LogCompare};
+use crate::engine::buckets::Bucket;
+use egui::RichText;
+use egui_extras::{Column, TableBuilder};
+
+/// The Buckets panel, docked at the bottom while crash folders are bucketed.
+pub fn buckets_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    if state.workspace.buckets.sources.is_empty() {
+        return;
+    }
+    let height = ui.ctx().content_rect().height();
+    egui::Panel::bottom(("buckets", state.layout_generation))
+        .resizable(true)
+        .default_size(theme::BUCKETS_HEIGHT.min(height * 0.5))
+        .size_range(theme::BUCKETS_MIN_HEIGHT..=(height * 0.8).max(theme::BUCKETS_MIN_HEIGHT))
+        .show(ui, |ui| match &state.view.buckets {
+            None => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Bucketing crash logs…");
+                });
+            }
+            Some(b) => panel_ui(ui, state, b, commands),
+        });
+}
+
+/// The buckets that pass the filter, in the chosen order.
+fn shown<'a>(state: &AppState, all: &'a CrashBuckets) -> Vec<&'a Bucket> {
+    let filter = state.view.bucket_filter.to_lowercase();
+    let notes = &state.workspace.buckets.notes;
+    let mut rows: Vec<&Bucket> = all
+        .buckets
+        .iter()
+        .filter(|b| {
+            filter.is_empty()
+                || [
+                    b.title().to_lowercase(),
+                    b.top_frame().to_lowercase(),
+                    b.signature.platform.as_str().to_owned(),
+                    b.fingerprint.to_string(),
+                    notes
+                        .get(&b.fingerprint.to_string())
+                        .map(|n| n.to_lowercase())
+                        .unwrap_or_default(),
+                ]
+                .iter()
+                .any(|t| t.contains(&filter))
+        })
+        .collect();
+    let (sort, reversed) = state.view.bucket_sort;
+    match sort {
+        // Already largest first.
+        BucketSort::Count => {}
+        BucketSort::Title => rows.sort_by(|a, b| a.title().cmp(b.title())),
+        BucketSort::TopFrame => rows.sort_by_key(|b| b.top_frame()),
+        BucketSort::Platform => rows.sort_by_key(|b| b.signature.platform),
+    }
+    if reversed {
+        rows.reverse();
+    }
+    rows
+}
+
+fn panel_ui(ui: &mut egui::Ui, state: &AppState, all: &CrashBuckets, commands: &mut Commands) {
+    let rows = shown(state, all);
+    let logs: usize = all.buckets.iter().map(Bucket::count).sum();
+    ui.horizontal(|ui| {
+        let mut summary = format!("Buckets: {logs} logs in {} buckets", all.buckets.len());
+        if !all.unreadable.is_empty() {
+            summary.push_str(&format!(", {} unreadable", all.unreadable.len()));
+        }
+        ui.label(RichText::new(summary).strong());
+        let mut filter = state.view.bucket_filter.clone();
+        let label = ui.label("Filter buckets:");
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(&mut filter)
+                    .hint_text("title, frame, platform, note")
+                    .desired_width(theme::FILTER_WIDTH),
+            )
+            .labelled_by(label.id);
+        if edit.changed() {
+            commands.send(Command::SetBucketFilter(filter));
+        }
+        take_enter(ui, &edit);
+        if ui.small_button("Close buckets").clicked() {
+            commands.send(Command::CloseBuckets);
+        }
+    });
+    ui.separator();
+    let selected = state.workspace.buckets.selected.as_deref();
+    let chosen =
+        selected.and_then(|fp| all.buckets.iter().find(|b| b.fingerprint.to_string() == fp));
+    let width = ui.available_width();
+    ui.horizontal_top(|ui| {
+        ui.allocate_ui_with_layout(
+            egui::vec2(width * theme::BUCKETS_TABLE_SHARE, ui.available_height()),
+            egui::Layout::top_down(egui::Align::Min),
+            |ui| table_ui(ui, state, &rows, selected, commands),
+        );
+        ui.separator();
+        ui.vertical(|ui| match chosen {
+            Some(b) => {
+                egui::ScrollArea::vertical()
+                    .id_salt("bucket-detail")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| bucket_detail_ui(ui, state, all, b, commands));
+            }
+            None => {
+                ui.label(RichText::new("Select a bucket to see its logs.").color(theme::MUTED));
+                if !all.unreadable.is_empty() {
+                    unreadable_ui(ui, all);
+                }
+            }
+        });
+    });
+}
+
+fn table_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    rows: &[&Bucket],
+    selected: Option<&str>,
+    commands: &mut Commands,
+) {
+    let (sort, reversed) = state.view.bucket_sort;
+    let header = |ui: &mut egui::Ui, label: &str, column: BucketSort, commands: &mut Commands| {
+        if ui.button(RichText::new(label).strong()).clicked() {
+            commands.send(Command::SortBuckets(column));
+        }
+        // The order's arrow, in the monospace font (which has it).
+        if sort == column {
+            ui.label(RichText::new(if reversed { "▲" } else { "▼" }).monospace());
+        }
+    };
+    TableBuilder::new(ui)
+        .id_salt("buckets-table")
+        .striped(true)
+        .sense(egui::Sense::click())
+        .column(Column::exact(theme::BUCKETS_COUNT_WIDTH))
+        .column(Column::remainder().at_least(160.0).clip(true))
+        .column(Column::initial(theme::BUCKETS_FRAME_WIDTH).clip(true))
+        .column(Column::exact(theme::BUCKETS_PLATFORM_WIDTH))
+        .header(theme::ROW_HEIGHT, |mut h| {
+            h.col(|ui| header(ui, "Count", BucketSort::Count, commands));
+            h.col(|ui| header(ui, "Title", BucketSort::Title, commands));
+            h.col(|ui| header(ui, "Top frame", BucketSort::TopFrame, commands));
+            h.col(|ui| header(ui, "Platform", BucketSort::Platform, commands));
+        })
+        .body(|body| {
+            body.rows(theme::ROW_HEIGHT, rows.len(), |mut row| {
+                let b = rows[row.index()];
+                let fp = b.fingerprint.to_string();
+                let is_selected = selected == Some(fp.as_str());
+                row.set_selected(is_selected);
+                let mut clicked = false;
+                row.col(|ui| {
+                    clicked |= ui.label(b.count().to_string()).clicked();
+                });
+                row.col(|ui| {
+                    let mut title = b.title().to_owned();
+                    if state.workspace.buckets.notes.contains_key(&fp) {
+                        title.push_str("  · note");
+                    }
+                    clicked |= ui.selectable_label(is_selected, title).clicked();
+                });
+                row.col(|ui| {
+                    clicked |= ui.label(RichText::new(b.top_frame()).monospace()).clicked();
+                });
+                row.col(|ui| {
+                    clicked |= ui.label(b.signature.platform.as_str()).clicked();
+                });
+                if clicked || row.response().clicked() {
+                    commands.send(Command::SelectBucket((!is_selected).then_some(fp)));
+                }
+            });
+        });
+}
+
+fn bucket_detail_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    all: &CrashBuckets,
+    b: &Bucket,
+    commands: &mut Commands,
+) {
+    let fp = b.fingerprint.to_string();
+    ui.label(RichText::new(b.title()).strong());
+    ui.label(
+        RichText::new(format!(
+            "{} logs · {} · {} · fingerprint {fp}",
+            b.count(),
+            b.signature.platform.as_str(),
+            b.signature.exception
+        ))
+        .color(theme::MUTED),
+    );
+    let mut note = state
+        .workspace
+        .buckets
+        .notes
+        .get(&fp)
+        .cloned()
+        .unwrap_or_default();
+    let edit = ui
+        .horizontal(|ui| {
+            let label = ui.label("Note:");
+            ui.add(
+                egui::TextEdit::singleline(&mut note)
+                    .hint_text("what is known about this crash")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id)
+        })
+        .inner;
+    if edit.changed() {
+        commands.send(Command::SetBucketNote(fp.clone(), note));
+    }
+    take_enter(ui, &edit);
+    ui.label(
+        RichText::new("Logs (click to open; A and B pick two to compare)").color(theme::MUTED),
+    );
+    let (pick_a, pick_b) = &state.view.compare_pick;
+    // Windowed: a bucket may hold thousands of logs.
+    egui::ScrollArea::vertical()
+        .id_salt(("bucket-members", &fp))
+        .max_height(theme::BUCKET_MEMBERS_HEIGHT)
+        .auto_shrink([false, true])
+        .show_rows(ui, theme::ROW_HEIGHT, b.members.len(), |ui, range| {
+            for &m in &b.members[range] {
+                let Some(path) = all.paths.get(m) else {
+                    continue;
+                };
+                ui.horizontal(|ui| {
+                    let a_on = pick_a.as_ref() == Some(path);
+                    let b_on = pick_b.as_ref() == Some(path);
+                    if ui.selectable_label(a_on, "A").clicked() {
+                        commands.send(Command::PickCompare(false, path.clone()));
+                    }
+                    if ui.selectable_label(b_on, "B").clicked() {
+                        commands.send(Command::PickCompare(true, path.clone()));
+                    }
+                    if ui.link(member_name(state, path)).clicked() {
+                        commands.send(Command::OpenCrashLog(path.clone()));
+                    }
+                });
+            }
+        });
+    ui.label(RichText::new("Signature").color(theme::MUTED));
+    for f in &b.signature.frames {
+        let function = if f.function.is_empty() {
+            "?"
+        } else {
+            &f.function
+        };
+        ui.label(RichText::new(format!("{function}  ({})", f.file)).monospace());
+    }
+}
+
+/// Enter ends the edit in a text field; it is taken here so that it does not also activate
+/// the widget focus moves to (a log's link).
+fn take_enter(ui: &mut egui::Ui, edit: &egui::Response) {
+    if edit.lost_focus() {
+        ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+    }
+}
+
+/// A member's path inside the bucketed folder it was found in (else as it is).
+fn member_name(state: &AppState, path: &std::path::Path) -> String {
+    let dir = state.workspace_dir();
+    state
+        .workspace
+        .buckets
+        .sources
+        .iter()
+        .find_map(|s| {
+            let root = dir.join(s);
+            let rel = path.strip_prefix(&root).ok()?;
+            let folder = root.file_name()?.to_string_lossy().into_owned();
+            Some(format!("{folder}/{}", rel.display()))
+        })
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+fn unreadable_ui(ui: &mut egui::Ui, all: &CrashBuckets) {
+    ui.label(RichText::new("Could not be used:").color(theme::WARNING));
+    egui::ScrollArea::vertical()
+        .id_salt("buckets-unreadable")
+        .show(ui, |ui| {
+            for (i, reason) in &all.unreadable {
+                let path = all
+                    .paths
+                    .get(*i)
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default();
+                ui.label(format!("{path}: {reason}"));
+            }
+        });
+}
+
+/// The comparison of two logs, in a window: their crashed stacks side by side.
+pub fn log_compare_ui(ctx: &egui::Context, state: &AppState, commands: &mut Commands) {
+    let Some(c) = &state.view.log_compare else {
+        return;
+    };
+    let mut open = true;
+    egui::Window::new("Compare logs")
+        .id(egui::Id::unique("log-compare"))
+        .default_width(theme::LOG_COMPARE_WIDTH)
+        .default_height(theme::LOG_COMPARE_HEIGHT)
+        .open(&mut open)
+        .show(ctx, |ui| compare_body_ui(ui, c));
+    if !open {
+        commands.send(Command::CloseLogCompare);
+    }
+}
+
+fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
+    let d = &c.diff;
+    let name = |p: &std::path::Path| {
+        p.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    };
+    let [same, changed, only_a, only_b] = d.counts();
+    ui.label(
+        RichText::new(format!(
+            "{same} same, {changed} changed, {only_a} only in A, {only_b} only in B{}",
+            if d.title_changed {
+                "; titles differ"
+            } else {
+                ""
+            }
+        ))
+        .strong(),
+    );
+    let title = |t: &crate::engine::FrameTable, s: usize| {
+        t.stack_title(s).lines().next().unwrap_or("").to_owned()
+    };
+    egui::Grid::new("log-compare-titles").show(ui, |ui| {
+        ui.label(RichText::new(format!("A: {}", name(&c.a))).strong());
+        ui.label(title(&c.table_a, d.stack_a));
+        ui.end_row();
+        ui.label(RichText::new(format!("B: {}", name(&c.b))).strong());
+        let tb = title(&c.table_b, d.stack_b);
+        ui.label(if d.title_changed {
+            RichText::new(tb).color(theme::WARNING)
+        } else {
+            RichText::new(tb)
+        });
+        ui.end_row();
+    });
+    ui.separator();
+    let side = |t: &crate::engine::FrameTable, s: usize, i: Option<usize>| {
+        i.and_then(|i| t.frame(s, i))
+            .map(|f| crate::engine::report::frame_summary(&f))
+            .unwrap_or_default()
+    };
+    let half = (ui.available_width() - theme::LOG_COMPARE_MARK_WIDTH) / 2.0;
+    egui::ScrollArea::both()
+        .id_salt("log-compare-rows")
+        .auto_shrink([false, false])
+        .show_rows(ui, theme::ROW_HEIGHT, d.rows.len(), |ui, range| {
+            for row in &d.rows[range] {
+                let (mark, color) = match row.kind() {
+                    "same" => ("=", theme::MUTED),
+                    "changed" => ("~", theme::WARNING),
+                    "only_a" => ("−", theme::ERROR),
+                    _ => ("+", theme::RESOLVED),
+                };
+                let what: Vec<&str> = row.changes.iter().map(|c| c.as_str()).collect();
+                ui.horizontal(|ui| {
+                    let m = ui.add_sized(
+                        [theme::LOG_COMPARE_MARK_WIDTH, theme::ROW_HEIGHT],
+                        egui::Label::new(RichText::new(mark).monospace().color(color)),
+                    );
+                    if !what.is_empty() {
+                        m.on_hover_text(format!("differs: {}", what.join(", ")));
+                    }
+                    for text in [
+                        side(&c.table_a, d.stack_a, row.a),
+                        side(&c.table_b, d.stack_b, row.b),
+                    ] {
+                        ui.add_sized(
+                            [half, theme::ROW_HEIGHT],
+                            egui::Label::new(RichText::new(text).monospace().color(
+                                if row.kind() == "same" {
+                                    theme::TEXT
+                                } else {
+                                    color
+                                },
+                            ))
+                            .truncate(),
+                        );
+                    }
+                });
+            }
+        });
+}
