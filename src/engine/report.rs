@@ -97,6 +97,52 @@
 //!   trace. `... N more` lines are frames with status `skipped`.
 //! - Native: `resolved` is the inline chain, innermost first; only the last entry has
 //!   `inlined: false`.
+//!
+//! # `symscope buckets` and `symscope diff`
+//!
+//! ```text
+//! symscope buckets [-s PATH]... [--frames N] [--format text|json] [--cache DIR] LOG|DIR...
+//! symscope diff [-s PATH]... [--format text|json] A B
+//! ```
+//! `buckets` reads every log under the paths (folders recursively), symbolicates each against
+//! the symbol files (loaded once) on all cores and groups them by the signed stack's
+//! fingerprint (`engine::signature`; `--frames` in-app frames, default 5). A file that is not
+//! a usable log is listed in `unreadable`, never fatal; exit 2 only when a named path does
+//! not exist or a named symbol file is unusable.
+//! ```jsonc
+//! {
+//!   "schema": 1,
+//!   "logs": 10002,                   // every file read, unreadable ones included
+//!   "buckets": [{                    // largest first; ties: first member's path
+//!     "fingerprint": "dafb6e4a2923c42d",
+//!     "count": 556,
+//!     "title": "TypeError: …",       // the first member's exception line (first line)
+//!     "exception": "TypeError",      // the type the signature takes
+//!     "platform": "javascript",      // javascript | java | native | unknown
+//!     "signature": "javascript TypeError\nObject.<anonymous>  (three.cjs)",
+//!     "frames": [Frame, ...],        // the first member's frames the signature comes from,
+//!                                    // the same objects as `symbolicate` writes
+//!     "first": "logs/a.txt", "last": "logs/z.txt",  // members in path order
+//!     "members": ["logs/a.txt", ...]
+//!   }],
+//!   "unreadable": [{"path": "logs/core.bin", "reason": "not a crash log (a unknown file)"}],
+//!   "warnings": ["..."],
+//!   "timings": {"total_ms": 612.0, "phases": [{"name": "load symbols", "ms": 14.2}, ...]}
+//! }
+//! ```
+//! `diff` symbolicates both logs and aligns their signed stacks (`engine::stack_diff`):
+//! ```jsonc
+//! {
+//!   "schema": 1,
+//!   "a": {"log": "a.txt", "format": "java", "stack": 0, "title": "…"},
+//!   "b": {...},
+//!   "title_changed": true,
+//!   "summary": {"same": 14, "changed": 1, "only_a": 0, "only_b": 2},
+//!   "rows": [{"kind": "same" | "changed" | "only_a" | "only_b",
+//!             "changes": ["line", "inline", "status"],   // what differs ("changed" rows)
+//!             "a": Frame | null, "b": Frame | null}]
+//! }
+//! ```
 
 use super::table::FrameTable;
 use crate::model::{FrameStatus, ResolvedLocation};

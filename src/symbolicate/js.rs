@@ -42,7 +42,7 @@ pub(super) fn symbolicate(
     let base = options
         .column_base
         .unwrap_or_else(|| trace.format().default_column_base());
-    let mut sources = SourceCache::default();
+    let mut sources = SourceCache;
     let scopes = scope_pass(trace, symbols, base, &mut sources);
     let mut js = Js {
         symbols,
