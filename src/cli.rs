@@ -286,18 +286,11 @@ pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Resu
         load_symbols(path, args.cache.as_deref(), &mut symbols, &mut warnings)?;
     }
     let loaded_ms = start.elapsed().as_secs_f64() * 1e3;
-    let mut paths = Vec::new();
     for path in &args.logs {
-        let meta =
-            std::fs::metadata(path).map_err(|e| unusable(format!("{}: {e}", path.display())))?;
-        if meta.is_dir() {
-            let (files, errors) = crate::workspace::files_under(path);
-            warnings.extend(errors);
-            paths.extend(files);
-        } else {
-            paths.push(path.clone());
-        }
+        std::fs::metadata(path).map_err(|e| unusable(format!("{}: {e}", path.display())))?;
     }
+    let (paths, errors) = crate::workspace::expand_paths(&args.logs);
+    warnings.extend(errors);
     let batch = crate::jobs::batch::bucket_logs(
         &paths,
         &symbols,

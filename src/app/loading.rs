@@ -285,20 +285,7 @@ pub fn bucket_crashes(
     sources: &[std::path::PathBuf],
     symbols: &SymbolSet,
 ) -> Result<JobOutput, engine::Error> {
-    let (paths, errors) = ctx.phase("list", |_| {
-        let mut paths = Vec::new();
-        let mut errors = Vec::new();
-        for s in sources {
-            if s.is_dir() {
-                let (files, e) = crate::workspace::files_under(s);
-                paths.extend(files);
-                errors.extend(e);
-            } else {
-                paths.push(s.clone());
-            }
-        }
-        (paths, errors)
-    });
+    let (paths, errors) = ctx.phase("list", |_| crate::workspace::expand_paths(sources));
     let cancel = ctx.cancel_flag();
     let reporter = ctx.reporter("bucket");
     let batch = ctx.phase("bucket", |_| {

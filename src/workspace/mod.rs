@@ -10,7 +10,7 @@ mod extract;
 mod paths;
 
 pub use extract::{Extracted, extract_sources};
-pub use paths::{files_under, relative_path};
+pub use paths::{expand_paths, files_under, relative_path};
 
 use crate::model::FileKind;
 use serde::{Deserialize, Serialize};

@@ -68,6 +68,22 @@ pub fn files_under(dir: &Path) -> (Vec<PathBuf>, Vec<String>) {
     (files, errors)
 }
 
+/// The files `paths` name: a folder's files (recursively, sorted), a file itself; with the
+/// folders that could not be read.
+pub fn expand_paths(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+    let (mut files, mut errors) = (Vec::new(), Vec::new());
+    for path in paths {
+        if path.is_dir() {
+            let (found, e) = files_under(path);
+            files.extend(found);
+            errors.extend(e);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    (files, errors)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
