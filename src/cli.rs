@@ -80,6 +80,13 @@ pub struct DiffArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+    /// The stack of A to compare, by its index in `symbolicate`'s output (from 0); the
+    /// crashed stack when not given.
+    #[arg(long, value_name = "N")]
+    pub stack_a: Option<usize>,
+    /// The stack of B to compare (A and B may be the same log).
+    #[arg(long, value_name = "N")]
+    pub stack_b: Option<usize>,
     /// The first log.
     #[arg(value_name = "A")]
     pub a: PathBuf,
@@ -329,7 +336,7 @@ pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Resu
 }
 
 /// `symscope diff A B`: both logs symbolicated against the same symbol files, their crashed
-/// stacks aligned (the JSON contract is documented in `engine::report`).
+/// stacks (or the stacks `--stack-a`/`--stack-b` name) aligned (the JSON contract is documented in `engine::report`).
 pub fn diff_command(args: &DiffArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
@@ -338,16 +345,20 @@ pub fn diff_command(args: &DiffArgs, out: &mut dyn std::io::Write) -> Result<(),
     }
     let cfi = symbols.cfi();
     let mut tables = Vec::new();
-    for path in [&args.a, &args.b] {
+    let mut stacks = Vec::new();
+    for (path, stack) in [(&args.a, args.stack_a), (&args.b, args.stack_b)] {
         let file = read_log(path)?;
         let log = engine::read_log(&file, &cfi, &mut NoProgress).map_err(unusable)?;
         let log = log
             .symbolicate(&symbols, Options::default(), &mut NoProgress)
             .map_err(unusable)?;
+        let picked = engine::stack_diff::pick_stack(&log.table, stack)
+            .map_err(|reason| unusable(engine::Error::new(&file.name, reason)))?;
+        stacks.push(picked);
         tables.push((file.name, log.table));
     }
     let (a, b) = (&tables[0], &tables[1]);
-    let diff = engine::stack_diff::diff_logs(&a.1, &b.1);
+    let diff = engine::stack_diff::diff(&a.1, stacks[0], &b.1, stacks[1]);
     let json = report::DiffJson {
         a: (&a.0, &a.1),
         b: (&b.0, &b.1),

@@ -202,3 +202,75 @@ fn diff_of_two_variants_shows_only_what_varied() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `symscope diff --stack-a N --stack-b M`: two stacks of one log (each Java variant of a
+/// crash printed twice, the second without a frame) compared; a stack the log lacks is an
+/// error naming the file and the count.
+#[test]
+fn diff_compares_two_stacks_of_one_log() {
+    let dir = temp_dir("diff-stacks");
+    let mut rng = Rng(5);
+    let source = SOURCES.iter().find(|s| s.id == "java-tree").unwrap();
+    let text = crashgen::source_text(source);
+    let (a, _) = crashgen::variant(&text, source.family, &mut rng);
+    let lines: Vec<&str> = a.lines().collect();
+    let second = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("\tat "))
+        .nth(1)
+        .map(|(i, _)| i)
+        .unwrap();
+    let shorter: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != second)
+        .map(|(_, l)| *l)
+        .collect();
+    let log = dir.join("two.txt");
+    std::fs::write(
+        &log,
+        format!("{}\n{}\n", lines.join("\n"), shorter.join("\n")),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["diff".to_owned(), "--format".into(), "json".into()];
+        args.extend(symbol_args());
+        args.extend(extra.iter().map(|s| (*s).to_owned()));
+        args.extend([arg(&log).to_owned(), arg(&log).to_owned()]);
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        symscope(&argv)
+    };
+    // Without stacks named: the crashed stack of each (the same one), all the same.
+    let doc = json_of(&run(&[]));
+    assert_eq!(doc["summary"]["only_a"], 0, "{doc}");
+    assert_eq!(doc["a"]["stack"], doc["b"]["stack"]);
+    let doc = json_of(&run(&["--stack-a", "0", "--stack-b", "1"]));
+    assert_eq!(
+        (doc["a"]["stack"].as_u64(), doc["b"]["stack"].as_u64()),
+        (Some(0), Some(1))
+    );
+    let kinds: Vec<&str> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "only_a").count(),
+        1,
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.iter().all(|k| matches!(*k, "same" | "only_a")),
+        "{kinds:?}"
+    );
+    let missing = run(&["--stack-b", "5"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.contains("two.txt") && err.contains("no stack 5: the log has 2"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

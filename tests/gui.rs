@@ -1683,16 +1683,11 @@ fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
         "com.example.shop.util.Tree.walk  (Tree.java)"
     ));
     // A note on the bucket.
-    {
-        let f = h
-            .get_all_by_role(egui::Role::TextInput)
-            .find(|n| format!("{n:?}").contains("Note:"))
-            .unwrap();
-        eprintln!("field {:?}", f.rect());
-        f.click();
-    }
+    h.get_all_by_role(egui::Role::TextInput)
+        .find(|n| format!("{n:?}").contains("Note:"))
+        .unwrap()
+        .click();
     h.run_steps(1);
-    eprintln!("after click {}", h.state().inputs.len());
     enter_text(&mut h, "Note:", "depth 0: fixed in 2.3");
     h.run_steps(2);
     // Enter ended the note; it opened nothing.
@@ -1701,7 +1696,7 @@ fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
     h.get_all_by_label("A").next().unwrap().click();
     h.run_steps(2);
     h.get_all_by_label("B").nth(1).unwrap().click();
-    settle(&mut h, |h| has_label(h, "Compare logs"));
+    settle(&mut h, |h| has_label(h, "Compare stacks"));
     let verdict = labels_containing(&h, " same, ");
     assert_eq!(verdict.len(), 1, "{verdict:?}");
     assert!(
@@ -1724,8 +1719,101 @@ fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
     let mut h2 = app_sized(1280.0, 1000.0);
     h2.state_mut().start(std::slice::from_ref(&file));
     settle(&mut h2, |h| {
-        has_label(h, &summary) && has_label(h, "Compare logs")
+        has_label(h, &summary) && has_label(h, "Compare stacks")
     });
     assert_eq!(h2.state().workspace.buckets, h.state().workspace.buckets);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// three.js's trace without its `drivers/three.cjs` frame: 10 of the 11 frames.
+fn three_trace_without_driver(title: &str) -> String {
+    let trace = std::fs::read_to_string(js("three-esbuild/trace.txt")).unwrap();
+    let mut lines: Vec<&str> = trace
+        .lines()
+        .filter(|l| !l.contains("drivers/three.cjs"))
+        .collect();
+    lines[0] = title;
+    lines.join("\n") + "\n"
+}
+
+/// Right-click a stack's header in the stack list to compare two stacks of one log (here a
+/// pasted one), or a log's name in the workspace panel to compare two logs' crashed stacks:
+/// frames aligned, the frame only one has marked; the comparison is kept in the saved
+/// workspace, pasted log and stacks included, and comes back with it.
+#[test]
+fn two_stacks_of_a_log_and_two_logs_of_the_workspace_compared() {
+    let dir = temp_dir("gui-compare-stacks");
+    let mut h = three_resolved();
+    let file = dir.join("stacks.ron");
+    h.state_mut().workspace_path = Some(file.clone());
+    // One pasted log, two stacks: the whole trace, then the trace without one frame.
+    let trace = std::fs::read_to_string(js("three-esbuild/trace.txt")).unwrap();
+    let first = trace.replacen("TypeError: Cannot read", "TypeError: First, cannot read", 1);
+    let second = three_trace_without_driver("TypeError: Second, the driver frame gone");
+    h.event(egui::Event::Paste(format!("{first}{second}")));
+    settle(&mut h, |h| {
+        h.state().inputs.iter().any(|e| e.name == "pasted-1.txt")
+            && has_label(h, "▼ TypeError: Second, the driver frame gone")
+    });
+    h.get_by_label_contains("▼ TypeError: First")
+        .click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Compare this stack as A").click();
+    h.run_steps(2);
+    h.get_by_label_contains("▼ TypeError: Second")
+        .click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Compare this stack as B").click();
+    settle(&mut h, |h| has_label(h, "Compare stacks"));
+    let verdict = labels_containing(&h, " same, ");
+    assert_eq!(
+        verdict,
+        ["10 same, 0 changed, 1 only in A, 0 only in B; titles differ"]
+    );
+    assert!(has_label(&h, "A: pasted-1.txt, stack 1"));
+    assert!(has_label(&h, "B: pasted-1.txt, stack 2"));
+    let only_a = labels_containing(&h, "drivers/three.cjs");
+    assert!(!only_a.is_empty(), "the frame only A has is listed");
+    // Saved and reopened: the same comparison, of the pasted log's two stacks.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("stack_b: Some(1)"), "{saved}");
+    let mut h2 = app();
+    h2.state_mut().start(std::slice::from_ref(&file));
+    settle(&mut h2, |h| has_label(h, "B: pasted-1.txt, stack 2"));
+    assert_eq!(
+        labels_containing(&h2, " same, "),
+        ["10 same, 0 changed, 1 only in A, 0 only in B; titles differ"]
+    );
+
+    // Two logs of the workspace, by their names in the workspace panel.
+    h.get_by_label("Close window").click();
+    h.run_steps(2);
+    assert!(h.state().workspace.compare.is_none());
+    let other = dir.join("without-driver.txt");
+    std::fs::write(
+        &other,
+        three_trace_without_driver(
+            "TypeError: Cannot read properties of null (reading 'getAttribute')",
+        ),
+    )
+    .unwrap();
+    drop_files(&mut h, &[other]);
+    settle(&mut h, |h| has_label(h, "without-driver.txt"));
+    h.get_by_label("trace.txt").click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Compare this log's crashed stack as A")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("without-driver.txt").click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Compare this log's crashed stack as B")
+        .click();
+    settle(&mut h, |h| has_label(h, "B: without-driver.txt"));
+    assert_eq!(
+        labels_containing(&h, " same, "),
+        ["10 same, 0 changed, 1 only in A, 0 only in B"]
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

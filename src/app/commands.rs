@@ -120,11 +120,11 @@ pub enum Command {
     SortBuckets(super::BucketSort),
     /// Open a crash log in the stack list (added to the workspace, or selected if it is).
     OpenCrashLog(PathBuf),
-    /// Pick a log as side A (`false`) or B (`true`) of a comparison; once both are picked
-    /// they are compared.
-    PickCompare(bool, PathBuf),
-    /// Compare two logs frame by frame (in a job).
-    CompareLogs(PathBuf, PathBuf),
+    /// Pick a log or stack as side A (`false`) or B (`true`) of a comparison; once both are
+    /// picked they are compared.
+    PickCompare(bool, super::ComparePick),
+    /// Compare two logs (or stacks) frame by frame (in a job).
+    CompareLogs(super::ComparePick, super::ComparePick),
     /// Close the comparison of two logs.
     CloseLogCompare,
     /// Open a workspace file.
@@ -394,11 +394,12 @@ impl AppState {
                 }
             }
             Command::CompareLogs(a, b) => {
-                let dir = self.workspace_dir();
-                self.workspace.compare = Some((
-                    crate::workspace::relative_path(&dir, &a),
-                    crate::workspace::relative_path(&dir, &b),
-                ));
+                self.workspace.compare = Some(crate::workspace::Compare {
+                    a: self.compare_name(&a.log),
+                    b: self.compare_name(&b.log),
+                    stack_a: a.stack,
+                    stack_b: b.stack,
+                });
                 self.view.compare_pick = (Some(a.clone()), Some(b.clone()));
                 self.autosave.changed(changed);
                 self.start_log_compare(a, b);

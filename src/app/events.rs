@@ -214,8 +214,25 @@ impl AppState {
         if resymbolicate {
             self.symbolicate_all();
         } else {
+            // A comparison waiting for a log it names compares once the log is loaded.
+            let names: Vec<String> = self
+                .workspace
+                .compare
+                .iter()
+                .flat_map(|c| [c.a.clone(), c.b.clone()])
+                .collect();
+            let mut compare = false;
             for log in new_logs {
                 self.symbolicate_logs(Some(log));
+                compare |= self
+                    .inputs
+                    .iter()
+                    .position(|e| e.id == log)
+                    .and_then(|i| self.workspace.inputs.get(i))
+                    .is_some_and(|doc| names.contains(&doc.path));
+            }
+            if compare {
+                self.compare_again();
             }
         }
         changed
@@ -438,10 +455,45 @@ impl AppState {
 
     /// Compares the workspace's two logs again (the symbol files changed).
     pub(super) fn compare_again(&mut self) {
-        if let Some((a, b)) = self.workspace.compare.clone() {
-            let dir = self.workspace_dir();
-            self.start_log_compare(dir.join(a), dir.join(b));
+        let Some(c) = self.workspace.compare.clone() else {
+            return;
+        };
+        let dir = self.workspace_dir();
+        // A side that is an input (a pasted log by its name) is that input; none while it
+        // is still loading: its load compares again.
+        let side = |name: &str| match self.workspace.inputs.iter().position(|d| d.path == name) {
+            Some(i) => self
+                .inputs
+                .get(i)
+                .filter(|e| e.state != super::InputState::Loading)
+                .map(|e| e.path.clone()),
+            None => Some(dir.join(name)),
+        };
+        if let (Some(a), Some(b)) = (side(&c.a), side(&c.b)) {
+            self.start_log_compare(
+                super::ComparePick {
+                    log: a,
+                    stack: c.stack_a,
+                },
+                super::ComparePick {
+                    log: b,
+                    stack: c.stack_b,
+                },
+            );
         }
+    }
+
+    /// How the workspace names a compared log: an input by its path in the document (a
+    /// pasted log by its name), any other file relative to the document.
+    pub(super) fn compare_name(&self, log: &std::path::Path) -> String {
+        self.inputs
+            .iter()
+            .zip(&self.workspace.inputs)
+            .find(|(e, _)| e.path == log)
+            .map_or_else(
+                || crate::workspace::relative_path(&self.workspace_dir(), log),
+                |(_, doc)| doc.path.clone(),
+            )
     }
 
     /// The loaded symbol files, as one set.
@@ -482,19 +534,25 @@ impl AppState {
         self.running.bucketing = Some(job);
     }
 
-    /// Compares two logs in a job.
-    pub(super) fn start_log_compare(&mut self, a: std::path::PathBuf, b: std::path::PathBuf) {
+    /// Compares two logs (or stacks) in a job: a loaded log as the window has it (a pasted
+    /// one included), any other read from its file.
+    pub(super) fn start_log_compare(&mut self, a: super::ComparePick, b: super::ComparePick) {
         let symbols = self.symbol_set();
-        let name = format!(
-            "compare {} with {}",
-            a.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-            b.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-        );
+        let name = format!("compare {} with {}", a.label(), b.label());
+        let loaded = |pick: &super::ComparePick| {
+            self.inputs
+                .iter()
+                .zip(&self.workspace.inputs)
+                .find(|(e, _)| e.path == pick.log)
+                .and_then(|(e, doc)| match &e.loaded {
+                    Some(Loaded::Log(log)) => Some((log.clone(), doc.settings.column_base)),
+                    _ => None,
+                })
+        };
+        let sides = [(a.clone(), loaded(&a)), (b.clone(), loaded(&b))];
         let job = self
             .jobs
-            .spawn(move |ctx| loading::compare_logs(ctx, a, b, &symbols));
+            .spawn(move |ctx| loading::compare_logs(ctx, sides, &symbols));
         self.running.names.insert(job, name);
     }
 

@@ -311,31 +311,51 @@ pub fn bucket_crashes(
     })))
 }
 
-/// Reads and symbolicates two logs and aligns their crashed stacks.
+/// One side of a comparison: what was picked, and the log when it is loaded (with its
+/// column base); else it is read from its file.
+pub type CompareSide = (super::ComparePick, Option<(LogFile, Option<u32>)>);
+
+/// Symbolicates two logs (or one log twice) and aligns the picked stacks.
 pub fn compare_logs(
     ctx: &mut JobContext<JobOutput>,
-    a: std::path::PathBuf,
-    b: std::path::PathBuf,
+    [a, b]: [CompareSide; 2],
     symbols: &SymbolSet,
 ) -> Result<JobOutput, engine::Error> {
     let cfi = symbols.cfi();
-    let mut read = |path: &std::path::Path| -> Result<Arc<engine::FrameTable>, engine::Error> {
-        let name = path.display().to_string();
-        let file = super::input_bytes(path).map_err(|e| engine::Error::new(&name, e))?;
-        let log = ctx.phase("read", |ctx| engine::read_log(&file, &cfi, ctx))?;
-        let log = ctx.phase("look-up", |ctx| {
-            log.symbolicate(symbols, Options::default(), ctx)
-        })?;
-        Ok(log.table)
-    };
-    let table_a = read(&a)?;
-    let table_b = read(&b)?;
+    let mut read =
+        |(pick, loaded): &CompareSide| -> Result<(Arc<engine::FrameTable>, usize), engine::Error> {
+            let name = pick.log.display().to_string();
+            let done = match loaded {
+                Some((log, column_base)) => ctx.phase("look-up", |ctx| {
+                    log.symbolicate(
+                        symbols,
+                        Options {
+                            column_base: *column_base,
+                        },
+                        ctx,
+                    )
+                })?,
+                None => {
+                    let file =
+                        super::input_bytes(&pick.log).map_err(|e| engine::Error::new(&name, e))?;
+                    let log = ctx.phase("read", |ctx| engine::read_log(&file, &cfi, ctx))?;
+                    ctx.phase("look-up", |ctx| {
+                        log.symbolicate(symbols, Options::default(), ctx)
+                    })?
+                }
+            };
+            let stack = crate::engine::stack_diff::pick_stack(&done.table, pick.stack)
+                .map_err(|reason| engine::Error::new(&name, reason))?;
+            Ok((done.table, stack))
+        };
+    let (table_a, stack_a) = read(&a)?;
+    let (table_b, stack_b) = read(&b)?;
     let diff = ctx.phase("align", |_| {
-        crate::engine::stack_diff::diff_logs(&table_a, &table_b)
+        crate::engine::stack_diff::diff(&table_a, stack_a, &table_b, stack_b)
     });
     Ok(JobOutput::LogsCompared(Arc::new(super::LogCompare {
-        a,
-        b,
+        a: a.0,
+        b: b.0,
         table_a,
         table_b,
         diff,

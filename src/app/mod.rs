@@ -135,8 +135,8 @@ pub struct ViewState {
     pub bucket_filter: String,
     /// The Buckets table's order, and whether reversed.
     pub bucket_sort: (BucketSort, bool),
-    /// Logs picked for a comparison (A, then B).
-    pub compare_pick: (Option<PathBuf>, Option<PathBuf>),
+    /// Logs (or stacks) picked for a comparison: A, then B.
+    pub compare_pick: (Option<ComparePick>, Option<ComparePick>),
     /// The last comparison of two logs.
     pub log_compare: Option<Arc<LogCompare>>,
     /// Point the open inspector at the selected frame once its log is symbolicated (a
@@ -186,13 +186,42 @@ pub struct CrashBuckets {
     pub errors: Vec<String>,
 }
 
-/// Two logs compared frame by frame.
+/// One side of a comparison: a log and which of its stacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComparePick {
+    /// The log: a file, or a loaded input's path (a pasted log's name).
+    pub log: PathBuf,
+    /// The stack by its index; none: the crashed stack.
+    pub stack: Option<usize>,
+}
+
+impl ComparePick {
+    /// The crashed stack of `log`.
+    pub fn log(log: PathBuf) -> Self {
+        Self { log, stack: None }
+    }
+
+    /// What the comparison window calls it: the file's name, and the stack if one was
+    /// picked (numbered from 1, as the stack list shows them).
+    pub fn label(&self) -> String {
+        let name = self
+            .log
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        match self.stack {
+            Some(s) => format!("{name}, stack {}", s + 1),
+            None => name,
+        }
+    }
+}
+
+/// Two stacks compared frame by frame.
 #[derive(Clone, Debug)]
 pub struct LogCompare {
-    /// Log A.
-    pub a: PathBuf,
-    /// Log B.
-    pub b: PathBuf,
+    /// Side A.
+    pub a: ComparePick,
+    /// Side B.
+    pub b: ComparePick,
     /// A, symbolicated.
     pub table_a: Arc<FrameTable>,
     /// B, symbolicated.

@@ -45,6 +45,14 @@ pub enum Reason {
     /// A minidump that cannot be read.
     #[error("{0}")]
     Minidump(#[from] MinidumpError),
+    /// A stack asked for by its index that the log does not have.
+    #[error("no stack {stack}: the log has {count} (numbered from 0)")]
+    NoStack {
+        /// The index asked for.
+        stack: usize,
+        /// How many stacks the log has.
+        count: usize,
+    },
     /// The caller said stop.
     #[error("cancelled")]
     Cancelled,

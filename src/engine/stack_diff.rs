@@ -97,6 +97,18 @@ pub fn diff_logs(a: &FrameTable, b: &FrameTable) -> StackDiff {
     diff(a, sa, b, sb)
 }
 
+/// The stack of `t` to compare: stack `Some(i)`, or the signed (crashed) one for `None`.
+pub fn pick_stack(t: &FrameTable, stack: Option<usize>) -> Result<usize, super::Reason> {
+    match stack {
+        None => Ok(super::signature::signed_stack(t).unwrap_or(0)),
+        Some(i) if i < t.stack_count() => Ok(i),
+        Some(i) => Err(super::Reason::NoStack {
+            stack: i,
+            count: t.stack_count(),
+        }),
+    }
+}
+
 /// Compares stack `sa` of `a` with stack `sb` of `b`.
 pub fn diff(a: &FrameTable, sa: usize, b: &FrameTable, sb: usize) -> StackDiff {
     let keys = |t: &FrameTable, s: usize| -> Vec<Key> {

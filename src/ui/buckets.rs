@@ -3,7 +3,7 @@
 //! (their crashed stacks side by side, frames aligned, differences marked).
 
 use super::theme;
-use crate::app::{AppState, BucketSort, Command, Commands, CrashBuckets, LogCompare};
+use crate::app::{AppState, BucketSort, Command, Commands, ComparePick, CrashBuckets, LogCompare};
 use crate::engine::buckets::Bucket;
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
@@ -237,13 +237,14 @@ fn bucket_detail_ui(
                     continue;
                 };
                 ui.horizontal(|ui| {
-                    let a_on = pick_a.as_ref() == Some(path);
-                    let b_on = pick_b.as_ref() == Some(path);
+                    let pick = ComparePick::log(path.clone());
+                    let a_on = pick_a.as_ref() == Some(&pick);
+                    let b_on = pick_b.as_ref() == Some(&pick);
                     if ui.selectable_label(a_on, "A").clicked() {
-                        commands.send(Command::PickCompare(false, path.clone()));
+                        commands.send(Command::PickCompare(false, pick.clone()));
                     }
                     if ui.selectable_label(b_on, "B").clicked() {
-                        commands.send(Command::PickCompare(true, path.clone()));
+                        commands.send(Command::PickCompare(true, pick));
                     }
                     if ui.link(member_name(state, path)).clicked() {
                         commands.send(Command::OpenCrashLog(path.clone()));
@@ -259,6 +260,38 @@ fn bucket_detail_ui(
             &f.function
         };
         ui.label(RichText::new(format!("{function}  ({})", f.file)).monospace());
+    }
+}
+
+/// The context-menu entries that pick `pick` as side A or B of a comparison (`what` names
+/// it: "this stack", "this log"); B says what it will be compared with.
+pub(super) fn compare_menu(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    pick: &ComparePick,
+    what: &str,
+    commands: &mut Commands,
+) {
+    if ui
+        .button(format!("Compare {what} as A"))
+        .on_hover_text("then pick B: a stack, a log, or a bucket's log")
+        .clicked()
+    {
+        commands.send(Command::PickCompare(false, pick.clone()));
+        ui.close();
+    }
+    let a = state.view.compare_pick.0.as_ref();
+    let hover = a.map_or_else(
+        || "then pick A".to_owned(),
+        |a| format!("compared with A: {}", a.label()),
+    );
+    if ui
+        .button(format!("Compare {what} as B"))
+        .on_hover_text(hover)
+        .clicked()
+    {
+        commands.send(Command::PickCompare(true, pick.clone()));
+        ui.close();
     }
 }
 
@@ -303,13 +336,13 @@ fn unreadable_ui(ui: &mut egui::Ui, all: &CrashBuckets) {
         });
 }
 
-/// The comparison of two logs, in a window: their crashed stacks side by side.
+/// The comparison of two logs (or two stacks), in a window: side by side, frames aligned.
 pub fn log_compare_ui(ctx: &egui::Context, state: &AppState, commands: &mut Commands) {
     let Some(c) = &state.view.log_compare else {
         return;
     };
     let mut open = true;
-    egui::Window::new("Compare logs")
+    egui::Window::new("Compare stacks")
         .id(egui::Id::unique("log-compare"))
         .default_width(theme::LOG_COMPARE_WIDTH)
         .default_height(theme::LOG_COMPARE_HEIGHT)
@@ -322,10 +355,6 @@ pub fn log_compare_ui(ctx: &egui::Context, state: &AppState, commands: &mut Comm
 
 fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
     let d = &c.diff;
-    let name = |p: &std::path::Path| {
-        p.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    };
     let [same, changed, only_a, only_b] = d.counts();
     ui.label(
         RichText::new(format!(
@@ -342,10 +371,10 @@ fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
         t.stack_title(s).lines().next().unwrap_or("").to_owned()
     };
     egui::Grid::new("log-compare-titles").show(ui, |ui| {
-        ui.label(RichText::new(format!("A: {}", name(&c.a))).strong());
+        ui.label(RichText::new(format!("A: {}", c.a.label())).strong());
         ui.label(title(&c.table_a, d.stack_a));
         ui.end_row();
-        ui.label(RichText::new(format!("B: {}", name(&c.b))).strong());
+        ui.label(RichText::new(format!("B: {}", c.b.label())).strong());
         let tb = title(&c.table_b, d.stack_b);
         ui.label(if d.title_changed {
             RichText::new(tb).color(theme::WARNING)

@@ -4,7 +4,9 @@
 
 use super::theme;
 use super::widgets::{file_name, list_row, place};
-use crate::app::{AppState, Command, Commands, GroupKind, Row, StackRows, hidden_reason};
+use crate::app::{
+    AppState, Command, Commands, ComparePick, GroupKind, Row, StackRows, hidden_reason,
+};
 use crate::engine::FrameTable;
 use crate::model::FrameStatus;
 use egui::RichText;
@@ -113,6 +115,15 @@ pub(super) fn stack_list_ui(
                         let response = list_row(ui, text, false, true);
                         if response.clicked() {
                             commands.send(Command::ToggleStack(stack));
+                        }
+                        if let Some(log) = state.selected_log() {
+                            let pick = ComparePick {
+                                log: log.path.clone(),
+                                stack: Some(stack),
+                            };
+                            response.context_menu(|ui| {
+                                super::buckets::compare_menu(ui, state, &pick, "this stack", commands);
+                            });
                         }
                         response.on_hover_text(if folded {
                             "show this exception's frames"

@@ -144,6 +144,18 @@ fn input_row_ui(
         if label.clicked() && is_log {
             commands.send(Command::SelectLog(e.id));
         }
+        if is_log {
+            label.context_menu(|ui| {
+                let pick = crate::app::ComparePick::log(e.path.clone());
+                super::buckets::compare_menu(
+                    ui,
+                    state,
+                    &pick,
+                    "this log's crashed stack",
+                    commands,
+                );
+            });
+        }
         label.on_hover_text(e.path.display().to_string());
         match &e.state {
             InputState::Loading => progress_ui(ui, state.input_progress(e.id)),

@@ -45,9 +45,25 @@ pub struct Workspace {
     /// Folders of crash logs grouped into buckets, with the user's notes on buckets.
     #[serde(skip_serializing_if = "Buckets::is_empty")]
     pub buckets: Buckets,
-    /// Two logs compared frame by frame (paths relative to the document).
+    /// Two logs (or two stacks) compared frame by frame.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub compare: Option<(String, String)>,
+    pub compare: Option<Compare>,
+}
+
+/// Two stacks compared frame by frame: of two logs, or two stacks of one.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Compare {
+    /// Log A, relative to the document like the inputs (a pasted log: its name).
+    pub a: String,
+    /// Log B.
+    pub b: String,
+    /// A's stack by its index; none: its crashed stack.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stack_a: Option<usize>,
+    /// B's stack.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stack_b: Option<usize>,
 }
 
 /// Crash logs bucketed by signature: where they are, and what the user wrote on buckets.
