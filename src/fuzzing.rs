@@ -249,6 +249,9 @@ pub fn stack_parsers(data: &[u8]) {
             }
             assert_eq!(journey, direct);
         }
+        if let Ok(done) = log.symbolicate(&symbols, Options::default(), &mut NoProgress) {
+            signatures_and_diffs(&done.table);
+        }
     }
     let _ = symbolicate::symbolicate(
         &trace,
@@ -258,6 +261,36 @@ pub fn stack_parsers(data: &[u8]) {
         },
         &mut NoProgress,
     );
+}
+
+/// A log's signatures, buckets and stack diffs: a stack compared with itself is the same
+/// frame by frame; its signature's fingerprint is the same each time; bucketing the log twice
+/// gives one bucket of two.
+fn signatures_and_diffs(table: &std::sync::Arc<FrameTable>) {
+    use crate::engine::{buckets::Bucketing, signature, stack_diff};
+    let n = table.stack_count();
+    for s in 0..n.min(8) {
+        let sig = signature::signature(table, s, 5);
+        assert_eq!(
+            sig.fingerprint(),
+            signature::signature(table, s, 5).fingerprint()
+        );
+        let same = stack_diff::diff(table, s, table, s);
+        assert_eq!(same.rows.len(), table.stack_len(s));
+        assert!(same.rows.iter().all(|r| r.kind() == "same"), "{same:?}");
+        let _ = stack_diff::diff(table, s, table, n - 1 - s);
+    }
+    if n > 0 {
+        let mut b = Bucketing::new(5);
+        let first = b.add(0, table);
+        assert_eq!(b.add(1, table), first);
+        let buckets = b.finish();
+        assert_eq!(buckets.len(), usize::from(first.is_some()));
+        for b in &buckets {
+            assert_eq!(b.count(), 2);
+            let _ = (b.title(), b.top_frame());
+        }
+    }
 }
 
 /// Reads any bytes as JavaScript and finds the function enclosing positions derived from the

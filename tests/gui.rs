@@ -1760,6 +1760,10 @@ fn two_stacks_of_a_log_and_two_logs_of_the_workspace_compared() {
     h.run_steps(2);
     h.get_by_label("Compare this stack as A").click();
     h.run_steps(2);
+    assert!(has_label(
+        &h,
+        "▼ TypeError: First, cannot read properties of null (reading 'getAttribute')  [compare A]"
+    ));
     h.get_by_label_contains("▼ TypeError: Second")
         .click_secondary();
     h.run_steps(2);

@@ -184,3 +184,91 @@ fn native_minidump() {
     h.run_steps(3);
     h.snapshot_options("native_minidump", &screenshots());
 }
+
+/// A folder of crash logs (three variants of each corpus crash, `common::crashgen`) dropped
+/// with their symbol files: the Buckets view filtered to Java exceptions, a bucket selected
+/// with a note and one of its logs open in the stack list, and two of its logs compared side
+/// by side, one of them without a frame.
+#[test]
+fn buckets_and_compare() {
+    use common::crashgen::{self, SOURCES, SYMBOLS};
+    let dir = common::temp_dir("snapshot-buckets");
+    let crashes = dir.join("crashes");
+    std::fs::create_dir_all(&crashes).unwrap();
+    let logs = crashgen::generate(&crashes, SOURCES.len() * 3, 5);
+    // The tree crash's third variant without its second frame: it shows in the comparison.
+    let tree = SOURCES.iter().position(|s| s.id == "java-tree").unwrap();
+    let (third, _) = &logs[tree + 2 * SOURCES.len()];
+    let text = std::fs::read_to_string(third).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let second = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("\tat "))
+        .nth(1)
+        .map(|(i, _)| i)
+        .unwrap();
+    lines.remove(second);
+    std::fs::write(third, lines.join("\n") + "\n").unwrap();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 860.0))
+        .build_ui_state(
+            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
+            AppState::new(Arc::new(|| {})),
+        );
+    h.step();
+    let mut paths: Vec<PathBuf> = SYMBOLS
+        .iter()
+        .map(|s| crashgen::fixtures().join(s))
+        .collect();
+    paths.push(crashes.clone());
+    let mut c = symscope::app::Commands::default();
+    c.send(symscope::app::Command::AddPaths(paths));
+    h.state_mut().apply(c);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !(h.state().jobs.running().is_empty() && h.state().view.buckets.is_some()) {
+        h.step();
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(3);
+    let fingerprint = h
+        .state()
+        .view
+        .buckets
+        .as_ref()
+        .unwrap()
+        .buckets
+        .iter()
+        .find(|b| b.title().contains("ArithmeticException"))
+        .unwrap()
+        .fingerprint
+        .to_string();
+    let mut c = symscope::app::Commands::default();
+    c.send(symscope::app::Command::SelectBucket(Some(
+        fingerprint.clone(),
+    )));
+    c.send(symscope::app::Command::SetBucketNote(
+        fingerprint,
+        "Tree.walk at depth 0: fixed in 2.3".to_owned(),
+    ));
+    c.send(symscope::app::Command::SetBucketFilter(
+        "java.lang".to_owned(),
+    ));
+    c.send(symscope::app::Command::OpenCrashLog(logs[tree].0.clone()));
+    h.state_mut().apply(c);
+    settle(&mut h);
+    h.run_steps(3);
+    h.get_all_by_label("A").next().unwrap().click();
+    h.run_steps(2);
+    h.get_all_by_label("B").nth(2).unwrap().click();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.state().view.log_compare.is_none() {
+        h.step();
+        assert!(Instant::now() < deadline, "not compared");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(5);
+    h.snapshot_options("buckets_and_compare", &screenshots());
+    std::fs::remove_dir_all(&dir).ok();
+}

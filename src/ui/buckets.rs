@@ -345,7 +345,6 @@ pub fn log_compare_ui(ctx: &egui::Context, state: &AppState, commands: &mut Comm
     egui::Window::new("Compare stacks")
         .id(egui::Id::unique("log-compare"))
         .default_width(theme::LOG_COMPARE_WIDTH)
-        .default_height(theme::LOG_COMPARE_HEIGHT)
         .open(&mut open)
         .show(ctx, |ui| compare_body_ui(ui, c));
     if !open {
@@ -392,7 +391,8 @@ fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
     let half = (ui.available_width() - theme::LOG_COMPARE_MARK_WIDTH) / 2.0;
     egui::ScrollArea::both()
         .id_salt("log-compare-rows")
-        .auto_shrink([false, false])
+        .auto_shrink([false, true])
+        .max_height(theme::LOG_COMPARE_HEIGHT)
         .show_rows(ui, theme::ROW_HEIGHT, d.rows.len(), |ui, range| {
             for row in &d.rows[range] {
                 let (mark, color) = match row.kind() {
@@ -414,16 +414,21 @@ fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
                         side(&c.table_a, d.stack_a, row.a),
                         side(&c.table_b, d.stack_b, row.b),
                     ] {
-                        ui.add_sized(
-                            [half, theme::ROW_HEIGHT],
-                            egui::Label::new(RichText::new(text).monospace().color(
-                                if row.kind() == "same" {
-                                    theme::TEXT
-                                } else {
-                                    color
-                                },
-                            ))
-                            .truncate(),
+                        let text = RichText::new(text)
+                            .monospace()
+                            .color(if row.kind() == "same" {
+                                theme::TEXT
+                            } else {
+                                color
+                            });
+                        // Left-aligned in its half (`add_sized` would centre it).
+                        ui.allocate_ui_with_layout(
+                            egui::vec2(half, theme::ROW_HEIGHT),
+                            egui::Layout::left_to_right(egui::Align::Center),
+                            |ui| {
+                                ui.set_width(half);
+                                ui.add(egui::Label::new(text).truncate());
+                            },
                         );
                     }
                 });

@@ -109,6 +109,16 @@ pub(super) fn stack_list_ui(
                                 note.lines().next().unwrap_or("")
                             ));
                         }
+                        // Picked for a comparison.
+                        let log = state.selected_log().map(|e| e.path.as_path());
+                        let (a, b) = &state.view.compare_pick;
+                        for (side, pick) in [("A", a), ("B", b)] {
+                            if pick.as_ref().is_some_and(|p| {
+                                Some(p.log.as_path()) == log && p.stack == Some(stack)
+                            }) {
+                                more.push_str(&format!("  [compare {side}]"));
+                            }
+                        }
                         let text = RichText::new(format!("{arrow} {title}{more}"))
                             .strong()
                             .color(theme::STACK_HEADER);

@@ -150,9 +150,9 @@ pub const BUCKETS_MIN_HEIGHT: f32 = 140.0;
 pub const BUCKETS_TABLE_SHARE: f32 = 0.6;
 /// Width of the Buckets table's count column.
 pub const BUCKETS_COUNT_WIDTH: f32 = 68.0;
-/// Default size of the window comparing two logs.
+/// Default width of the window comparing two stacks.
 pub const LOG_COMPARE_WIDTH: f32 = 900.0;
-/// Default height of the window comparing two logs.
+/// Height of the aligned rows of a comparison, at most (they scroll beyond).
 pub const LOG_COMPARE_HEIGHT: f32 = 420.0;
 /// Width of the mark column (`=`, `~`, `−`, `+`) of a comparison.
 pub const LOG_COMPARE_MARK_WIDTH: f32 = 18.0;
