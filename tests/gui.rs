@@ -1725,6 +1725,44 @@ fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Several crash logs dropped at once (with symbol files) are inputs as any log, and bucketed:
+/// two variants of one crash in one bucket, a third crash in its own.
+#[test]
+fn several_logs_dropped_at_once_are_bucketed() {
+    use common::crashgen::{self, SOURCES, SYMBOLS};
+    let dir = temp_dir("gui-several-logs");
+    let logs = crashgen::generate(&dir, SOURCES.len() + 1, 9);
+    let mut h = app_sized(1280.0, 1000.0);
+    h.run_steps(2);
+    let mut dropped: Vec<PathBuf> = SYMBOLS
+        .iter()
+        .map(|s| crashgen::fixtures().join(s))
+        .collect();
+    // Two variants of the first crash, one of the second.
+    dropped.extend([&logs[0].0, &logs[SOURCES.len()].0, &logs[1].0].map(|p| p.to_path_buf()));
+    drop_files(&mut h, &dropped);
+    settle(&mut h, |h| has_label(h, "Buckets: 3 logs in 2 buckets"));
+    assert_eq!(h.state().inputs.len(), SYMBOLS.len() + 3);
+    let buckets = h.state().view.buckets.clone().unwrap();
+    let mut counts: Vec<usize> = buckets.buckets.iter().map(|b| b.count()).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, [1, 2]);
+    // Two files, one of them a log: no buckets.
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            js("three-esbuild/trace.txt"),
+            js("three-esbuild/three.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "16222:39"));
+    assert!(h.state().view.buckets.is_none());
+    assert!(h.state().workspace.buckets.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// three.js's trace without its `drivers/three.cjs` frame: 10 of the 11 frames.
 fn three_trace_without_driver(title: &str) -> String {
     let trace = std::fs::read_to_string(js("three-esbuild/trace.txt")).unwrap();

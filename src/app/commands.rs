@@ -230,12 +230,24 @@ impl AppState {
                 }
             }
             Command::AddPaths(paths) => {
+                let mut added = Vec::new();
                 for path in paths {
                     if path.is_dir() {
                         self.add_folder(path);
                     } else {
-                        self.add_path(path);
+                        let before = self.inputs.len();
+                        self.add_path(path.clone());
+                        // A new input is the last; one the workspace had is reloaded.
+                        let entry = if self.inputs.len() > before {
+                            self.inputs.last()
+                        } else {
+                            self.inputs.iter().find(|e| e.path == path)
+                        };
+                        added.extend(entry.map(|e| e.id));
                     }
+                }
+                if added.len() >= 2 {
+                    self.running.added_together = added;
                 }
             }
             Command::PasteTrace(text) => self.add_pasted(text),
@@ -347,9 +359,11 @@ impl AppState {
             Command::CloseCompare => self.view.map_diff = None,
             Command::BucketCrashes(paths) => {
                 let dir = self.workspace_dir();
+                let mut known: std::collections::HashSet<String> =
+                    self.workspace.buckets.sources.iter().cloned().collect();
                 for p in &paths {
                     let rel = crate::workspace::relative_path(&dir, p);
-                    if !self.workspace.buckets.sources.contains(&rel) {
+                    if known.insert(rel.clone()) {
                         self.workspace.buckets.sources.push(rel);
                     }
                 }

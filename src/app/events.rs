@@ -211,6 +211,7 @@ impl AppState {
                 _ => {}
             }
         }
+        self.bucket_added_together();
         if resymbolicate {
             self.symbolicate_all();
         } else {
@@ -451,6 +452,30 @@ impl AppState {
         self.symbolicate_logs(None);
         self.start_bucketing();
         self.compare_again();
+    }
+
+    /// Once every file of a drop of several is loaded: two or more crash logs among them are
+    /// bucketed (they stay inputs, each opens in the stack list).
+    fn bucket_added_together(&mut self) {
+        let together = &self.running.added_together;
+        if together.is_empty()
+            || self
+                .inputs
+                .iter()
+                .any(|e| e.state == InputState::Loading && together.contains(&e.id))
+        {
+            return;
+        }
+        let logs: Vec<std::path::PathBuf> = self
+            .inputs
+            .iter()
+            .filter(|e| together.contains(&e.id) && matches!(e.loaded, Some(Loaded::Log(_))))
+            .map(|e| e.path.clone())
+            .collect();
+        self.running.added_together.clear();
+        if logs.len() >= 2 {
+            self.apply_one(super::Command::BucketCrashes(logs));
+        }
     }
 
     /// Compares the workspace's two logs again (the symbol files changed).

@@ -255,6 +255,9 @@ struct RunningJobs {
     names: HashMap<JobId, String>,
     /// The job bucketing crash logs.
     bucketing: Option<JobId>,
+    /// Files added together (a drop of several files): once all are loaded, those that
+    /// are crash logs are bucketed when there are two or more.
+    added_together: Vec<InputId>,
 }
 
 /// Everything the app knows. `workspace` is the saved document; the rest is derived.
