@@ -226,19 +226,14 @@ impl MapReport {
 fn line_lengths(text: &[u8]) -> Vec<u32> {
     let mut out = Vec::new();
     let mut start = 0;
-    let mut i = 0;
-    while i < text.len() {
-        match text[i] {
-            b'\n' | b'\r' => {
-                out.push(utf16_len(&text[start..i]));
-                if text[i] == b'\r' && text.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                start = i + 1;
-            }
-            _ => {}
+    for i in memchr::memchr2_iter(b'\n', b'\r', text) {
+        // The `\n` of a `\r\n` ended its line with the `\r`.
+        if text[i] == b'\n' && i > 0 && text[i - 1] == b'\r' {
+            start = i + 1;
+            continue;
         }
-        i += 1;
+        out.push(utf16_len(&text[start..i]));
+        start = i + 1;
     }
     out.push(utf16_len(&text[start..]));
     out
@@ -721,4 +716,17 @@ pub fn to_text(report: &MapReport, map: &str) -> String {
         }
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bundle_line_lengths_in_utf16_units() {
+        assert_eq!(
+            super::line_lengths("a\r\nbc\rd\n\né😀\r\r\nx".as_bytes()),
+            [1, 2, 1, 0, 3, 0, 1]
+        );
+        assert_eq!(super::line_lengths(b""), [0]);
+        assert_eq!(super::line_lengths(b"\n"), [0, 0]);
+    }
 }
