@@ -1,13 +1,14 @@
-//! `cargo bench --bench map_tools`: the segment inspector's tools (issue #22) on the monaco
-//! editor's map as shipped in `monaco-editor` 0.52.2 on npm (`min-maps/vs/editor/
-//! editor.main.js.map`, 13.3 MB, with its 3.8 MB bundle), fetched with `npm pack` into
-//! `target/bench-monaco/` on the first run.
+//! `cargo bench --bench map_tools`: the segment inspector's tools (issue #22) on two big maps
+//! fetched with `npm pack` into `target/bench-maps/` on the first run: the monaco editor's as
+//! `monaco-editor` 0.52.2 ships it (`min-maps/vs/editor/editor.main.js.map`, 13.3 MB on 739
+//! lines, with its 3.8 MB bundle), and babylon.js's as `babylonjs` 9.35.0 ships it
+//! (`babylon.js.map`, 30.9 MB, its 8.9 MB bundle on one line).
 //!
 //! Each figure is the median of several runs on the map already in memory: the cold index
 //! (parse + index, on two cores as the app does it), then each action after it: the map
 //! doctor with the bundle, on two cores as the app and the CLI run it (target ≤ 2× the cold
-//! index), go to a generated position, the
-//! inverse index and a go-to-original query, a search, extracting the sources, comparing the
+//! index), go to a generated position, the inverse index and a go-to-original query, a
+//! search, extracting the sources (on disk, and in memory where `/dev/shm` is), comparing the
 //! map with itself (target: every action ≤ 100 ms).
 
 mod common;
@@ -24,37 +25,60 @@ use symscope::symbols::sourcemap::{Bias, OriginalIndex, SourceMap};
 /// Alternating rounds of the cold index and the doctor.
 const ROUNDS: usize = 9;
 
-/// The map and bundle, fetched with npm when missing.
-fn monaco() -> (PathBuf, PathBuf) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-monaco");
-    let map = dir.join("package/min-maps/vs/editor/editor.main.js.map");
-    let bundle = dir.join("package/min/vs/editor/editor.main.js");
-    if !map.exists() {
+/// A package's map and bundle, fetched with npm into `target/bench-maps/` when missing.
+fn npm_map(package: &str, version: &str, map: &str, bundle: &str) -> (PathBuf, PathBuf) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/bench-maps")
+        .join(format!("{package}-{version}"));
+    let (map_path, bundle_path) = (dir.join(map), dir.join(bundle));
+    if !map_path.exists() || !bundle_path.exists() {
         std::fs::create_dir_all(&dir).unwrap();
         let ok = Command::new("npm")
-            .args(["pack", "monaco-editor@0.52.2"])
+            .args(["pack", &format!("{package}@{version}")])
             .current_dir(&dir)
             .status()
-            .expect("npm (Node.js) fetches monaco-editor")
+            .expect("npm (Node.js) fetches the package")
             .success();
-        assert!(ok, "npm pack monaco-editor@0.52.2 failed");
+        assert!(ok, "npm pack {package}@{version} failed");
         let ok = Command::new("tar")
-            .args(["xzf", "monaco-editor-0.52.2.tgz"])
-            .arg("package/min-maps/vs/editor/editor.main.js.map")
-            .arg("package/min/vs/editor/editor.main.js")
+            .arg("xzf")
+            .arg(format!("{package}-{version}.tgz"))
+            .args([map, bundle])
             .current_dir(&dir)
             .status()
             .unwrap()
             .success();
         assert!(ok, "tar failed");
     }
-    (map, bundle)
+    (map_path, bundle_path)
 }
 
 fn main() {
-    let (map_path, bundle_path) = monaco();
-    let bytes = std::fs::read(&map_path).unwrap();
-    let bundle = std::fs::read(&bundle_path).unwrap();
+    // monaco-editor's editor map, many lines; babylon.js's, one line of 8.9 MB.
+    let maps = [
+        npm_map(
+            "monaco-editor",
+            "0.52.2",
+            "package/min-maps/vs/editor/editor.main.js.map",
+            "package/min/vs/editor/editor.main.js",
+        ),
+        npm_map(
+            "babylonjs",
+            "9.35.0",
+            "package/babylon.js.map",
+            "package/babylon.js",
+        ),
+    ];
+    for (map, bundle) in maps {
+        run(&map, &bundle);
+        println!();
+    }
+}
+
+/// Every action on one map, a table.
+fn run(map_path: &Path, bundle_path: &Path) {
+    let bytes = std::fs::read(map_path).unwrap();
+    let bundle = std::fs::read(bundle_path).unwrap();
     let text = SourceText::new(String::from_utf8_lossy(&bundle).into_owned());
     let blob = Blob::from(bytes.clone());
     let map = SourceMap::parse_with(blob.clone(), &ParallelIndex).unwrap();

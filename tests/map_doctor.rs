@@ -102,6 +102,61 @@ fn the_doctor_on_two_threads_reports_the_same() {
     assert_eq!(serial, parallel);
 }
 
+/// Cut into many pieces, long lines at their blocks (lodash's bundle is 9 lines, one of
+/// them most of it), the doctor reports exactly what it reports in one piece; with planted
+/// segments past their line's end and unmapped stretches, in a long line too.
+#[test]
+fn the_doctor_cuts_long_lines_and_reports_the_same() {
+    use symscope::engine::doctor::check_map_with;
+    /// Asks for many pieces, runs them one after the other.
+    struct ManyPieces;
+    impl symscope::model::ChunkRunner for ManyPieces {
+        fn chunks_for(&self, _len: usize) -> usize {
+            50
+        }
+        fn for_each(&self, n: usize, task: &(dyn Fn(usize) + Sync)) {
+            (0..n).for_each(task);
+        }
+    }
+    for (map, bundle) in MAPS {
+        let bytes = std::fs::read(js(map)).unwrap();
+        let bundle = std::fs::read(js(bundle)).unwrap();
+        let parsed = SourceMap::parse(bytes.clone()).unwrap();
+        let whole = check_map(&parsed, Some(&bundle), &mut NoProgress);
+        let cut = check_map_with(&parsed, Some(&bundle), &ManyPieces, &mut NoProgress);
+        assert_eq!(whole, cut, "{map}");
+        if !matches!(parsed, SourceMap::Regular(_)) {
+            continue;
+        }
+        // Every 50th segment made sourceless (unmapped columns) and every 70th moved past
+        // its generated line's end.
+        let mut p = Planted::new(&bytes);
+        let mut k = 0;
+        for line in &mut p.lines {
+            for s in line.iter_mut() {
+                k += 1;
+                if k % 50 == 0 {
+                    s.source = symscope::symbols::sourcemap::NONE;
+                }
+                if k % 70 == 0 {
+                    s.gen_col += 10_000_000;
+                }
+            }
+            line.sort_by_key(|s| s.gen_col);
+        }
+        let parsed = SourceMap::parse(p.write()).unwrap();
+        let whole = check_map(&parsed, Some(&bundle), &mut NoProgress);
+        let cut = check_map_with(&parsed, Some(&bundle), &ManyPieces, &mut NoProgress);
+        assert!(
+            whole
+                .problem(ProblemKind::GeneratedOutOfRange)
+                .is_some_and(|p| p.count > 10),
+            "{map}"
+        );
+        assert_eq!(whole, cut, "{map}");
+    }
+}
+
 #[test]
 fn corpus_maps_have_no_errors() {
     for (map, bundle) in MAPS {

@@ -239,10 +239,19 @@ fn line_lengths(text: &[u8]) -> Vec<u32> {
     out
 }
 
-/// UTF-16 code units of UTF-8 bytes (lossy: a bad byte counts as one unit).
+/// UTF-16 code units of UTF-8 bytes (lossy: a bad sequence counts as the one replacement
+/// character it decodes to).
 fn utf16_len(bytes: &[u8]) -> u32 {
     if bytes.is_ascii() {
         return bytes.len() as u32;
+    }
+    if std::str::from_utf8(bytes).is_ok() {
+        // Valid UTF-8: a unit per character, two for one of four bytes; counted per byte,
+        // which vectorises (a minified bundle's one line may hold megabytes).
+        return bytes
+            .iter()
+            .map(|&b| u32::from((b & 0xc0) != 0x80) + u32::from(b >= 0xf0))
+            .sum();
     }
     String::from_utf8_lossy(bytes)
         .chars()
@@ -389,11 +398,30 @@ fn check_regular(
     // merged in line order: the examples stay the first in map order.
     let pieces = pieces(m, runner.chunks_for(m.index().byte_len()));
     let mut used_names = vec![false; names];
+    // A line's unmapped columns, added up over its pieces: (line, columns, its length).
+    let mut unmapped: Option<(u32, u64, u32)> = None;
+    let note_unmapped = |report: &mut MapReport, entry: Option<(u32, u64, u32)>| {
+        let Some((line, columns, len)) = entry.filter(|e| e.1 > 0) else {
+            return;
+        };
+        let gen_line = line_off + line;
+        report.note(ProblemKind::UnmappedGenerated, columns, || Example {
+            generated: Some(Generated {
+                line: gen_line + 1,
+                column: 1,
+            }),
+            original: None,
+            detail: format!(
+                "{columns} of line {}'s {len} columns map to no source",
+                gen_line + 1
+            ),
+        });
+    };
     for group in pieces.chunks(PIECES_A_REPORT) {
         let parts: Vec<std::sync::Mutex<Option<Part>>> =
             group.iter().map(|_| std::sync::Mutex::new(None)).collect();
         runner.for_each(group.len(), &|k| {
-            let part = scan.lines(group[k].clone(), names);
+            let part = scan.piece(&group[k], names);
             *parts[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(part);
         });
         for part in parts {
@@ -407,12 +435,23 @@ fn check_regular(
             for p in part.problems {
                 report.merge(p);
             }
+            for (line, columns, len) in part.unmapped {
+                match &mut unmapped {
+                    Some((l, sum, _)) if *l == line => *sum += u64::from(columns),
+                    _ => {
+                        note_unmapped(report, unmapped.take());
+                        unmapped = Some((line, u64::from(columns), len));
+                    }
+                }
+            }
         }
-        let checked: u64 = group.iter().map(|r| u64::from(r.end - r.start)).sum();
+        let checked: u64 = group.iter().map(Piece::lines_done).sum();
         if !go_on(checked) {
+            note_unmapped(report, unmapped.take());
             return false;
         }
     }
+    note_unmapped(report, unmapped.take());
     for &line in m.index().unsorted_lines() {
         report.note(ProblemKind::UnsortedLine, 1, || Example {
             generated: Some(Generated {
@@ -473,24 +512,73 @@ fn check_regular(
 /// Pieces of lines handed to the runner between two progress reports.
 const PIECES_A_REPORT: usize = 16;
 
-/// The lines `0..line_count` of `m` cut into about `n` × 4 ranges of about equal work (the
-/// index's blocks of segments), for the runner's threads to take.
-fn pieces(m: &RegularMap, n: usize) -> Vec<std::ops::Range<u32>> {
-    let lines = m.index().line_count() as u32;
-    let weight = |l: u32| u64::from(m.index().block_count(l));
+/// A piece of the checks' work: whole lines, or a stretch of blocks of one long line (a
+/// minified bundle is often a single line of megabytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    /// These lines, each whole.
+    Lines(std::ops::Range<u32>),
+    /// Blocks `blocks` of `line` (whose segments are in column order).
+    Blocks {
+        /// The line.
+        line: u32,
+        /// Its blocks.
+        blocks: std::ops::Range<u32>,
+        /// The blocks end the line.
+        last: bool,
+    },
+}
+
+impl Piece {
+    /// The lines this piece finishes (for progress).
+    fn lines_done(&self) -> u64 {
+        match self {
+            Self::Lines(r) => u64::from(r.end - r.start),
+            Self::Blocks { last, .. } => u64::from(*last),
+        }
+    }
+}
+
+/// The lines `0..line_count` of `m` cut into about `n` × 4 pieces of about equal work (the
+/// index's blocks of segments), for the runner's threads to take; a line with more work than
+/// a piece is cut at its blocks (unless its segments are out of column order).
+fn pieces(m: &RegularMap, n: usize) -> Vec<Piece> {
+    let index = m.index();
+    let lines = index.line_count() as u32;
+    let weight = |l: u32| u64::from(index.block_count(l));
     let total: u64 = (0..lines).map(weight).sum::<u64>().max(1);
     let per = total.div_ceil((n.max(1) * 4) as u64).max(1);
     let mut out = Vec::new();
     let (mut start, mut acc) = (0, 0);
     for l in 0..lines {
-        acc += weight(l);
+        let w = weight(l);
+        if w > per && index.unsorted_lines().binary_search(&l).is_err() {
+            if start < l {
+                out.push(Piece::Lines(start..l));
+            }
+            let count = w as u32;
+            let step = per as u32;
+            let mut k = 0;
+            while k < count {
+                let end = (k + step).min(count);
+                out.push(Piece::Blocks {
+                    line: l,
+                    blocks: k..end,
+                    last: end == count,
+                });
+                k = end;
+            }
+            (start, acc) = (l + 1, 0);
+            continue;
+        }
+        acc += w;
         if acc >= per {
-            out.push(start..l + 1);
+            out.push(Piece::Lines(start..l + 1));
             (start, acc) = (l + 1, 0);
         }
     }
     if start < lines {
-        out.push(start..lines);
+        out.push(Piece::Lines(start..lines));
     }
     out
 }
@@ -510,132 +598,178 @@ struct Part {
     segments: u64,
     used_names: Vec<bool>,
     problems: Vec<Problem>,
+    /// Columns no segment maps, by line (the line, the columns, the line's length): a line
+    /// cut into pieces has an entry from each, added up in order before it is reported.
+    unmapped: Vec<(u32, u32, u32)>,
 }
 
 impl Scan<'_> {
-    /// Checks every segment on `lines`: original and generated positions in range, unmapped
+    /// Checks every segment of `piece`: original and generated positions in range, unmapped
     /// columns, names used.
-    fn lines(&self, lines: std::ops::Range<u32>, names: usize) -> Part {
-        let Self {
-            m,
-            offsets: (line_off, col_off),
-            bundle,
-            texts,
-        } = *self;
+    fn piece(&self, piece: &Piece, names: usize) -> Part {
+        let mut part = Part {
+            used_names: vec![false; names],
+            ..Part::default()
+        };
         let mut report = MapReport::default();
-        let mut used_names = vec![false; names];
-        let path = |i: u32| m.source_path(i).unwrap_or_else(|| format!("source {i}"));
         let (mut segs, mut scratch) = (Vec::new(), Vec::new());
-        for line in lines {
-            m.line_segments_into(line, &mut segs, &mut scratch);
-            report.stats.segments += segs.len() as u64;
-            let gen_line = line_off + line;
-            let shift = if line == 0 { col_off } else { 0 };
-            let at = |col: u32| Generated {
-                line: gen_line + 1,
-                column: col + shift + 1,
-            };
-            let bundle_len = bundle.and_then(|b| b.get(gen_line as usize).copied());
-            for s in &segs {
-                if let Some(n) = used_names.get_mut(s.name as usize) {
-                    *n = true;
-                }
-                if let Some(b) = bundle {
-                    let col = s.gen_col + shift;
-                    match bundle_len {
-                        None => report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
-                            generated: Some(at(s.gen_col)),
-                            original: None,
-                            detail: format!(
-                                "line {} is past the end of the bundle ({} lines)",
-                                gen_line + 1,
-                                b.len()
-                            ),
-                        }),
-                        Some(len) if col > len => {
-                            report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
-                                generated: Some(at(s.gen_col)),
-                                original: None,
-                                detail: format!(
-                                    "column {} is past the end of line {} ({len} columns)",
-                                    col + 1,
-                                    gen_line + 1
-                                ),
-                            });
-                        }
-                        _ => {}
-                    }
-                }
-                if !s.has_source() {
-                    continue;
-                }
-                if let Some(Some(text)) = texts.get(s.source as usize) {
-                    let out = match text.get(s.src_line as usize) {
-                        None => Some(format!(
-                            "line {} is past the end of {} ({} lines)",
-                            s.src_line + 1,
-                            path(s.source),
-                            text.len()
-                        )),
-                        Some(&len) if s.src_col > len => Some(format!(
-                            "column {} is past the end of line {} of {} ({len} columns)",
-                            s.src_col + 1,
-                            s.src_line + 1,
-                            path(s.source)
-                        )),
-                        _ => None,
-                    };
-                    if let Some(detail) = out {
-                        report.note(ProblemKind::OriginalOutOfRange, 1, || Example {
-                            generated: Some(at(s.gen_col)),
-                            original: Some(Original {
-                                source: path(s.source),
-                                line: s.src_line + 1,
-                                column: s.src_col + 1,
-                            }),
-                            detail,
-                        });
+        match piece {
+            Piece::Lines(lines) => {
+                for line in lines.clone() {
+                    self.m.line_segments_into(line, &mut segs, &mut scratch);
+                    let bundle_len = self.check(line, &segs, &mut report, &mut part);
+                    if let Some(len) = bundle_len {
+                        let len = len.saturating_sub(self.shift(line));
+                        let unmapped = unmapped_columns(&segs, len, true, len);
+                        part.unmapped.push((line, unmapped, len));
                     }
                 }
             }
-            if let Some(len) = bundle_len {
-                let unmapped = unmapped_columns(&segs, len.saturating_sub(shift));
-                if unmapped > 0 {
-                    report.note(ProblemKind::UnmappedGenerated, u64::from(unmapped), || {
-                        Example {
-                            generated: Some(Generated {
-                                line: gen_line + 1,
-                                column: 1,
-                            }),
+            Piece::Blocks { line, blocks, last } => {
+                let line = *line;
+                self.m
+                    .line_blocks_into(line, blocks.clone(), &mut segs, &mut scratch);
+                let bundle_len = self.check(line, &segs, &mut report, &mut part);
+                if let Some(len) = bundle_len {
+                    let len = len.saturating_sub(self.shift(line));
+                    // The stretch's last segment runs to the next block's first.
+                    let end = if *last {
+                        len
+                    } else {
+                        self.m.line_blocks_into(
+                            line,
+                            blocks.end..blocks.end + 1,
+                            &mut scratch,
+                            &mut Vec::new(),
+                        );
+                        scratch.first().map_or(len, |s| s.gen_col.min(len))
+                    };
+                    let unmapped = unmapped_columns(&segs, len, blocks.start == 0, end);
+                    part.unmapped.push((line, unmapped, len));
+                }
+            }
+        }
+        part.segments = report.stats.segments;
+        part.problems = report.problems;
+        part
+    }
+
+    /// Generated line 0's columns are shifted by the section's column.
+    fn shift(&self, line: u32) -> u32 {
+        if line == 0 { self.offsets.1 } else { 0 }
+    }
+
+    /// Checks the segments `segs` of `line` (all of them or a stretch); the bundle's length
+    /// of the line, when the bundle has it.
+    fn check(
+        &self,
+        line: u32,
+        segs: &[crate::symbols::sourcemap::RawSegment],
+        report: &mut MapReport,
+        part: &mut Part,
+    ) -> Option<u32> {
+        let Self {
+            m,
+            offsets: (line_off, _),
+            bundle,
+            texts,
+        } = *self;
+        let path = |i: u32| m.source_path(i).unwrap_or_else(|| format!("source {i}"));
+        report.stats.segments += segs.len() as u64;
+        let gen_line = line_off + line;
+        let shift = self.shift(line);
+        let at = |col: u32| Generated {
+            line: gen_line + 1,
+            column: col + shift + 1,
+        };
+        let bundle_len = bundle.and_then(|b| b.get(gen_line as usize).copied());
+        for s in segs {
+            if let Some(n) = part.used_names.get_mut(s.name as usize) {
+                *n = true;
+            }
+            if let Some(b) = bundle {
+                let col = s.gen_col + shift;
+                match bundle_len {
+                    None => report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
+                        generated: Some(at(s.gen_col)),
+                        original: None,
+                        detail: format!(
+                            "line {} is past the end of the bundle ({} lines)",
+                            gen_line + 1,
+                            b.len()
+                        ),
+                    }),
+                    Some(len) if col > len => {
+                        report.note(ProblemKind::GeneratedOutOfRange, 1, || Example {
+                            generated: Some(at(s.gen_col)),
                             original: None,
                             detail: format!(
-                                "{unmapped} of line {}'s {len} columns map to no source",
+                                "column {} is past the end of line {} ({len} columns)",
+                                col + 1,
                                 gen_line + 1
                             ),
-                        }
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            if !s.has_source() {
+                continue;
+            }
+            if let Some(Some(text)) = texts.get(s.source as usize) {
+                let out = match text.get(s.src_line as usize) {
+                    None => Some(format!(
+                        "line {} is past the end of {} ({} lines)",
+                        s.src_line + 1,
+                        path(s.source),
+                        text.len()
+                    )),
+                    Some(&len) if s.src_col > len => Some(format!(
+                        "column {} is past the end of line {} of {} ({len} columns)",
+                        s.src_col + 1,
+                        s.src_line + 1,
+                        path(s.source)
+                    )),
+                    _ => None,
+                };
+                if let Some(detail) = out {
+                    report.note(ProblemKind::OriginalOutOfRange, 1, || Example {
+                        generated: Some(at(s.gen_col)),
+                        original: Some(Original {
+                            source: path(s.source),
+                            line: s.src_line + 1,
+                            column: s.src_col + 1,
+                        }),
+                        detail,
                     });
                 }
             }
         }
-        Part {
-            segments: report.stats.segments,
-            used_names,
-            problems: report.problems,
-        }
+        bundle_len
     }
 }
 
-/// Columns of a line `len` long that no segment maps to a source: before the first segment,
-/// and from a segment without a source to the next.
-fn unmapped_columns(segs: &[crate::symbols::sourcemap::RawSegment], len: u32) -> u32 {
+/// Columns of a line `len` long that no segment among `segs` maps to a source: before the
+/// first segment (when `segs` start the line), and from a segment without a source to the
+/// next, the last one running to `end` (the line's end, or the next stretch's first column).
+fn unmapped_columns(
+    segs: &[crate::symbols::sourcemap::RawSegment],
+    len: u32,
+    from_start: bool,
+    end: u32,
+) -> u32 {
     let Some(first) = segs.first() else {
-        return len;
+        return if from_start { end } else { 0 };
     };
-    let mut out = first.gen_col.min(len);
+    let mut out = if from_start {
+        first.gen_col.min(len)
+    } else {
+        0
+    };
     for (k, s) in segs.iter().enumerate() {
         if !s.has_source() {
-            let end = segs.get(k + 1).map_or(len, |n| n.gen_col.min(len));
-            out += end.saturating_sub(s.gen_col);
+            let next = segs.get(k + 1).map_or(end, |n| n.gen_col.min(len));
+            out += next.saturating_sub(s.gen_col);
         }
     }
     out
@@ -727,6 +861,9 @@ mod tests {
             [1, 2, 1, 0, 3, 0, 1]
         );
         assert_eq!(super::line_lengths(b""), [0]);
+        // Bad UTF-8: each bad sequence one replacement character.
+        assert_eq!(super::line_lengths(b"a\xff\xfeb\xe2\x82"), [5]);
+        assert_eq!(super::utf16_len("aé😀".as_bytes()), 4);
         assert_eq!(super::line_lengths(b"\n"), [0, 0]);
     }
 }

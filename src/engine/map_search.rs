@@ -144,45 +144,59 @@ fn search_part(
     }
 }
 
-/// Every place in the generated text that holds `needle` (lower-cased).
+/// Every place in the generated text that holds `needle` (lower-cased). Linear in the text
+/// however many hits a line has (a bundle may be one line of megabytes).
 fn search_text(bundle: Option<&SourceText>, needle: &str, hits: &mut SearchHits) {
-    if let Some(text) = bundle {
-        for line in 0..text.line_count() {
-            let Some(content) = text.line(line) else {
-                continue;
-            };
-            let lower = content.to_lowercase();
-            // Lower-casing keeps byte offsets only for ASCII; elsewhere the match is found
-            // in the original by a case-insensitive char walk.
+    let Some(text) = bundle else {
+        return;
+    };
+    for line in 0..text.line_count() {
+        let Some(content) = text.line(line) else {
+            continue;
+        };
+        // UTF-16 columns, counted on from the previous hit.
+        let (mut byte, mut units) = (0, 0u32);
+        let mut hit = |at: usize| {
+            hits.generated_total += 1;
+            if hits.generated.len() < MOST_HITS {
+                units += content[byte..at].encode_utf16().count() as u32;
+                byte = at;
+                hits.generated.push(GeneratedPos {
+                    line: line as u32,
+                    column: units,
+                });
+            }
+        };
+        if needle.is_ascii() && !lowers_to_ascii(content) {
+            // An ASCII needle can only match ASCII letters, which ASCII lower-casing folds
+            // in place: byte offsets stay those of the line.
+            let lower = content.as_bytes().to_ascii_lowercase();
+            let finder = memchr::memmem::Finder::new(needle.as_bytes());
             let mut from = 0;
-            while let Some(at) = find_from(content, &lower, needle, from) {
-                hits.generated_total += 1;
-                if hits.generated.len() < MOST_HITS {
-                    hits.generated.push(GeneratedPos {
-                        line: line as u32,
-                        column: content[..at].encode_utf16().count() as u32,
-                    });
-                }
-                from = at + 1;
-                while !content.is_char_boundary(from) {
-                    from += 1;
-                }
+            while let Some(i) = finder.find(&lower[from..]) {
+                hit(from + i);
+                from += i + 1;
+            }
+        } else {
+            let mut from = 0;
+            while let Some(at) = content[from..]
+                .char_indices()
+                .map(|(i, _)| from + i)
+                .find(|&i| starts_with_folded(&content[i..], needle))
+            {
+                hit(at);
+                from = at + content[at..].chars().next().map_or(1, char::len_utf8);
             }
         }
     }
 }
 
-/// The byte offset in `content` of the next case-insensitive match of `needle` (already
-/// lower-cased) at or after `from`.
-fn find_from(content: &str, lower: &str, needle: &str, from: usize) -> Option<usize> {
-    if content.is_ascii() {
-        return lower.get(from..)?.find(needle).map(|i| from + i);
-    }
-    content
-        .char_indices()
-        .map(|(i, _)| i)
-        .filter(|&i| i >= from)
-        .find(|&i| starts_with_folded(&content[i..], needle))
+/// Whether `text` has a character other than an ASCII letter whose lower case holds an ASCII
+/// letter: `İ` (`i̇`) and the Kelvin sign (`k`).
+fn lowers_to_ascii(text: &str) -> bool {
+    !text.is_ascii()
+        && (memchr::memmem::find(text.as_bytes(), "İ".as_bytes()).is_some()
+            || memchr::memmem::find(text.as_bytes(), "\u{212A}".as_bytes()).is_some())
 }
 
 /// Whether `text`, lower-cased, starts with `needle`: compared char by char, stopping at the
@@ -197,4 +211,33 @@ fn starts_with_folded(text: &str, needle: &str) -> bool {
         }
     }
     want.next().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(text: &str, needle: &str) -> Vec<(u32, u32)> {
+        let mut hits = SearchHits::default();
+        search_text(
+            Some(&SourceText::new(text.to_owned())),
+            &needle.to_lowercase(),
+            &mut hits,
+        );
+        assert_eq!(hits.generated_total as usize, hits.generated.len());
+        hits.generated.iter().map(|p| (p.line, p.column)).collect()
+    }
+
+    /// Case-insensitive, overlapping, in UTF-16 columns; the characters whose lower case is
+    /// ASCII (`İ`, the Kelvin sign) match as their lower case does.
+    #[test]
+    fn generated_text_places() {
+        assert_eq!(places("aAa\nxaa", "AA"), [(0, 0), (0, 1), (1, 1)]);
+        // `é` is one unit, `😀` two.
+        assert_eq!(places("é😀Box box", "box"), [(0, 3), (0, 7)]);
+        assert_eq!(places("\u{212A}ey key", "key"), [(0, 0), (0, 4)]);
+        assert_eq!(places("İf", "i"), [(0, 0)]);
+        assert_eq!(places("ÉCOLE école", "école"), [(0, 0), (0, 6)]);
+        assert!(places("nothing", "box").is_empty());
+    }
 }

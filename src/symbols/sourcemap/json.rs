@@ -51,10 +51,27 @@ impl StrRef {
         let mut after_cr = false;
         let mut i = 0;
         while i < s.len() {
-            // Runs of tab escapes indent most lines of source text.
-            while s.get(i..i + 2) == Some(b"\\t") {
-                len += 1;
-                after_cr = false;
+            // Line ends and the tabs that indent the next line come in runs of escapes.
+            loop {
+                match s.get(i..i + 2) {
+                    Some(b"\\t") => {
+                        len += 1;
+                        after_cr = false;
+                    }
+                    Some(b"\\n") => {
+                        if !after_cr {
+                            out.push(len);
+                            len = 0;
+                        }
+                        after_cr = false;
+                    }
+                    Some(b"\\r") => {
+                        out.push(len);
+                        len = 0;
+                        after_cr = true;
+                    }
+                    _ => break,
+                }
                 i += 2;
             }
             if i == s.len() {

@@ -79,8 +79,21 @@ impl RegularMap {
         out: &mut Vec<RawSegment>,
         buf: &mut Vec<RawSegment>,
     ) {
+        self.line_blocks_into(line, 0..self.index.block_count(line), out, buf);
+    }
+
+    /// The segments of blocks `blocks` of `line` (see [`LineIndex::block`]) into `out`: a
+    /// stretch of a long line, decoded apart from the rest. Sorted by generated column (an
+    /// unsorted line's stretch among itself only).
+    pub fn line_blocks_into(
+        &self,
+        line: u32,
+        blocks: std::ops::Range<u32>,
+        out: &mut Vec<RawSegment>,
+        buf: &mut Vec<RawSegment>,
+    ) {
         out.clear();
-        for k in 0..self.index.block_count(line) {
+        for k in blocks {
             if let Some(b) = self.index.block(line, k) {
                 LineIndex::decode_block(self.mappings_bytes(), &b, buf);
                 out.extend_from_slice(buf);
