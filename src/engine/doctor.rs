@@ -822,8 +822,12 @@ pub fn to_text(report: &MapReport, map: &str) -> String {
     use std::fmt::Write as _;
     let s = &report.stats;
     let mut out = format!(
-        "{map}: {} segments on {} generated lines, {} sources, {} names\n",
-        s.segments, s.lines, s.sources, s.names
+        "{map}: {} segments on {} generated {}, {} sources, {} names\n",
+        s.segments,
+        s.lines,
+        if s.lines == 1 { "line" } else { "lines" },
+        s.sources,
+        s.names
     );
     for p in &report.problems {
         let severity = if p.kind.is_error() { "error" } else { "info " };

@@ -631,8 +631,12 @@ fn report_ui(
         ui.label(verdict.strong());
         ui.label(
             RichText::new(format!(
-                "{} segments, {} lines, {} sources, {} names",
-                s.segments, s.lines, s.sources, s.names
+                "{} segments, {} {}, {} sources, {} names",
+                s.segments,
+                s.lines,
+                if s.lines == 1 { "line" } else { "lines" },
+                s.sources,
+                s.names
             ))
             .weak(),
         );
@@ -1050,14 +1054,17 @@ fn original_ui(
         return;
     };
     let source = view.source(i).unwrap_or_default();
-    ui.label(
-        RichText::new(format!(
-            "Original, {source}:{}:{}",
-            seg.src_line + 1,
-            seg.src_col + 1
-        ))
-        .strong(),
-    );
+    // Not justified: a long path wraps as text does, its first row not spread out.
+    ui.vertical(|ui| {
+        ui.label(
+            RichText::new(format!(
+                "Original, {source}:{}:{}",
+                seg.src_line + 1,
+                seg.src_col + 1
+            ))
+            .strong(),
+        );
+    });
     let Some(text) = view.source_text(seg.source) else {
         ui.label(RichText::new("The map has no sourcesContent for this source.").weak());
         return;
