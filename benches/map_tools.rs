@@ -13,9 +13,8 @@
 
 mod common;
 
-use common::{median, ms};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use common::{median, ms, npm_map};
+use std::path::Path;
 use std::time::{Duration, Instant};
 use symscope::engine::{doctor, map_diff, map_search};
 use symscope::jobs::ParallelIndex;
@@ -24,34 +23,6 @@ use symscope::symbols::sourcemap::{Bias, OriginalIndex, SourceMap};
 
 /// Alternating rounds of the cold index and the doctor.
 const ROUNDS: usize = 9;
-
-/// A package's map and bundle, fetched with npm into `target/bench-maps/` when missing.
-fn npm_map(package: &str, version: &str, map: &str, bundle: &str) -> (PathBuf, PathBuf) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("target/bench-maps")
-        .join(format!("{package}-{version}"));
-    let (map_path, bundle_path) = (dir.join(map), dir.join(bundle));
-    if !map_path.exists() || !bundle_path.exists() {
-        std::fs::create_dir_all(&dir).unwrap();
-        let ok = Command::new("npm")
-            .args(["pack", &format!("{package}@{version}")])
-            .current_dir(&dir)
-            .status()
-            .expect("npm (Node.js) fetches the package")
-            .success();
-        assert!(ok, "npm pack {package}@{version} failed");
-        let ok = Command::new("tar")
-            .arg("xzf")
-            .arg(format!("{package}-{version}.tgz"))
-            .args([map, bundle])
-            .current_dir(&dir)
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "tar failed");
-    }
-    (map_path, bundle_path)
-}
 
 fn main() {
     // monaco-editor's editor map, many lines; babylon.js's, one line of 8.9 MB.

@@ -685,6 +685,76 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
     h.get_by_label_contains("Original, ../node_modules/three/build/three.core.js:16285:");
 }
 
+/// A generated line of 80,000 segments (a minified bundle's one line) is decoded in a job:
+/// the window goes on drawing, and the frame's segment is selected once the line is there.
+#[test]
+fn a_long_line_is_decoded_in_a_job() {
+    let dir = temp_dir("gui-long-line");
+    let n = 80_000;
+    let mappings = format!("AAAA{}", ",CAAC".repeat(n - 1));
+    let content = "y".repeat(n + 10);
+    std::fs::write(
+        dir.join("big.js.map"),
+        serde_json::json!({
+            "version": 3,
+            "file": "big.js",
+            "sources": ["src/big.ts"],
+            "sourcesContent": [content],
+            "names": [],
+            "mappings": mappings,
+        })
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("big.js"),
+        format!("function f(){{{}}}", "x".repeat(n)),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("trace.txt"),
+        "TypeError: boom\n    at f (big.js:1:70001)\n",
+    )
+    .unwrap();
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            dir.join("big.js.map"),
+            dir.join("big.js"),
+            dir.join("trace.txt"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "src/big.ts:1:70001"));
+    command(
+        &mut h,
+        symscope::app::Command::SelectFrame { stack: 0, frame: 0 },
+    );
+    command(&mut h, symscope::app::Command::InspectSelectedFrame);
+    // The window draws on while the line is decoded.
+    h.run_steps(1);
+    settle(&mut h, |h| h.state().view.inspector_segment.is_some());
+    assert_eq!(h.state().view.inspector_segment, Some(70_000));
+    assert!(
+        h.state()
+            .timings
+            .iter()
+            .any(|t| t.name == "decode line 1 of big.js.map"),
+        "{:?}",
+        h.state()
+            .timings
+            .iter()
+            .map(|t| &t.name)
+            .collect::<Vec<_>>()
+    );
+    let view = h.state_mut().inspector_view().unwrap();
+    assert_eq!(view.segments.len(), n);
+    h.run_steps(3);
+    assert!(has_label(&h, "Original, src/big.ts:1:70001"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// In the inspector, a pasted frame's position jumps to its segment; Check map runs the map
 /// doctor against the loaded bundle, and an example's position is a click away.
 #[test]

@@ -1,6 +1,8 @@
 //! Helpers the benchmarks share.
 #![allow(dead_code, reason = "each benchmark uses some of the helpers")]
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Milliseconds.
@@ -45,4 +47,32 @@ pub fn run_measured(command: &mut std::process::Command) -> (Duration, u64) {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// A package's map and bundle, fetched with npm into `target/bench-maps/` when missing.
+pub fn npm_map(package: &str, version: &str, map: &str, bundle: &str) -> (PathBuf, PathBuf) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/bench-maps")
+        .join(format!("{package}-{version}"));
+    let (map_path, bundle_path) = (dir.join(map), dir.join(bundle));
+    if !map_path.exists() || !bundle_path.exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+        let ok = Command::new("npm")
+            .args(["pack", &format!("{package}@{version}")])
+            .current_dir(&dir)
+            .status()
+            .expect("npm (Node.js) fetches the package")
+            .success();
+        assert!(ok, "npm pack {package}@{version} failed");
+        let ok = Command::new("tar")
+            .arg("xzf")
+            .arg(format!("{package}-{version}.tgz"))
+            .args([map, bundle])
+            .current_dir(&dir)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "tar failed");
+    }
+    (map_path, bundle_path)
 }

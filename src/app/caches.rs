@@ -41,11 +41,16 @@ struct DetailKey {
 }
 
 /// What the inspector's line depends on.
-#[derive(Clone, PartialEq, Eq)]
-struct InspectorKey {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InspectorKey {
     map: String,
     line: u32,
 }
+
+/// A line with more index blocks than this (about 64 segments each; decoding 65,000 takes
+/// about a millisecond) is decoded in a job:
+/// a minified bundle's one line may hold a million segments.
+const DECODE_IN_A_JOB: u32 = 1024;
 
 /// The app's view-model caches.
 #[derive(Default)]
@@ -53,6 +58,8 @@ pub(super) struct Caches {
     rows: Option<Cached<RowsKey, Arc<StackRows>>>,
     detail: Option<Cached<DetailKey, Option<Arc<FrameDetail>>>>,
     inspector: Option<Cached<InspectorKey, Arc<InspectorView>>>,
+    /// The line being decoded in a job, and the column to select once it is.
+    inspector_pending: Option<(InspectorKey, crate::jobs::JobId, Option<u32>)>,
     /// Bumped whenever results, folds or source folders change what is shown.
     generation: usize,
 }
@@ -77,7 +84,9 @@ impl AppState {
     /// The view models of this frame.
     pub fn views(&mut self) -> Views {
         let inspector = if self.workspace.layout.inspector_open {
+            // While a long line is decoded, the line shown before stays.
             self.inspector_view()
+                .or_else(|| self.caches.inspector.as_ref().map(|c| c.value.clone()))
         } else {
             None
         };
@@ -183,6 +192,14 @@ impl AppState {
         {
             return Some(c.value.clone());
         }
+        if self
+            .caches
+            .inspector_pending
+            .as_ref()
+            .is_some_and(|(k, _, _)| *k == key)
+        {
+            return None;
+        }
         // The generated text, when the bundle the map describes is loaded.
         let stem = name.strip_suffix(".map").unwrap_or(&name).to_owned();
         let file = map
@@ -196,17 +213,68 @@ impl AppState {
             }
             _ => None,
         });
-        let view = Arc::new(InspectorView::new(
-            &name,
-            map,
-            self.view.inspector_line,
-            generated,
-        ));
+        let line = self.view.inspector_line;
+        if InspectorView::line_blocks(&map, line) > DECODE_IN_A_JOB {
+            if let Some((_, old, _)) = self.caches.inspector_pending.take() {
+                self.jobs.cancel(old);
+            }
+            let job_key = key.clone();
+            let job = self.jobs.spawn(move |ctx| {
+                let view = ctx.phase("decode line", |_| {
+                    let view = InspectorView::new(&name, map, line, generated);
+                    // The line's columns and coverage, off the window's thread too.
+                    view.line_facts();
+                    view
+                });
+                Ok::<_, crate::engine::Error>(super::JobOutput::InspectorLine(
+                    Box::new(job_key),
+                    Arc::new(view),
+                ))
+            });
+            self.running
+                .names
+                .insert(job, format!("decode line {} of {}", line + 1, key.map));
+            self.caches.inspector_pending = Some((key, job, None));
+            return None;
+        }
+        let view = Arc::new(InspectorView::new(&name, map, line, generated));
         self.caches.inspector = Some(Cached {
             key,
             value: view.clone(),
         });
         Some(view)
+    }
+
+    /// Selects the inspected line's segment at generated column `col`, now or once the line
+    /// is decoded.
+    pub(super) fn focus_inspector(&mut self, col: u32) {
+        match self.inspector_view() {
+            Some(view) => self.view.inspector_segment = view.segment_at(col),
+            None => {
+                self.view.inspector_segment = None;
+                if let Some((_, _, pending)) = &mut self.caches.inspector_pending {
+                    *pending = Some(col);
+                }
+            }
+        }
+    }
+
+    /// A line decoded in a job: shown, its pending column selected.
+    pub(super) fn inspector_line_decoded(&mut self, key: InspectorKey, view: Arc<InspectorView>) {
+        // An older line's decoding that finished anyway is dropped.
+        if !self
+            .caches
+            .inspector_pending
+            .as_ref()
+            .is_some_and(|(k, _, _)| *k == key)
+        {
+            return;
+        }
+        let col = self.caches.inspector_pending.take().and_then(|(_, _, c)| c);
+        if let Some(col) = col {
+            self.view.inspector_segment = view.segment_at(col);
+        }
+        self.caches.inspector = Some(Cached { key, value: view });
     }
 
     /// Points the inspector at the selected frame's map and segment.
@@ -240,6 +308,6 @@ impl AppState {
         self.workspace.selection.inspected_map = Some(path);
         self.workspace.layout.inspector_open = true;
         self.view.inspector_line = line;
-        self.view.inspector_segment = self.inspector_view().and_then(|v| v.segment_at(col));
+        self.focus_inspector(col);
     }
 }

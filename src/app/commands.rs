@@ -340,8 +340,7 @@ impl AppState {
             }
             Command::GoToGenerated { line, column } => {
                 self.view.inspector_line = line;
-                self.view.inspector_segment =
-                    self.inspector_view().and_then(|v| v.segment_at(column));
+                self.focus_inspector(column);
             }
             Command::CheckMap => self.start_map_check(),
             Command::CloseMapReport => self.view.map_report = None,

@@ -130,6 +130,9 @@ impl AppState {
                     }
                     self.view.originals = Some((map, index));
                 }
+                (JobState::Done, Some(JobOutput::InspectorLine(key, view))) => {
+                    self.inspector_line_decoded(*key, view);
+                }
                 (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
                     self.view.map_report = Some((map, report));
                 }

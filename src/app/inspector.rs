@@ -25,6 +25,41 @@ pub struct InspectorView {
     /// The generated file's text, when the bundle is loaded.
     pub generated: Option<Arc<SourceText>>,
     sources: Mutex<HashMap<u32, Option<Arc<SourceText>>>>,
+    /// The generated line's columns and coverage, worked out once (a minified line may run
+    /// to megabytes: not every frame).
+    facts: std::sync::OnceLock<Option<LineFacts>>,
+    /// Per source: the line's segments by the original line they map into.
+    by_original: Mutex<HashMap<u32, Arc<OriginalMarks>>>,
+}
+
+/// A source's original lines (0-based) and the segments of the inspected line that map into
+/// each: (original column, segment index), sorted.
+pub type OriginalMarks = HashMap<u32, Vec<(u32, usize)>>;
+
+/// A generated line's UTF-16 columns and which of them no segment maps.
+#[derive(Debug, Default)]
+pub struct LineFacts {
+    /// (byte, UTF-16 column) every [`CHECKPOINT_BYTES`] or so, from (0, 0).
+    checkpoints: Vec<(usize, u32)>,
+    /// The line's length in UTF-16 units.
+    pub len: u32,
+    /// Stretches (from, to) of columns no segment maps to a source.
+    pub gaps: Vec<(u32, u32)>,
+    /// Their columns in all.
+    pub unmapped: u32,
+}
+
+/// Bytes between two of a line's column checkpoints.
+const CHECKPOINT_BYTES: usize = 4096;
+
+impl std::fmt::Debug for InspectorView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InspectorView")
+            .field("map_name", &self.map_name)
+            .field("line", &self.line)
+            .field("segments", &self.segments.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl InspectorView {
@@ -45,6 +80,8 @@ impl InspectorView {
             segments: Vec::new(),
             generated,
             sources: Mutex::new(HashMap::new()),
+            facts: std::sync::OnceLock::new(),
+            by_original: Mutex::new(HashMap::new()),
         };
         match &*map {
             SourceMap::Regular(m) => view.segments = m.line_segments(line),
@@ -63,6 +100,24 @@ impl InspectorView {
             }
         }
         view
+    }
+
+    /// How many index blocks (about 64 segments each) line `line` of `map` has: what
+    /// decoding it costs.
+    pub fn line_blocks(map: &SourceMap, line: u32) -> u32 {
+        match map {
+            SourceMap::Regular(m) => m.index().block_count(line),
+            SourceMap::Index(ix) => {
+                let k = ix.sections().partition_point(|s| s.line <= line);
+                k.checked_sub(1)
+                    .and_then(|k| ix.sections().get(k))
+                    .and_then(|section| match ix.section_map(section).ok()? {
+                        SourceMap::Regular(m) => Some(m.index().block_count(line - section.line)),
+                        SourceMap::Index(_) => None,
+                    })
+                    .unwrap_or(0)
+            }
+        }
     }
 
     /// The regular map the segments belong to.
@@ -128,6 +183,93 @@ impl InspectorView {
             .clone()
     }
 
+    /// The segments of the inspected line that map into source `source`, by original line
+    /// (worked out once per source: a minified line may hold a million segments).
+    pub fn original_marks(&self, source: u32) -> Arc<OriginalMarks> {
+        let mut cache = self
+            .by_original
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        cache
+            .entry(source)
+            .or_insert_with(|| {
+                let mut marks = OriginalMarks::new();
+                for (k, s) in self.segments.iter().enumerate() {
+                    if s.source == source {
+                        marks.entry(s.src_line).or_default().push((s.src_col, k));
+                    }
+                }
+                for v in marks.values_mut() {
+                    v.sort_unstable();
+                }
+                Arc::new(marks)
+            })
+            .clone()
+    }
+
+    /// The generated line's columns and coverage (`None` without the bundle or the line).
+    pub fn line_facts(&self) -> Option<&LineFacts> {
+        self.facts
+            .get_or_init(|| {
+                let line = self.generated.as_ref()?.line(self.line as usize)?;
+                let bytes = line.as_bytes();
+                let mut checkpoints = vec![(0, 0)];
+                let (mut at, mut units) = (0, 0u32);
+                while at < bytes.len() {
+                    let mut next = (at + CHECKPOINT_BYTES).min(bytes.len());
+                    while !line.is_char_boundary(next) {
+                        next += 1;
+                    }
+                    units += crate::model::utf16_len(&bytes[at..next]) as u32;
+                    at = next;
+                    checkpoints.push((at, units));
+                }
+                let len = units.max(1);
+                let mut gaps = Vec::new();
+                let cols: Vec<(u32, bool)> = (0..self.segments.len())
+                    .filter_map(|i| Some((self.gen_col(i)?, self.segments[i].has_source())))
+                    .collect();
+                let first = cols.first().map_or(len, |c| c.0.min(len));
+                if first > 0 {
+                    gaps.push((0, first));
+                }
+                for (k, &(col, mapped)) in cols.iter().enumerate() {
+                    if !mapped {
+                        let end = cols.get(k + 1).map_or(len, |n| n.0.min(len));
+                        if end > col {
+                            gaps.push((col, end));
+                        }
+                    }
+                }
+                let unmapped = gaps.iter().map(|(a, b)| b - a).sum();
+                Some(LineFacts {
+                    checkpoints,
+                    len,
+                    gaps,
+                    unmapped,
+                })
+            })
+            .as_ref()
+    }
+
+    /// The byte offsets in the generated line `line` (this view's) of UTF-16 columns
+    /// `from_col` and `to_col`, as [`window`] finds them, from the line's checkpoints.
+    pub fn window(&self, line: &str, from_col: u32, to_col: u32) -> (usize, usize) {
+        let Some(facts) = self.line_facts() else {
+            return window(line, from_col, to_col);
+        };
+        let k = facts
+            .checkpoints
+            .partition_point(|&(_, u)| u <= from_col)
+            .max(1);
+        let (b, u) = facts.checkpoints[k - 1];
+        let rest = line.get(b..).unwrap_or_default();
+        let start =
+            (b + utf16_col_to_byte(rest, from_col - u).unwrap_or(rest.len())).min(line.len());
+        let end = window(&line[start..], 0, to_col.saturating_sub(from_col)).1 + start;
+        (start, end)
+    }
+
     /// The segment that covers generated column `col` (UTF-16), as a look-up would pick it.
     pub fn segment_at(&self, col: u32) -> Option<usize> {
         let rel = col.checked_sub(self.col_offset)?;
@@ -191,6 +333,29 @@ mod tests {
     fn windows_of_long_lines() {
         let line = "ab😀cd";
         assert_eq!(window(line, 1, 4), (1, 6));
+        // A long line (past several checkpoints, characters of 1 to 4 bytes): the view's
+        // window from checkpoints equals the walk from the line's start.
+        let long: String = "aé€😀b".repeat(3_000);
+        let text = Arc::new(SourceText::new(long.clone()));
+        let map = SourceMap::parse(Blob::from(
+            br#"{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA,EAAE,kBAAkB"}"#
+                .to_vec(),
+        ))
+        .unwrap();
+        let v = InspectorView::new("a.js.map", Arc::new(map), 0, Some(text));
+        for from in (0..20_000)
+            .step_by(997)
+            .chain([0, 1, 2, 3, 4, 5, 6, 7, 17_999, 18_000])
+        {
+            assert_eq!(
+                v.window(&long, from, from + 240),
+                window(&long, from, from + 240),
+                "{from}"
+            );
+        }
+        let facts = v.line_facts().unwrap();
+        assert_eq!(facts.len as usize, long.encode_utf16().count());
+        assert_eq!(facts.unmapped, 0);
         assert_eq!(&line[window(line, 4, 99).0..], "cd");
     }
 }

@@ -51,6 +51,8 @@ pub enum Source {
 /// What a job hands back.
 #[derive(Debug)]
 pub enum JobOutput {
+    /// A long generated line decoded for the inspector.
+    InspectorLine(Box<super::caches::InspectorKey>, Arc<super::InspectorView>),
     /// An input was loaded.
     Loaded {
         /// Which.

@@ -4,7 +4,7 @@
 
 use super::theme;
 use super::widgets::{MAX_SHARE, keep_size};
-use crate::app::{AppState, Command, Commands, InspectorView, Loaded, Panel, window};
+use crate::app::{AppState, Command, Commands, InspectorView, Loaded, Panel};
 use crate::symbols::sourcemap::NONE;
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, RichText};
@@ -886,38 +886,29 @@ fn format(color: Color32, background: Color32) -> TextFormat {
 fn coverage_strip_ui(
     ui: &mut egui::Ui,
     view: &InspectorView,
-    line: &str,
     (shown_from, shown_to): (u32, u32),
     commands: &mut Commands,
 ) {
-    let len = line.encode_utf16().count().max(1) as u32;
-    // Unmapped stretches of the line, in columns.
-    let mut gaps: Vec<(u32, u32)> = Vec::new();
-    let cols: Vec<(u32, bool)> = (0..view.segments.len())
-        .filter_map(|i| Some((view.gen_col(i)?, view.segments[i].has_source())))
-        .collect();
-    let first = cols.first().map_or(len, |c| c.0.min(len));
-    if first > 0 {
-        gaps.push((0, first));
-    }
-    for (k, &(col, mapped)) in cols.iter().enumerate() {
-        if !mapped {
-            let end = cols.get(k + 1).map_or(len, |n| n.0.min(len));
-            if end > col {
-                gaps.push((col, end));
-            }
-        }
-    }
-    let unmapped: u32 = gaps.iter().map(|(a, b)| b - a).sum();
+    let Some(facts) = view.line_facts() else {
+        return;
+    };
+    let (len, unmapped) = (facts.len, facts.unmapped);
     let width = ui.available_width();
     let (rect, response) =
         ui.allocate_exact_size(egui::vec2(width, theme::STRIP_HEIGHT), egui::Sense::click());
     let x = |col: u32| rect.left() + width * (col.min(len) as f32 / len as f32);
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, theme::COVERAGE_FOUND);
-    for &(a, b) in &gaps {
-        let r = egui::Rect::from_x_y_ranges(x(a)..=x(b).max(x(a) + 1.0), rect.y_range());
+    // A gap at least a pixel wide; gaps in the same pixel drawn once.
+    let mut last_px = f32::NEG_INFINITY;
+    for &(a, b) in &facts.gaps {
+        let (x0, x1) = (x(a), x(b).max(x(a) + 1.0));
+        if x1 <= last_px {
+            continue;
+        }
+        let r = egui::Rect::from_x_y_ranges(x0.max(last_px)..=x1, rect.y_range());
         painter.rect_filled(r, 0.0, theme::COVERAGE_MISSING);
+        last_px = x1;
     }
     let shown = egui::Rect::from_x_y_ranges(
         x(shown_from)..=x(shown_to).max(x(shown_from) + 2.0),
@@ -967,8 +958,8 @@ fn generated_ui(
     };
     let center = marks.focus.and_then(|i| view.gen_col(i)).unwrap_or(0);
     let (c0, c1) = (center.saturating_sub(BEFORE), center + AFTER);
-    coverage_strip_ui(ui, view, line, (c0, c1), commands);
-    let (b0, b1) = window(line, c0, c1);
+    coverage_strip_ui(ui, view, (c0, c1), commands);
+    let (b0, b1) = view.window(line, c0, c1);
     let slice = &line[b0..b1];
     // Walk the window once, cutting it at the segments' generated columns.
     let mut job = LayoutJob::default();
@@ -1095,6 +1086,9 @@ fn original_ui(
         area = area.vertical_scroll_offset(top * row);
         ui.data_mut(|d| d.insert_temp(scrolled_id, target));
     }
+    let by_line = view.original_marks(seg.source);
+    // Characters a row can show (a monospace character is over 0.4 of a row's height wide).
+    let max_chars = (ui.available_width() / (row_height * 0.4)) as usize;
     area.show_rows(ui, row_height, text.line_count(), |ui, rows| {
         for n in rows.start as u32..rows.end as u32 {
             let Some(line) = text.line(n as usize) else {
@@ -1105,14 +1099,7 @@ fn original_ui(
                 .is_some_and(|m| m.binary_search(&n).is_err());
             let text_color = if unmapped { unmapped_color } else { text_color };
             // The segments of this generated line that map into this original line.
-            let mut mapped: Vec<(u32, usize)> = view
-                .segments
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.source == seg.source && s.src_line == n)
-                .map(|(k, s)| (s.src_col, k))
-                .collect();
-            mapped.sort_unstable();
+            let mapped = by_line.get(&n).map_or(&[][..], Vec::as_slice);
             let mut job = LayoutJob::default();
             // One row a line, cut at the pane's edge: a long line must not widen it.
             job.wrap.max_width = ui.available_width();
@@ -1127,9 +1114,15 @@ fn original_ui(
             let mut pieces = Vec::new();
             let mut at_byte = 0;
             let mut at_char = 0;
-            for (col, k) in mapped {
-                let Some(b) = crate::model::utf16_col_to_byte(line, col) else {
-                    continue;
+            // The columns are sorted: each is found walking on from the one before (a
+            // minified original line may hold thousands), and none past the pane's edge.
+            let mut cursor = (0usize, 0u32);
+            for &(col, k) in mapped {
+                if at_char > max_chars {
+                    break;
+                }
+                let Some(b) = advance_to_column(line, &mut cursor, col) else {
+                    break;
                 };
                 if b < at_byte {
                     continue;
@@ -1169,4 +1162,46 @@ fn original_ui(
             }
         }
     });
+}
+
+/// The byte offset in `line` of UTF-16 column `col`, walking on from `cursor` (a byte and
+/// its column, before `col`) and moving it there; as `utf16_col_to_byte` answers.
+fn advance_to_column(line: &str, cursor: &mut (usize, u32), col: u32) -> Option<usize> {
+    let (b, u) = *cursor;
+    if col < u {
+        return Some(b);
+    }
+    let mut units = u;
+    for (i, ch) in line.get(b..)?.char_indices() {
+        let w = ch.len_utf16() as u32;
+        if units + w > col {
+            *cursor = (b + i, units);
+            return Some(b + i);
+        }
+        units += w;
+    }
+    (units == col).then(|| {
+        *cursor = (line.len(), units);
+        line.len()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// Walking on column by column finds what a walk from the line's start finds.
+    #[test]
+    fn columns_found_walking_on() {
+        let line = "aé€😀b".repeat(50);
+        let total = line.encode_utf16().count() as u32;
+        for step in [1, 2, 3, 7] {
+            let mut cursor = (0, 0);
+            for col in (0..=total + 2).step_by(step) {
+                assert_eq!(
+                    super::advance_to_column(&line, &mut cursor, col),
+                    crate::model::utf16_col_to_byte(&line, col),
+                    "{col}"
+                );
+            }
+        }
+    }
 }
