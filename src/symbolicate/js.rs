@@ -17,7 +17,7 @@
 //! position; a loaded map that breaks a rule of the spec engines let pass says so in the
 //! run's warnings.
 
-use super::names::{SourceCache, callee_at, is_ident};
+use super::names::{callee_at, is_ident};
 use super::scope_names::{ScopeAnswer, ScopeNames, scope_pass};
 use super::{
     Options, Resolver, ResultSink, Summary, SymbolSet, basename, timings, unresolved, walk,
@@ -42,8 +42,7 @@ pub(super) fn symbolicate(
     let base = options
         .column_base
         .unwrap_or_else(|| trace.format().default_column_base());
-    let mut sources = SourceCache;
-    let scopes = scope_pass(trace, symbols, base, &mut sources);
+    let scopes = scope_pass(trace, symbols, base);
     let mut js = Js {
         symbols,
         base,
@@ -56,7 +55,6 @@ pub(super) fn symbolicate(
             .iter()
             .flat_map(|m| m.violations.iter().map(move |v| format!("{}: {v}", m.name)))
             .collect(),
-        sources,
         pending: None,
     };
     let cancelled = walk(trace, &mut js, progress, "look-up", sink);
@@ -84,7 +82,6 @@ struct Js<'s> {
     /// The next map of a transitive chain, by map and original source.
     next_maps: NextMaps,
     warnings: Vec<String>,
-    sources: SourceCache,
     /// The frame before this one, held back until its caller (this frame) is resolved: its
     /// name may come from the caller's call site.
     pending: Option<Pending>,
@@ -112,7 +109,6 @@ impl super::Resolve for Js<'_> {
             &mut self.matches,
             &mut self.next_maps,
             &mut self.warnings,
-            &mut self.sources,
         );
         if let Some(eval) = frame.input.as_ref().and_then(|i| i.eval) {
             let note = format!(
@@ -170,7 +166,6 @@ fn resolve_frame(
     matches: &mut HashMap<String, Option<Resolver>>,
     next_maps: &mut NextMaps,
     warnings: &mut Vec<String>,
-    sources: &mut SourceCache,
 ) -> (SymbolicatedFrame, Option<NamedToken>) {
     let Some(input) = input else {
         return (
@@ -331,7 +326,7 @@ fn resolve_frame(
         ignored: token.is_ignored(),
     };
     let callee = token.source_index().and_then(|idx| {
-        let text = sources.get(token.map(), idx)?;
+        let text = token.map().source_text(idx)?;
         callee_at(text.line(src_line as usize)?, token.src_col()?)
     });
     let named = NamedToken {

@@ -16,7 +16,7 @@ mod scope_names;
 mod symbols;
 
 pub use java::{OUTLINE_NOTE, REWRITE_NOTE, SYNTHESIZED_NOTE, stack_shape};
-pub use names::{SourceCache, callee_at};
+pub use names::callee_at;
 
 pub use symbols::{
     BundleFile, MapFile, MappingFile, Match, NativeFile, Resolver, SymbolSet, basename,

@@ -1,8 +1,6 @@
 //! Reading a callee's name from the original source text at a call site.
 
-use crate::model::{SourceText, utf16_col_to_byte};
-use crate::symbols::sourcemap::RegularMap;
-use std::sync::Arc;
+use crate::model::utf16_col_to_byte;
 
 /// A character of a JavaScript identifier.
 pub(super) fn is_ident(c: char) -> bool {
@@ -52,18 +50,6 @@ pub fn callee_at(line: &str, col16: u32) -> Option<String> {
             "this" | "super" | "function" | "if" | "for" | "while" | "switch" | "return"
         ))
     .then(|| name.to_owned())
-}
-
-/// Decoded `sourcesContent` entries with their line starts: the map keeps each once
-/// decoded ([`RegularMap::source_text`]), so every log read against it shares them.
-#[derive(Default)]
-pub struct SourceCache;
-
-impl SourceCache {
-    /// The text of source `idx` of `map`, decoded once.
-    pub fn get(&mut self, map: &RegularMap, idx: u32) -> Option<Arc<SourceText>> {
-        map.source_text(idx)
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! segment's original position in `sourcesContent` (maps without names, such as esbuild's),
 //! else the identifier as the bundle has it (an unminified bundle).
 
-use super::names::{SourceCache, is_ident};
+use super::names::is_ident;
 use super::{Resolver, SymbolSet, basename};
 use crate::model::{TraceView, utf16_col_to_byte, utf16_len};
 use crate::symbols::scopes::{Scope, enclosing_functions};
@@ -36,12 +36,7 @@ type FramePos = (String, u32, u32);
 
 /// Finds the enclosing function of every frame of `trace` whose bundle is loaded with its map
 /// (`base`: the log's column base). Bundles with a Metro function map are left to it.
-pub(super) fn scope_pass(
-    trace: &dyn TraceView,
-    symbols: &SymbolSet,
-    base: u32,
-    sources: &mut SourceCache,
-) -> ScopeNames {
+pub(super) fn scope_pass(trace: &dyn TraceView, symbols: &SymbolSet, base: u32) -> ScopeNames {
     let mut out = ScopeNames::new();
     if symbols.bundles.iter().all(|b| b.bytes.is_none()) {
         return out;
@@ -114,7 +109,7 @@ pub(super) fn scope_pass(
                     // keeps that name (minifiers drop expression names and fold
                     // `function mapValues(…)` into `lodash.mapValues = function(…)`).
                     let declared = matches!(found.scope, Scope::Named(_) | Scope::Anonymous)
-                        .then(|| declared_name(&text, map, sources, found.function_at))
+                        .then(|| declared_name(&text, map, found.function_at))
                         .flatten();
                     match found.scope {
                         _ if declared.is_some() => ScopeAnswer::Found {
@@ -137,7 +132,7 @@ pub(super) fn scope_pass(
                         Scope::Named(parts) => {
                             let names: Vec<String> = parts
                                 .iter()
-                                .map(|r| original_name(&text, map, sources, r.clone()))
+                                .map(|r| original_name(&text, map, r.clone()))
                                 .collect();
                             let generated: Vec<&str> =
                                 parts.iter().map(|r| &src[r.clone()]).collect();
@@ -160,12 +155,7 @@ pub(super) fn scope_pass(
 }
 
 /// The original name of the identifier at `range` of the bundle.
-fn original_name(
-    text: &Lines<'_>,
-    map: &SourceMap,
-    sources: &mut SourceCache,
-    range: std::ops::Range<usize>,
-) -> String {
+fn original_name(text: &Lines<'_>, map: &SourceMap, range: std::ops::Range<usize>) -> String {
     let generated = &text.src[range.clone()];
     let (line, col) = text.position(range.start);
     let Ok(Some(token)) = map.lookup(line, col) else {
@@ -178,7 +168,7 @@ fn original_name(
         return name.into_owned();
     }
     let from_source = (|| {
-        let source = sources.get(token.map(), token.source_index()?)?;
+        let source = token.map().source_text(token.source_index()?)?;
         let line = source.line(token.src_line()? as usize)?;
         identifier_at(line, token.src_col()?)
     })();
@@ -187,12 +177,7 @@ fn original_name(
 
 /// The name a `function` at byte `at` of the bundle is declared with in the original source,
 /// when the segment there maps to `function NAME` (or `async function* NAME`).
-fn declared_name(
-    text: &Lines<'_>,
-    map: &SourceMap,
-    sources: &mut SourceCache,
-    at: usize,
-) -> Option<String> {
+fn declared_name(text: &Lines<'_>, map: &SourceMap, at: usize) -> Option<String> {
     let here = &text.src[at..];
     if !(here.starts_with("function") || here.starts_with("async function")) {
         return None;
@@ -202,7 +187,7 @@ fn declared_name(
     if token.gen_col() != col {
         return None;
     }
-    let source = sources.get(token.map(), token.source_index()?)?;
+    let source = token.map().source_text(token.source_index()?)?;
     let original = source.line(token.src_line()? as usize)?;
     let rest = &original[utf16_col_to_byte(original, token.src_col()?)?..];
     let rest = rest.strip_prefix("async").map_or(rest, str::trim_start);
