@@ -102,7 +102,7 @@
 //!
 //! ```text
 //! symscope buckets [-s PATH]... [--frames N] [--format text|json] [--cache DIR] LOG|DIR...
-//! symscope diff [-s PATH]... [--format text|json] A B
+//! symscope diff [-s PATH]... [--stack-a N] [--stack-b N] [--format text|json] A B
 //! ```
 //! `buckets` reads every log under the paths (folders recursively), symbolicates each against
 //! the symbol files (loaded once) on all cores and groups them by the signed stack's
@@ -130,11 +130,13 @@
 //!   "timings": {"total_ms": 612.0, "phases": [{"name": "load symbols", "ms": 14.2}, ...]}
 //! }
 //! ```
-//! `diff` symbolicates both logs and aligns their signed stacks (`engine::stack_diff`):
+//! `diff` symbolicates both logs and aligns their signed stacks (`engine::stack_diff`), or the
+//! stacks `--stack-a`/`--stack-b` name by their index in `symbolicate`'s `stacks` (A and B may
+//! be one log; a stack the log lacks is an error, exit 2):
 //! ```jsonc
 //! {
 //!   "schema": 1,
-//!   "a": {"log": "a.txt", "format": "java", "stack": 0, "title": "…"},
+//!   "a": {"log": "a.txt", "format": "java", "stack": 0, "title": "…"},   // the stack compared
 //!   "b": {...},
 //!   "title_changed": true,
 //!   "summary": {"same": 14, "changed": 1, "only_a": 0, "only_b": 2},
