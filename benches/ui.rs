@@ -428,31 +428,15 @@ fn bucket_many_logs() {
         .collect();
     paths.push(dir.clone());
     let mut h = app();
-    h.step();
-    for f in &paths {
-        h.input_mut()
-            .dropped_files
-            .push(Arc::new(Dropped(f.clone())));
-    }
-    let start = Instant::now();
-    let mut frames = Vec::new();
-    loop {
-        let t = Instant::now();
-        h.step();
-        frames.push(t.elapsed().as_secs_f64() * 1e3);
-        let ready = h.state().jobs.running().is_empty()
+    // A frame every 4 ms: about the rate a window repaints at while a job reports progress.
+    let (mut frames, all) = drop_and_time(&mut h, &paths, Duration::from_millis(4), |h| {
+        h.state().jobs.running().is_empty()
             && h.state()
                 .view
                 .buckets
                 .as_ref()
-                .is_some_and(|b| b.buckets.iter().map(|b| b.members.len()).sum::<usize>() == N);
-        if ready || start.elapsed() > Duration::from_secs(600) {
-            break;
-        }
-        // About the rate a window repaints at while a job reports progress.
-        std::thread::sleep(Duration::from_millis(4));
-    }
-    let all = start.elapsed();
+                .is_some_and(|b| b.buckets.iter().map(|b| b.members.len()).sum::<usize>() == N)
+    });
     let buckets = h.state().view.buckets.clone().expect("bucketed");
     assert_eq!(
         buckets.buckets.len(),
@@ -497,27 +481,12 @@ fn drop_many_files() {
         paths.push(p);
     }
     let mut h = app();
-    h.step();
-    for f in &paths {
-        h.input_mut()
-            .dropped_files
-            .push(Arc::new(Dropped(f.clone())));
-    }
-    let start = Instant::now();
-    let mut frames = Vec::new();
-    loop {
-        let t = Instant::now();
-        h.step();
-        frames.push(t.elapsed().as_secs_f64() * 1e3);
-        let ready = h.state().inputs.len() == paths.len()
+    let (mut frames, all) = drop_and_time(&mut h, &paths, Duration::ZERO, |h| {
+        h.state().inputs.len() == paths.len()
             && h.state().jobs.running().is_empty()
             && h.state().results.len() == paths.len() - 1
-            && h.state().view.buckets.is_some();
-        if ready || start.elapsed() > Duration::from_secs(600) {
-            break;
-        }
-    }
-    let all = start.elapsed();
+            && h.state().view.buckets.is_some()
+    });
     // Several logs dropped at once are bucketed too.
     assert_eq!(
         h.state().view.buckets.as_ref().map(|b| b.paths.len()),
@@ -571,6 +540,33 @@ fn drop_many_files() {
         "\nTargets (issue #20): every frame ≤ 16 ms while 1,000 files load; the window's thread reads and hashes no file."
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Drops `paths` on the app and runs frames (`pause` between them) until `ready`: each
+/// frame's time in milliseconds, and the time until ready.
+fn drop_and_time(
+    h: &mut Harness<'static, AppState>,
+    paths: &[PathBuf],
+    pause: Duration,
+    ready: impl Fn(&Harness<'static, AppState>) -> bool,
+) -> (Vec<f64>, Duration) {
+    h.step();
+    for f in paths {
+        h.input_mut()
+            .dropped_files
+            .push(Arc::new(Dropped(f.clone())));
+    }
+    let start = Instant::now();
+    let mut frames = Vec::new();
+    loop {
+        let t = Instant::now();
+        h.step();
+        frames.push(t.elapsed().as_secs_f64() * 1e3);
+        if ready(h) || start.elapsed() > Duration::from_secs(600) {
+            return (frames, start.elapsed());
+        }
+        std::thread::sleep(pause);
+    }
 }
 
 /// A dropped file, as winit hands it to egui (by its path).

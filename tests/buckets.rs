@@ -20,6 +20,16 @@ fn symbol_args() -> Vec<String> {
         .collect()
 }
 
+/// The `kind` of each row of `symscope diff`'s JSON.
+fn row_kinds(doc: &serde_json::Value) -> Vec<&str> {
+    doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect()
+}
+
 /// `symscope buckets --format json` over a folder of 8 variants of each corpus crash (and two
 /// files that are not logs): one bucket per crash, holding exactly its variants.
 #[test]
@@ -170,22 +180,10 @@ fn diff_of_two_variants_shows_only_what_varied() {
         // renames its callee.)
         if source.family == Family::Java {
             let mut lines: Vec<&str> = b.lines().collect();
-            let third = lines
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| l.contains("\tat "))
-                .nth(1)
-                .map(|(i, _)| i)
-                .unwrap();
-            let removed = lines.remove(third).to_owned();
+            let removed = lines.remove(crashgen::second_java_frame(&lines)).to_owned();
             std::fs::write(&pb, lines.join("\n") + "\n").unwrap();
             let doc = json_of(&symscope(&argv));
-            let kinds: Vec<&str> = doc["rows"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r["kind"].as_str().unwrap())
-                .collect();
+            let kinds = row_kinds(&doc);
             let only_a: Vec<&serde_json::Value> = doc["rows"]
                 .as_array()
                 .unwrap()
@@ -214,13 +212,7 @@ fn diff_compares_two_stacks_of_one_log() {
     let text = crashgen::source_text(source);
     let (a, _) = crashgen::variant(&text, source.family, &mut rng);
     let lines: Vec<&str> = a.lines().collect();
-    let second = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.contains("\tat "))
-        .nth(1)
-        .map(|(i, _)| i)
-        .unwrap();
+    let second = crashgen::second_java_frame(&lines);
     let shorter: Vec<&str> = lines
         .iter()
         .enumerate()
@@ -250,12 +242,7 @@ fn diff_compares_two_stacks_of_one_log() {
         (doc["a"]["stack"].as_u64(), doc["b"]["stack"].as_u64()),
         (Some(0), Some(1))
     );
-    let kinds: Vec<&str> = doc["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["kind"].as_str().unwrap())
-        .collect();
+    let kinds = row_kinds(&doc);
     assert_eq!(
         kinds.iter().filter(|k| **k == "only_a").count(),
         1,

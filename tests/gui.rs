@@ -1818,16 +1818,7 @@ fn several_logs_dropped_at_once_are_bucketed() {
     counts.sort_unstable();
     assert_eq!(counts, [1, 2]);
     // Two files, one of them a log: no buckets.
-    let mut h = app();
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            js("three-esbuild/trace.txt"),
-            js("three-esbuild/three.min.js.map"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16222:39"));
+    let h = three_resolved();
     assert!(h.state().view.buckets.is_none());
     assert!(h.state().workspace.buckets.is_empty());
     std::fs::remove_dir_all(&dir).ok();

@@ -24,15 +24,21 @@ fn screenshots() -> SnapshotOptions {
         .max_failed_pixels(16)
 }
 
-/// The app with three.js's crash, map and bundle loaded and resolved, frame 1 selected.
-fn loaded_app() -> Harness<'static, AppState> {
+/// The app in a window 1280 wide and `height` high, after its first frame.
+fn window(height: f32) -> Harness<'static, AppState> {
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 760.0))
+        .with_size(egui::vec2(1280.0, height))
         .build_ui_state(
             |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
             AppState::new(Arc::new(|| {})),
         );
     h.step();
+    h
+}
+
+/// The app with three.js's crash, map and bundle loaded and resolved, frame 1 selected.
+fn loaded_app() -> Harness<'static, AppState> {
+    let mut h = window(760.0);
     for f in [
         "three-esbuild/trace.txt",
         "three-esbuild/three.min.js.map",
@@ -136,13 +142,7 @@ fn timing_panel() {
 /// the frame with three inlined methods selected.
 #[test]
 fn java_crash() {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 760.0))
-        .build_ui_state(
-            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
-            AppState::new(Arc::new(|| {})),
-        );
-    h.step();
+    let mut h = window(760.0);
     for f in ["obf-config.txt", "shop-mapping.txt"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/java/shop")
@@ -162,13 +162,7 @@ fn java_crash() {
 /// and module offset.
 #[test]
 fn native_minidump() {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 760.0))
-        .build_ui_state(
-            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
-            AppState::new(Arc::new(|| {})),
-        );
-    h.step();
+    let mut h = window(760.0);
     let macos = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/native/sentry-symbolic/fixtures/macos");
     let mut c = symscope::app::Commands::default();
@@ -201,22 +195,9 @@ fn buckets_and_compare() {
     let (third, _) = &logs[tree + 2 * SOURCES.len()];
     let text = std::fs::read_to_string(third).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
-    let second = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.contains("\tat "))
-        .nth(1)
-        .map(|(i, _)| i)
-        .unwrap();
-    lines.remove(second);
+    lines.remove(crashgen::second_java_frame(&lines));
     std::fs::write(third, lines.join("\n") + "\n").unwrap();
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 860.0))
-        .build_ui_state(
-            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
-            AppState::new(Arc::new(|| {})),
-        );
-    h.step();
+    let mut h = window(860.0);
     let mut paths: Vec<PathBuf> = SYMBOLS
         .iter()
         .map(|s| crashgen::fixtures().join(s))

@@ -366,3 +366,18 @@ pub fn generate(dir: &Path, n: usize, seed: u64) -> Vec<(PathBuf, usize)> {
     }
     out
 }
+
+/// The index among `lines` of a Java log's second frame line (`\tat …`): the one the tests
+/// take out to make a stack that lacks a frame.
+pub fn second_java_frame(lines: &[&str]) -> usize {
+    lines
+        .iter()
+        .position({
+            let mut seen = 0;
+            move |l| {
+                seen += usize::from(l.contains("\tat "));
+                seen == 2
+            }
+        })
+        .expect("a Java log with two frames")
+}
