@@ -1877,6 +1877,11 @@ fn two_stacks_of_a_log_and_two_logs_of_the_workspace_compared() {
     assert!(has_label(&h, "B: pasted-1.txt, stack 2"));
     let only_a = labels_containing(&h, "drivers/three.cjs");
     assert!(!only_a.is_empty(), "the frame only A has is listed");
+    // Resolved frames by function, file name and line (the whole path on hover).
+    assert_eq!(
+        labels_containing(&h, "expandByObject (three.core.js:16222)").len(),
+        2
+    );
     // Saved and reopened: the same comparison, of the pasted log's two stacks.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(2);

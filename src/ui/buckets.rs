@@ -383,9 +383,11 @@ fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
         ui.end_row();
     });
     ui.separator();
+    // A side's frame: the function and the file's name with the line (what differs shows
+    // in a narrow column), and the whole summary for the tooltip.
     let side = |t: &crate::engine::FrameTable, s: usize, i: Option<usize>| {
         i.and_then(|i| t.frame(s, i))
-            .map(|f| crate::engine::report::frame_summary(&f))
+            .map(|f| (short_summary(&f), crate::engine::report::frame_summary(&f)))
             .unwrap_or_default()
     };
     let half = (ui.available_width() - theme::LOG_COMPARE_MARK_WIDTH) / 2.0;
@@ -410,7 +412,7 @@ fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
                     if !what.is_empty() {
                         m.on_hover_text(format!("differs: {}", what.join(", ")));
                     }
-                    for text in [
+                    for (text, full) in [
                         side(&c.table_a, d.stack_a, row.a),
                         side(&c.table_b, d.stack_b, row.b),
                     ] {
@@ -427,11 +429,35 @@ fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
                             egui::Layout::left_to_right(egui::Align::Center),
                             |ui| {
                                 ui.set_width(half);
-                                ui.add(egui::Label::new(text).truncate());
+                                let label = ui.add(egui::Label::new(text).truncate());
+                                if !full.is_empty() {
+                                    label.on_hover_text(RichText::new(full).monospace());
+                                }
                             },
                         );
                     }
                 });
             }
         });
+}
+
+/// A frame in a few words: each function of its inline chain with its file's name and line
+/// (a frame not resolved: its line as the log has it).
+fn short_summary(frame: &crate::engine::FrameRef<'_>) -> String {
+    if frame.status() != Some(crate::model::FrameStatus::Resolved) {
+        return frame.raw().trim().to_owned();
+    }
+    frame
+        .locations()
+        .map(|l| {
+            let file = l.file.unwrap_or("?");
+            let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+            format!(
+                "{} ({name}:{})",
+                l.function.or(l.token_name).unwrap_or("?"),
+                l.line.unwrap_or(0)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" → ")
 }
