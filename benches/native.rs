@@ -465,14 +465,17 @@ fn main() {
     // Ours, lazy, in process: the binary's bytes → opened → 10,000 look-ups (past 64 sets of
     // units, one context over every unit answers); each answer against the SymCache's.
     let blob = symscope::model::Blob::from(bytes.clone());
-    let lazy = median(3, || {
-        let native = NativeSymbols::open(
+    let open = || {
+        NativeSymbols::open(
             &blob,
             None,
             &ParallelIndex,
             &mut symscope::model::NoProgress,
         )
-        .unwrap();
+        .unwrap()
+    };
+    let lazy = median(3, || {
+        let native = open();
         let mut found = 0usize;
         for &a in &addrs {
             found += native.lookup(a).len();
@@ -480,13 +483,7 @@ fn main() {
         std::hint::black_box(found);
     });
     let (lazy_same, lazy_cold_name) = {
-        let native = NativeSymbols::open(
-            &blob,
-            None,
-            &ParallelIndex,
-            &mut symscope::model::NoProgress,
-        )
-        .unwrap();
+        let native = open();
         let symcache = NativeSymbols::from_cache(std::sync::Arc::new(cache.clone())).unwrap();
         let (mut same, mut cold) = (0, 0);
         for &a in &addrs {

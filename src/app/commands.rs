@@ -230,7 +230,7 @@ impl AppState {
                 }
             }
             Command::AddPaths(paths) => {
-                let mut added = Vec::new();
+                let mut added = std::collections::HashSet::new();
                 for path in paths {
                     if path.is_dir() {
                         self.add_folder(path);

@@ -214,7 +214,9 @@ impl AppState {
                 _ => {}
             }
         }
-        self.bucket_added_together();
+        if changed {
+            self.bucket_added_together();
+        }
         if resymbolicate {
             self.symbolicate_all();
         } else {

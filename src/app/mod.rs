@@ -257,7 +257,7 @@ struct RunningJobs {
     bucketing: Option<JobId>,
     /// Files added together (a drop of several files): once all are loaded, those that
     /// are crash logs are bucketed when there are two or more.
-    added_together: Vec<InputId>,
+    added_together: std::collections::HashSet<InputId>,
 }
 
 /// Everything the app knows. `workspace` is the saved document; the rest is derived.
