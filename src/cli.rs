@@ -3,7 +3,7 @@
 
 use crate::engine::{self, Cache, Detected, Loader, NativeRoute, report};
 use crate::jobs::ParallelIndex;
-use crate::model::{Blob, FileKind, NoProgress};
+use crate::model::{Blob, NoProgress};
 use crate::symbolicate::{Options, SymbolSet};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{Read as _, Write as _};
@@ -506,13 +506,8 @@ fn load_symbols(
                 Err(e) => warnings.push(format!("{display}: skipped: {e}")),
                 Ok(bytes) => {
                     let file = Detected::new(display, bytes);
-                    if matches!(
-                        file.kind,
-                        FileKind::SourceMap
-                            | FileKind::JavaScript
-                            | FileKind::ProguardMapping
-                            | FileKind::NativeSymbols
-                    ) && let Err(e) = add_file(&file, cache, symbols)
+                    if file.is_symbols()
+                        && let Err(e) = add_file(&file, cache, symbols)
                     {
                         warnings.push(format!("skipped {e}"));
                     }

@@ -529,6 +529,50 @@ fn the_demo_is_never_overwritten() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A template (the demo is one) gets no file beside it, not even a cache folder, when a
+/// mapping and a native debug file are dropped on it: their derived data goes to the
+/// user's cache folder, and the template stays byte for byte as it was.
+#[test]
+fn a_template_never_gets_a_file_beside_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = temp_dir("template-files");
+    let file = dir.join("demo.ron");
+    let template = symscope::workspace::Workspace {
+        template: true,
+        ..Default::default()
+    };
+    symscope::workspace::save(&file, &template).unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    let mut h = app();
+    h.state_mut().cache_root = Some(user_cache("template-files"));
+    h.state_mut().start(std::slice::from_ref(&file));
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            root.join("java/shop/obf-tree.txt"),
+            root.join("java/shop/shop-mapping.txt"),
+            root.join("native/crashy/crashy.debug"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "com.example.shop.util.Tree.walk"));
+    // Past the autosave delay, and until the native file's SymCache job is done.
+    for _ in 0..30 {
+        h.run_steps(2);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(names_in(&dir), ["demo.ron"]);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        bytes,
+        "the template is unchanged"
+    );
+    // The derived data went where it belongs.
+    assert!(!names_in(&cache_of("template-files", &file)).is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(user_cache("template-files")).ok();
+}
+
 /// Ctrl+S on a workspace never saved asks where to save; cancelling writes nothing.
 #[test]
 fn saving_a_new_workspace_asks_where() {
@@ -1265,12 +1309,14 @@ fn frames_the_mapping_hides_fold_into_one_row() {
 }
 
 /// The shop's tree crash and its mapping in a workspace saved (Ctrl+S) as `android.ron` in a
-/// fresh folder: (the folder, the file, the app).
+/// fresh folder, caches under a user cache folder of the test's own: (the folder, the file,
+/// the app).
 fn saved_shop_workspace(name: &str) -> (PathBuf, PathBuf, Harness<'static, AppState>) {
     let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java/shop");
     let dir = temp_dir(name);
     let file = dir.join("android.ron");
     let mut h = app();
+    h.state_mut().cache_root = Some(user_cache(name));
     h.state_mut().workspace_path = Some(file.clone());
     h.run_steps(2);
     drop_files(
@@ -1283,12 +1329,36 @@ fn saved_shop_workspace(name: &str) -> (PathBuf, PathBuf, Harness<'static, AppSt
     (dir, file, h)
 }
 
-/// A saved workspace keeps a mapping's class index in its cache folder: reopening it reads
-/// the index instead of scanning, and the answers are the same.
+/// The user cache folder of test `name` (in place of `~/.cache/symscope`).
+fn user_cache(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("symscope-{name}-{}-user-cache", std::process::id()))
+}
+
+/// The cache folder of workspace `file` under test `name`'s user cache folder.
+fn cache_of(name: &str, file: &Path) -> PathBuf {
+    symscope::workspace::user_dirs::cache_dir(&user_cache(name), file)
+}
+
+/// The files in folder `dir`, by name.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A saved workspace keeps a mapping's class index in its cache folder, in the user's
+/// cache, never beside the workspace: reopening it reads the index instead of scanning,
+/// and the answers are the same.
 #[test]
 fn a_reopened_workspace_reads_the_mapping_index_from_its_cache() {
     let (dir, file, h) = saved_shop_workspace("pgcache");
-    let cached: Vec<PathBuf> = std::fs::read_dir(dir.join("android.cache"))
+    assert_eq!(names_in(&dir), ["android.ron"]);
+    let cached: Vec<PathBuf> = std::fs::read_dir(cache_of("pgcache", &file))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -1304,6 +1374,7 @@ fn a_reopened_workspace_reads_the_mapping_index_from_its_cache() {
     assert!(phases(&h).contains(&"scan".to_owned()));
 
     let mut h2 = app();
+    h2.state_mut().cache_root = Some(user_cache("pgcache"));
     h2.state_mut().start(std::slice::from_ref(&file));
     settle(&mut h2, |h| has_label(h, "com.example.shop.util.Tree.walk"));
     let p = phases(&h2);
@@ -1590,7 +1661,7 @@ fn a_workspace_from_elsewhere_opens_and_runs_nothing() {
 #[test]
 fn a_corrupted_cache_entry_is_rebuilt() {
     let (dir, file, _h) = saved_shop_workspace("corrupt-cache");
-    let entry = std::fs::read_dir(dir.join("android.cache"))
+    let entry = std::fs::read_dir(cache_of("corrupt-cache", &file))
         .unwrap()
         .next()
         .unwrap()
@@ -1603,6 +1674,7 @@ fn a_corrupted_cache_entry_is_rebuilt() {
     bad.extend_from_slice(b"garbage");
     std::fs::write(&entry, &bad).unwrap();
     let mut h2 = app();
+    h2.state_mut().cache_root = Some(user_cache("corrupt-cache"));
     h2.state_mut().start(std::slice::from_ref(&file));
     settle(&mut h2, |h| has_label(h, "com.example.shop.util.Tree.walk"));
     assert!(h2.state().errors.is_empty(), "{:?}", h2.state().errors);

@@ -1,6 +1,7 @@
 //! A workspace save killed at a random moment (SIGKILL, 100 times) never leaves the
 //! workspace file missing, empty or corrupt: it is always one of the versions written in
-//! full (issue #20, part 6).
+//! full (issue #20, part 6), and the next open removes the temporary files the killed saves
+//! left.
 //!
 //! The saving process is this test binary itself, started again with `SYMSCOPE_SAVER` set:
 //! [`saver_child`] then saves growing versions of a workspace in a loop until it is killed.
@@ -95,5 +96,38 @@ fn a_killed_save_never_corrupts_the_workspace() {
     }
     // The kills landed at different moments (not all before the first save).
     assert!(versions_seen.len() > 10, "{versions_seen:?}");
+    // A save killed mid-write leaves its temporary file; the next open removes those of a
+    // killed writer (older than a save takes), never a live writer's (just written).
+    let temporaries = |dir: &Path| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with(".triage.ron.tmp-")
+            })
+            .collect()
+    };
+    let left = temporaries(&dir);
+    let live = dir.join(".triage.ron.tmp-live");
+    std::fs::write(&live, "a save under way").unwrap();
+    let old = std::time::SystemTime::now() - workspace_stale() - Duration::from_secs(1);
+    for path in &left {
+        std::fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    workspace::load(&file).unwrap();
+    assert_eq!(temporaries(&dir), [live], "left before: {left:?}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// How old a temporary file must be to count as a killed writer's.
+fn workspace_stale() -> Duration {
+    symscope::engine::STALE_TEMPORARY
 }

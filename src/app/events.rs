@@ -252,6 +252,14 @@ impl AppState {
             .map(|e| e.id)
     }
 
+    /// The cache folder of this workspace: under the user's cache root, for a workspace
+    /// that has a file.
+    fn cache_folder(&self) -> Option<std::path::PathBuf> {
+        let root = self.cache_root.as_deref()?;
+        let ws = self.workspace_path.as_deref()?;
+        Some(workspace::user_dirs::cache_dir(root, ws))
+    }
+
     /// Starts loading input `id` from `source` (a path is read by the job).
     pub(super) fn start_load(&mut self, id: InputId, source: Source) {
         let Some(entry) = self.inputs.iter_mut().find(|e| e.id == id) else {
@@ -259,10 +267,11 @@ impl AppState {
         };
         entry.state = InputState::Loading;
         let name = entry.name.clone();
-        // Derived data (a mapping's index, a native file's SymCaches) is cached beside a
-        // saved workspace, keyed by the file's fingerprint (computed by the job).
-        let cache = self.workspace_path.as_deref().map(|ws| Cache {
-            dir: workspace::cache_dir(ws),
+        // Derived data (a mapping's index, a native file's SymCaches) is cached in the
+        // user's cache folder, one folder per workspace file, keyed by the input's
+        // fingerprint (computed by the job); never beside the user's file.
+        let cache = self.cache_folder().map(|dir| Cache {
+            dir,
             fingerprint: None,
         });
         let job = self
@@ -281,8 +290,8 @@ impl AppState {
         blob: crate::model::Blob,
         hash: String,
     ) {
-        let cache = self.workspace_path.as_deref().map(|ws| Cache {
-            dir: workspace::cache_dir(ws),
+        let cache = self.cache_folder().map(|dir| Cache {
+            dir,
             fingerprint: Some(hash),
         });
         let name = crate::symbolicate::basename(&path).to_owned();

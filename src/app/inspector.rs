@@ -1,7 +1,7 @@
 //! The source-map segment inspector's view model: one generated line's segments, decoded on
 //! demand through the lazy index, with their sources and names resolved only when shown.
 
-use crate::model::{SourceText, utf16_col_to_byte};
+use crate::model::{SourceText, Utf16Cursor};
 use crate::symbols::sourcemap::{NONE, RawSegment, RegularMap, SourceMap};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -262,12 +262,8 @@ impl InspectorView {
             .checkpoints
             .partition_point(|&(_, u)| u <= from_col)
             .max(1);
-        let (b, u) = facts.checkpoints[k - 1];
-        let rest = line.get(b..).unwrap_or_default();
-        let start =
-            (b + utf16_col_to_byte(rest, from_col - u).unwrap_or(rest.len())).min(line.len());
-        let end = window(&line[start..], 0, to_col.saturating_sub(from_col)).1 + start;
-        (start, end)
+        let (byte, col) = facts.checkpoints[k - 1];
+        Utf16Cursor { byte, col }.span(line, from_col, to_col)
     }
 
     /// The segment that covers generated column `col` (UTF-16), as a look-up would pick it.
@@ -278,20 +274,10 @@ impl InspectorView {
     }
 }
 
-/// A stretch of a line cut by UTF-16 columns: the text and the byte offset of each column
-/// boundary asked for. Long minified lines are only walked across the window shown.
+/// A stretch of a line cut by UTF-16 columns: the byte offsets of `from_col` and `to_col`.
+/// Long minified lines are only walked across the window shown.
 pub fn window(line: &str, from_col: u32, to_col: u32) -> (usize, usize) {
-    let start = utf16_col_to_byte(line, from_col).unwrap_or(line.len());
-    let mut units = from_col;
-    let mut end = line.len();
-    for (b, ch) in line[start..].char_indices() {
-        if units >= to_col {
-            end = start + b;
-            break;
-        }
-        units += ch.len_utf16() as u32;
-    }
-    (start, end)
+    Utf16Cursor::default().span(line, from_col, to_col)
 }
 
 #[cfg(test)]

@@ -255,20 +255,10 @@ pub fn search_folder(
                     continue;
                 }
             };
-            match file.kind {
-                FileKind::SourceMap | FileKind::ProguardMapping | FileKind::NativeSymbols => {
-                    files.push(path);
-                }
-                FileKind::Log
-                    if crate::formats::parse_log(file.blob.as_slice())
-                        .stacks
-                        .iter()
-                        .flat_map(|s| &s.frames)
-                        .any(|f| f.input.is_some()) =>
-                {
-                    logs.push(path);
-                }
-                _ => {}
+            match file.role() {
+                engine::Role::Symbols => files.push(path),
+                engine::Role::Log => logs.push(path),
+                engine::Role::Neither => {}
             }
         }
     });

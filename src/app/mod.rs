@@ -284,6 +284,10 @@ pub struct AppState {
     pub settings: Settings,
     /// Recently opened workspaces.
     pub recent: Vec<PathBuf>,
+    /// The user's cache folder ([`crate::workspace::user_dirs::cache_root`], set by
+    /// [`AppState::start`]): a saved workspace's derived data goes into a folder of its own
+    /// under it. `None`: nothing is cached.
+    pub cache_root: Option<PathBuf>,
     /// How the user looks at the selected log.
     pub view: ViewState,
     /// File dialogs open, and their answers.
@@ -328,6 +332,7 @@ impl AppState {
             layout_generation: 0,
             settings: Settings::default(),
             recent: Vec::new(),
+            cache_root: None,
             view: ViewState::default(),
             dialogs: Dialogs::default(),
             copied: None,

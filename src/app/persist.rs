@@ -9,13 +9,9 @@ use crate::workspace;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The file listing recent workspaces (`$XDG_CONFIG_HOME/symscope/recent` or
-/// `~/.config/symscope/recent`).
+/// The file listing recent workspaces (`~/.config/symscope/recent`).
 fn recent_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("symscope").join("recent"))
+    workspace::user_dirs::config_file("recent")
 }
 
 impl AppState {
@@ -105,6 +101,9 @@ impl AppState {
     /// or nothing (the last workspace, when there is one).
     pub fn start(&mut self, paths: &[PathBuf]) {
         self.settings = super::Settings::load();
+        if self.cache_root.is_none() {
+            self.cache_root = workspace::user_dirs::cache_root();
+        }
         self.recent = recent_file()
             .and_then(|f| std::fs::read_to_string(f).ok())
             .map(|t| {

@@ -1,5 +1,5 @@
-//! The user's own settings, from `$XDG_CONFIG_HOME/symscope/settings.ron` (or
-//! `~/.config/symscope/settings.ron`): never from a workspace, so that opening a workspace
+//! The user's own settings, from `~/.config/symscope/settings.ron` (`$XDG_CONFIG_HOME` when
+//! it is an absolute path): never from a workspace, so that opening a workspace
 //! someone sent can never make Symscope run a program.
 //!
 //! ```ron
@@ -20,10 +20,7 @@ pub struct Settings {
 
 /// Where the settings file is.
 pub fn settings_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("symscope").join("settings.ron"))
+    crate::workspace::user_dirs::config_file("settings.ron")
 }
 
 impl Settings {

@@ -53,3 +53,46 @@ pub(super) const MAP_PHASE: &str = "parse + index";
 
 /// The phase of a mapping's class scan.
 pub(super) const MAPPING_PHASE: &str = "scan";
+
+/// What a file found in a folder is for, decided here once for the CLI (`-s DIR`) and the
+/// window (a dropped folder) alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A symbol file: a source map, a JavaScript bundle (its text names functions by
+    /// their scopes, and may carry its map), a ProGuard/R8 mapping or a native debug file.
+    Symbols,
+    /// A crash log with at least one frame.
+    Log,
+    /// Neither (an `Info.plist`, a log without frames, a Hermes bytecode file).
+    Neither,
+}
+
+impl Detected {
+    /// Whether this file is a symbol file ([`Role::Symbols`]), told from its kind alone.
+    pub fn is_symbols(&self) -> bool {
+        matches!(
+            self.kind,
+            FileKind::SourceMap
+                | FileKind::JavaScript
+                | FileKind::ProguardMapping
+                | FileKind::NativeSymbols
+        )
+    }
+
+    /// What this file is for when it is found in a folder (a log is parsed to find out).
+    pub fn role(&self) -> Role {
+        match self.kind {
+            _ if self.is_symbols() => Role::Symbols,
+            FileKind::Log
+                if formats::parse_log(self.blob.as_slice())
+                    .stacks
+                    .iter()
+                    .flat_map(|s| &s.frames)
+                    .any(|f| f.input.is_some()) =>
+            {
+                Role::Log
+            }
+            _ => Role::Neither,
+        }
+    }
+}

@@ -242,21 +242,7 @@ fn line_lengths(text: &[u8]) -> Vec<u32> {
 /// UTF-16 code units of UTF-8 bytes (lossy: a bad sequence counts as the one replacement
 /// character it decodes to).
 fn utf16_len(bytes: &[u8]) -> u32 {
-    if bytes.is_ascii() {
-        return bytes.len() as u32;
-    }
-    if std::str::from_utf8(bytes).is_ok() {
-        // Valid UTF-8: a unit per character, two for one of four bytes; counted per byte,
-        // which vectorises (a minified bundle's one line may hold megabytes).
-        return bytes
-            .iter()
-            .map(|&b| u32::from((b & 0xc0) != 0x80) + u32::from(b >= 0xf0))
-            .sum();
-    }
-    String::from_utf8_lossy(bytes)
-        .chars()
-        .map(|c| c.len_utf16() as u32)
-        .sum()
+    crate::model::utf16_len_lossy(bytes) as u32
 }
 
 /// Checks `map` (named `name`), and its generated positions against `bundle` when given.

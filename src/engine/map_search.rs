@@ -155,15 +155,13 @@ fn search_text(bundle: Option<&SourceText>, needle: &str, hits: &mut SearchHits)
             continue;
         };
         // UTF-16 columns, counted on from the previous hit.
-        let (mut byte, mut units) = (0, 0u32);
+        let mut cursor = crate::model::Utf16Cursor::default();
         let mut hit = |at: usize| {
             hits.generated_total += 1;
             if hits.generated.len() < MOST_HITS {
-                units += content[byte..at].encode_utf16().count() as u32;
-                byte = at;
                 hits.generated.push(GeneratedPos {
                     line: line as u32,
-                    column: units,
+                    column: cursor.seek_byte(content, at),
                 });
             }
         };

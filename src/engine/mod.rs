@@ -35,8 +35,8 @@ pub mod signature;
 pub mod stack_diff;
 mod table;
 
-pub use cache::{Cache, fingerprint, write_atomically};
-pub use detect::Detected;
+pub use cache::{Cache, STALE_TEMPORARY, fingerprint, remove_stale_temporaries, write_atomically};
+pub use detect::{Detected, Role};
 pub use error::{Error, Reason};
 pub use load::{
     AddSymbols, Input, Loader, NativeRoute, OPEN_PHASE, SymbolFile, load, load_symbols,

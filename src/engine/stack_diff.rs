@@ -1,5 +1,5 @@
-//! Two symbolicated stacks side by side, frames aligned: the longest common subsequence of
-//! their frames by function and file (a resolved frame by the function it runs in, the last
+//! Two symbolicated stacks side by side, frames aligned by Myers' diff (`similar`) of their
+//! frames by function and file (a resolved frame by the function it runs in, the last
 //! entry of its inline chain; an unresolved one as [`super::signature`] takes it), so a frame
 //! only one stack has stands out, and the frames both have are compared for what else
 //! differs: the line, the inline chain, the status.
@@ -86,10 +86,6 @@ impl StackDiff {
     }
 }
 
-/// Past this many cells the table of the common subsequence is not built: the stacks' common
-/// ends are aligned and the middle is listed as frames of one side each.
-const MAX_CELLS: usize = 1 << 24;
-
 /// Compares the signed (crashed) stacks of two tables.
 pub fn diff_logs(a: &FrameTable, b: &FrameTable) -> StackDiff {
     let sa = super::signature::signed_stack(a).unwrap_or(0);
@@ -138,7 +134,7 @@ pub fn diff(a: &FrameTable, sa: usize, b: &FrameTable, sb: usize) -> StackDiff {
 }
 
 /// A frame as aligned: function and file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Key {
     function: String,
     file: String,
@@ -204,55 +200,39 @@ fn changes(a: &Option<FrameRef<'_>>, b: &Option<FrameRef<'_>>) -> Vec<Change> {
     out
 }
 
-/// The longest common subsequence of `a` and `b` as aligned pairs, in order: a pair of
-/// indices for a common element, one side only for the others (A's before B's between two
-/// common elements).
-fn align<T: PartialEq>(a: &[T], b: &[T]) -> Vec<(Option<usize>, Option<usize>)> {
-    // Common ends first: a stack overflow's thousands of equal frames need no table.
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (ma, mb) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
-    let mut out: Vec<(Option<usize>, Option<usize>)> =
-        (0..prefix).map(|i| (Some(i), Some(i))).collect();
-    let (n, m) = (ma.len(), mb.len());
-    if n * m <= MAX_CELLS {
-        // lcs[i][j]: the common subsequence's length of ma[i..] and mb[j..].
-        let w = m + 1;
-        let mut lcs = vec![0u32; (n + 1) * w];
-        for i in (0..n).rev() {
-            for j in (0..m).rev() {
-                lcs[i * w + j] = if ma[i] == mb[j] {
-                    lcs[(i + 1) * w + j + 1] + 1
-                } else {
-                    lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
-                };
+/// How long the alignment of two stacks may take before `similar` settles for a coarser
+/// (still correct, just less minimal) alignment: only two huge stacks with little in
+/// common come near it.
+const ALIGN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `a` and `b` aligned by Myers' diff (`similar`): a pair of indices for a common element,
+/// one side only for the others (A's before B's between two common elements), in order.
+fn align<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> Vec<(Option<usize>, Option<usize>)> {
+    let deadline = std::time::Instant::now() + ALIGN_DEADLINE;
+    let ops =
+        similar::capture_diff_slices_deadline(similar::Algorithm::Myers, a, b, Some(deadline));
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    // The frames of each side since the last common one.
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    for op in ops {
+        match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                out.extend(only_a.drain(..).map(|i| (Some(i), None)));
+                out.extend(only_b.drain(..).map(|j| (None, Some(j))));
+                out.extend((0..len).map(|k| (Some(old_index + k), Some(new_index + k))));
+            }
+            other => {
+                only_a.extend(other.old_range());
+                only_b.extend(other.new_range());
             }
         }
-        let (mut i, mut j) = (0, 0);
-        while i < n || j < m {
-            if i < n && j < m && ma[i] == mb[j] {
-                out.push((Some(prefix + i), Some(prefix + j)));
-                i += 1;
-                j += 1;
-            } else if j == m || (i < n && lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) {
-                out.push((Some(prefix + i), None));
-                i += 1;
-            } else {
-                out.push((None, Some(prefix + j)));
-                j += 1;
-            }
-        }
-    } else {
-        out.extend((0..n).map(|i| (Some(prefix + i), None)));
-        out.extend((0..m).map(|j| (None, Some(prefix + j))));
     }
-    let (sa, sb) = (a.len() - suffix, b.len() - suffix);
-    out.extend((0..suffix).map(|k| (Some(sa + k), Some(sb + k))));
+    out.extend(only_a.into_iter().map(|i| (Some(i), None)));
+    out.extend(only_b.into_iter().map(|j| (None, Some(j))));
     out
 }
 
@@ -303,6 +283,22 @@ mod tests {
                 .filter(|(x, y)| x.is_some() && y.is_some())
                 .count(),
             10_000
+        );
+        // Past 2^24 cells (a table of 64 MB) the old table gave up aligning the middle:
+        // two 6,000-frame stacks with a frame changed every 1,000 still align.
+        let big_a: Vec<u32> = (0..6_000).collect();
+        let big_b: Vec<u32> = (0..6_000)
+            .map(|i| if i % 1_000 == 500 { 100_000 + i } else { i })
+            .collect();
+        let rows = align(&big_a, &big_b);
+        let pairs = rows
+            .iter()
+            .filter(|(x, y)| x.is_some() && y.is_some())
+            .count();
+        assert_eq!((rows.len(), pairs), (6_006, 5_994));
+        assert!(
+            rows.iter()
+                .all(|(x, y)| x.is_none() || y.is_none() || x == y)
         );
     }
 }

@@ -17,5 +17,5 @@ pub use resolved::{
     SymbolicatedStack, SymbolicatedTrace, Timing,
 };
 pub use runner::{ChunkRunner, Serial};
-pub use text::{SourceText, utf16_col_to_byte, utf16_len};
+pub use text::{SourceText, Utf16Cursor, utf16_col_to_byte, utf16_len, utf16_len_lossy};
 pub use trace::{Frame, FrameInput, FrameView, Module, Stack, Trace, TraceSink, TraceView};

@@ -51,33 +51,95 @@ impl SourceText {
 /// The byte offset in `line` of UTF-16 column `col16` (source-map columns count UTF-16 code
 /// units). `None` past the end of the line; a column inside a surrogate pair rounds down.
 pub fn utf16_col_to_byte(line: &str, col16: u32) -> Option<usize> {
-    let bytes = line.as_bytes();
-    if bytes.get(..col16 as usize).is_some_and(<[u8]>::is_ascii) {
-        return Some(col16 as usize);
-    }
-    let mut units = 0u32;
-    let mut start = 0;
-    // Whole chunks before the column are counted, not walked (minified lines run to megabytes).
-    while let Some(chunk) = bytes.get(start..start + 64) {
-        let n = utf16_len(chunk) as u32;
-        if units + n > col16 {
-            break;
+    Utf16Cursor::default().seek_col(line, col16)
+}
+
+/// A place in one line as a byte offset and its UTF-16 column, moved on by column or by
+/// byte: the one walk between the two that every column in Symscope takes (source-map
+/// columns count UTF-16 code units, Rust strings bytes). Moving on from where it stands,
+/// a run of look-ups along a megabyte minified line walks it once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Utf16Cursor {
+    /// The byte offset (a character boundary).
+    pub byte: usize,
+    /// Its UTF-16 column.
+    pub col: u32,
+}
+
+impl Utf16Cursor {
+    /// Moves to UTF-16 column `col` and answers its byte offset, as [`utf16_col_to_byte`]
+    /// does; a column before the cursor answers the cursor's byte and does not move it.
+    /// `None` past the end of the line (the cursor is then left at the end).
+    pub fn seek_col(&mut self, line: &str, col: u32) -> Option<usize> {
+        if col < self.col {
+            return Some(self.byte);
         }
-        units += n;
-        start += 64;
-        // The chunk's last character may run on: its units are counted at its first byte.
-        while bytes.get(start).is_some_and(|b| b & 0xC0 == 0x80) {
-            start += 1;
+        let bytes = line.as_bytes();
+        let (mut start, mut units) = (self.byte, self.col);
+        let ascii_run = (col - units) as usize;
+        if bytes
+            .get(start..start + ascii_run)
+            .is_some_and(<[u8]>::is_ascii)
+        {
+            *self = Self {
+                byte: start + ascii_run,
+                col,
+            };
+            return Some(self.byte);
         }
-    }
-    for (byte, ch) in line[start..].char_indices() {
-        let w = ch.len_utf16() as u32;
-        if units + w > col16 {
-            return Some(start + byte);
+        // Whole chunks before the column are counted, not walked.
+        while let Some(chunk) = bytes.get(start..start + 64) {
+            let n = utf16_len(chunk) as u32;
+            if units + n > col {
+                break;
+            }
+            units += n;
+            start += 64;
+            // The chunk's last character may run on: its units are counted at its first byte.
+            while bytes.get(start).is_some_and(|b| b & 0xC0 == 0x80) {
+                start += 1;
+            }
         }
-        units += w;
+        for (byte, ch) in line.get(start..)?.char_indices() {
+            let w = ch.len_utf16() as u32;
+            if units + w > col {
+                *self = Self {
+                    byte: start + byte,
+                    col: units,
+                };
+                return Some(self.byte);
+            }
+            units += w;
+        }
+        *self = Self {
+            byte: line.len(),
+            col: units,
+        };
+        (units == col).then_some(line.len())
     }
-    (units == col16).then_some(line.len())
+
+    /// Moves to byte offset `at` (a character boundary at or after the cursor; clamped to
+    /// the line) and answers its UTF-16 column.
+    pub fn seek_byte(&mut self, line: &str, at: usize) -> u32 {
+        let at = at.min(line.len()).max(self.byte);
+        self.col += utf16_len(&line.as_bytes()[self.byte..at]) as u32;
+        self.byte = at;
+        self.col
+    }
+
+    /// The byte offsets of UTF-16 columns `from_col` and `to_col` in `line` (from the
+    /// cursor on): the stretch of the line between them, whole characters (a surrogate pair
+    /// cut by `to_col` is kept whole), each end clamped to the line's end.
+    pub fn span(&mut self, line: &str, from_col: u32, to_col: u32) -> (usize, usize) {
+        let start = self.seek_col(line, from_col).unwrap_or(line.len());
+        let mut end = self.seek_col(line, to_col).unwrap_or(line.len());
+        if self.col < to_col
+            && let Some(ch) = line.get(end..).and_then(|rest| rest.chars().next())
+        {
+            end += ch.len_utf8();
+        }
+        (start, end.max(start))
+    }
 }
 
 /// The number of UTF-16 code units of UTF-8 `bytes` that start on a character boundary: one
@@ -92,6 +154,21 @@ pub fn utf16_len(bytes: &[u8]) -> usize {
             });
             usize::from(units)
         })
+        .sum()
+}
+
+/// [`utf16_len`] of bytes that may not be UTF-8: a bad sequence counts as the one
+/// replacement character it decodes to.
+pub fn utf16_len_lossy(bytes: &[u8]) -> usize {
+    if bytes.is_ascii() {
+        return bytes.len();
+    }
+    if std::str::from_utf8(bytes).is_ok() {
+        return utf16_len(bytes);
+    }
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .map(char::len_utf16)
         .sum()
 }
 
@@ -149,5 +226,43 @@ mod tests {
             assert_eq!(utf16_col_to_byte(&line, units + 1), None);
             assert_eq!(utf16_len(line.as_bytes()), units as usize);
         }
+    }
+
+    /// Walking on column by column, by byte and by span finds what a walk from the line's
+    /// start (`encode_utf16`, the standard library's) finds.
+    #[test]
+    fn cursor_walks_on_as_from_the_start() {
+        let line = "aé€😀b\u{1F600}x".repeat(40);
+        // Every column's byte offset, from the standard library's encoder.
+        let mut expect = Vec::new();
+        for (b, ch) in line.char_indices() {
+            expect.push(b);
+            if ch.len_utf16() == 2 {
+                expect.push(b);
+            }
+        }
+        let total = expect.len() as u32;
+        expect.push(line.len());
+        for step in [1, 2, 3, 7, 64] {
+            let mut cursor = Utf16Cursor::default();
+            for col in (0..=total + 2).step_by(step) {
+                let want = expect.get(col as usize).copied();
+                assert_eq!(cursor.seek_col(&line, col), want, "{col}");
+                assert_eq!(utf16_col_to_byte(&line, col), want, "{col}");
+            }
+        }
+        let mut cursor = Utf16Cursor::default();
+        for (b, _) in line.char_indices().step_by(3) {
+            assert_eq!(
+                cursor.seek_byte(&line, b) as usize,
+                line[..b].encode_utf16().count()
+            );
+        }
+        // A span cut inside a surrogate pair keeps the pair whole.
+        assert_eq!(Utf16Cursor::default().span("a😀b", 0, 2), (0, 5));
+        assert_eq!(Utf16Cursor::default().span("a😀b", 1, 4), (1, 6));
+        assert_eq!(Utf16Cursor::default().span("ab", 5, 9), (2, 2));
+        assert_eq!(utf16_len_lossy(b"a\xffb\xe2\x82"), 4);
+        assert_eq!(utf16_len_lossy("é😀".as_bytes()), 3);
     }
 }

@@ -1116,12 +1116,12 @@ fn original_ui(
             let mut at_char = 0;
             // The columns are sorted: each is found walking on from the one before (a
             // minified original line may hold thousands), and none past the pane's edge.
-            let mut cursor = (0usize, 0u32);
+            let mut cursor = crate::model::Utf16Cursor::default();
             for &(col, k) in mapped {
                 if at_char > max_chars {
                     break;
                 }
-                let Some(b) = advance_to_column(line, &mut cursor, col) else {
+                let Some(b) = cursor.seek_col(line, col) else {
                     break;
                 };
                 if b < at_byte {
@@ -1162,46 +1162,4 @@ fn original_ui(
             }
         }
     });
-}
-
-/// The byte offset in `line` of UTF-16 column `col`, walking on from `cursor` (a byte and
-/// its column, before `col`) and moving it there; as `utf16_col_to_byte` answers.
-fn advance_to_column(line: &str, cursor: &mut (usize, u32), col: u32) -> Option<usize> {
-    let (b, u) = *cursor;
-    if col < u {
-        return Some(b);
-    }
-    let mut units = u;
-    for (i, ch) in line.get(b..)?.char_indices() {
-        let w = ch.len_utf16() as u32;
-        if units + w > col {
-            *cursor = (b + i, units);
-            return Some(b + i);
-        }
-        units += w;
-    }
-    (units == col).then(|| {
-        *cursor = (line.len(), units);
-        line.len()
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    /// Walking on column by column finds what a walk from the line's start finds.
-    #[test]
-    fn columns_found_walking_on() {
-        let line = "aé€😀b".repeat(50);
-        let total = line.encode_utf16().count() as u32;
-        for step in [1, 2, 3, 7] {
-            let mut cursor = (0, 0);
-            for col in (0..=total + 2).step_by(step) {
-                assert_eq!(
-                    super::advance_to_column(&line, &mut cursor, col),
-                    crate::model::utf16_col_to_byte(&line, col),
-                    "{col}"
-                );
-            }
-        }
-    }
 }

@@ -4,17 +4,18 @@
 //! Saving writes a temporary file, fsyncs it and renames it over the old one, so a crash or a
 //! kill during a save loses nothing. A file written by a newer Symscope, or one that is not a
 //! workspace, is refused with a clear error and never overwritten. Derived data (indexes,
-//! caches) lives in `NAME.cache/` beside the document and is never needed for correctness.
+//! caches) lives in the user's cache folder, keyed by the document ([`user_dirs`]), never beside
+//! the user's file, and is never needed for correctness.
 
 mod extract;
 mod paths;
+pub mod user_dirs;
 
 pub use extract::{Extracted, extract_sources};
 pub use paths::{expand_paths, files_under, relative_path};
 
 use crate::model::FileKind;
 use serde::{Deserialize, Serialize};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -253,6 +254,8 @@ struct SchemaProbe {
 
 /// Reads a workspace, refusing newer schemas and files that are not workspaces.
 pub fn load(path: &Path) -> Result<Workspace, WorkspaceError> {
+    // A save killed mid-write left its temporary file: it is of no use to anyone.
+    crate::engine::remove_stale_temporaries(path);
     let text = std::fs::read_to_string(path).map_err(io_err(path))?;
     parse(&text, path)
 }
@@ -293,42 +296,12 @@ pub fn to_ron(ws: &Workspace) -> String {
         .unwrap_or_else(|_| ron::to_string(ws).unwrap_or_default())
 }
 
-/// Writes a workspace atomically: temporary file, fsync, rename over the old file, fsync of
-/// the folder. On any error the old file is untouched and the temporary file removed.
+/// Writes a workspace atomically ([`crate::engine::write_atomically`]): on any error the old
+/// file is untouched and no temporary file is left.
 pub fn save(path: &Path, ws: &Workspace) -> Result<(), WorkspaceError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().map_or_else(
-        || "workspace.ron".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let text = to_ron(ws);
-    let write = || -> std::io::Result<()> {
-        std::fs::create_dir_all(&dir)?;
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.write_all(b"\n")?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)?;
-        // Make the rename itself durable (best effort: not every platform can open a folder).
-        if let Ok(d) = std::fs::File::open(&dir) {
-            d.sync_all().ok();
-        }
-        Ok(())
-    };
-    write().map_err(|e| {
-        std::fs::remove_file(&tmp).ok();
-        io_err(path)(e)
-    })
-}
-
-/// The folder for derived data beside a workspace file (`demo.ron` → `demo.cache/`).
-pub fn cache_dir(path: &Path) -> PathBuf {
-    path.with_extension("cache")
+    let mut text = to_ron(ws);
+    text.push('\n');
+    crate::engine::write_atomically(path, text.as_bytes()).map_err(io_err(path))
 }
 
 /// The content hash stored in [`Input::hash`] (the engine's fingerprint, which also names

@@ -11,23 +11,20 @@ fn id_digits(id: &str) -> String {
         .collect()
 }
 
-/// The debug ID that Breakpad and symbolic derive from an ELF build ID (hex digits): its
-/// first 16 bytes read as a little-endian GUID, so the first three fields are byte-swapped.
+/// The debug ID that Breakpad and symbolic derive from an ELF build ID (hex digits), as
+/// hex digits without its age: its first 16 bytes (zero-padded) read as a little-endian
+/// GUID (`debugid`'s `from_guid_age`, as symbolic reads a little-endian ELF file's).
 fn elf_debug_id(build_id: &str) -> Option<String> {
-    let b = build_id.get(..32)?;
-    let swap = |s: &str| -> String {
-        (0..s.len() / 2)
-            .rev()
-            .map(|i| &s[2 * i..2 * i + 2])
-            .collect()
-    };
-    Some(format!(
-        "{}{}{}{}",
-        swap(&b[..8]),
-        swap(&b[8..12]),
-        swap(&b[12..16]),
-        &b[16..]
-    ))
+    let mut guid = [0u8; 16];
+    let digits = build_id.as_bytes();
+    if digits.len() < 2 || !digits.len().is_multiple_of(2) {
+        return None;
+    }
+    for (byte, pair) in guid.iter_mut().zip(digits.chunks_exact(2)) {
+        *byte = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
+    }
+    let id = symbolic::common::DebugId::from_guid_age(&guid, 0).ok()?;
+    Some(id_digits(&id.uuid().simple().to_string()))
 }
 
 impl NativeInfo {

@@ -31,7 +31,7 @@ type FxIndexSet<T> = IndexSet<T, BuildHasherDefault<FxHasher>>;
 type Scratch = (Vec<std::ops::Range<u32>>, Vec<(u32, u32)>);
 
 /// Names as read → the string offsets of their clean forms.
-type Names = hashbrown::HashMap<Box<str>, u32>;
+type Names = rustc_hash::FxHashMap<Box<str>, u32>;
 
 /// Cleans a function name: `None` when it stays as it is.
 pub(in crate::symbols::native) type CleanName = fn(&str) -> Option<String>;
