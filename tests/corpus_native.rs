@@ -411,30 +411,60 @@ fn gdb_backtrace_equals_gdbs_own_frames() {
     assert!(checked >= 12, "{checked}");
 }
 
+/// Every native symbol file under `tests/fixtures/native` (ELF, Mach-O and dSYM, PDB,
+/// Breakpad), told by the engine's detection from its bytes, with its path from there.
+fn every_native_file() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
+    let (files, errors) = symscope::workspace::files_under(&root);
+    assert!(errors.is_empty(), "{errors:?}");
+    files
+        .into_iter()
+        .filter(|path| {
+            let bytes = std::fs::read(path).unwrap();
+            let file = symscope::engine::Detected::new(
+                path.display().to_string(),
+                symscope::model::Blob::from(bytes),
+            );
+            file.kind == symscope::model::FileKind::NativeSymbols
+        })
+        .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+        .collect()
+}
+
 /// Our SymCache, built on one thread (the debug information read and its functions written in
 /// turn) and on two (read on one while the other writes), is byte for byte symbolic's own
-/// `process_object`'s, for every kind of native file.
+/// `process_object`'s, for every native file of the fixtures (every kind: ELF, Mach-O,
+/// dSYM, universal, PDB, Breakpad).
 #[test]
 fn symcache_equals_symbolics_on_one_thread_and_on_two() {
     use reference::reference_symcaches;
     use symscope::jobs::ParallelIndex;
     use symscope::symbols::native::NativeSymbols;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/native");
-    for file in [
-        "crashy/crashy",
-        "crashy/crashy.debug",
-        "crashy/crashy.sym",
-        "macho/macho_crash.dSYM/Contents/Resources/DWARF/macho_crash",
-        "sentry-symbolic/fixtures/linux/crash.debug",
-        "sentry-symbolic/fixtures/macos/crash.dSYM/Contents/Resources/DWARF/crash",
-        "sentry-symbolic/fixtures/macos/crash.inlines.sym",
-        "sentry-symbolic/crashprobe/simulator-CrashProbeiOS.app.dSYM/Contents/Resources/DWARF/CrashProbeiOS",
-        "sentry-symbolic/fixtures/windows/crash.pdb",
-    ] {
+    let files = every_native_file();
+    // The kinds the corpus has: ELF (with and without debug info, split, build-id tree),
+    // Mach-O and dSYMs (one universal), PDBs and Breakpad files.
+    assert!(files.len() >= 25, "{files:#?}");
+    let mut compared = 0;
+    for file in &files {
         let bytes = std::fs::read(root.join(file)).unwrap();
+        let converted = NativeSymbols::convert(&bytes, None);
+        if let Err(symscope::symbols::native::NativeError::NoSymbols) = converted {
+            // Refused only where symbolic sees neither debug information nor a symbol.
+            let archive = symbolic::debuginfo::Archive::parse(&bytes).unwrap();
+            for object in archive.objects() {
+                let object = object.unwrap();
+                assert!(
+                    !object.has_debug_info() && object.symbols().next().is_none(),
+                    "{file}: refused, but it has symbols"
+                );
+            }
+            continue;
+        }
         let reference = reference_symcaches(&bytes);
+        compared += 1;
         for (how, native) in [
-            ("one thread", NativeSymbols::convert(&bytes, None).unwrap()),
+            ("one thread", converted.unwrap()),
             (
                 "two threads",
                 NativeSymbols::convert_with(&bytes, None, &ParallelIndex).unwrap(),
@@ -455,6 +485,7 @@ fn symcache_equals_symbolics_on_one_thread_and_on_two() {
             }
         }
     }
+    assert!(compared + 2 >= files.len(), "{compared} of {}", files.len());
 }
 
 /// Cancelling a two-thread SymCache build (the progress receiver says stop, as a cancelled

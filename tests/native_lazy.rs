@@ -50,34 +50,50 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Addresses (relative to the load address) inside the file's functions (its symbol table's
-/// symbols).
-fn sample(bytes: &[u8], n: usize) -> Vec<u64> {
-    use symbolic::debuginfo::Archive;
-    let archive = Archive::parse(bytes).unwrap();
+/// Addresses (relative to the load address) inside the functions of an ELF binary's symbol
+/// table; for a Mach-O file (whose symbols have no size, and whose dSYM may have no symbol
+/// table), inside the functions symbolic reads from the debug file's DWARF, so that the
+/// sample lands in code rather than in headers.
+fn sample(binary: &[u8], debug: &[u8], n: usize) -> Vec<u64> {
+    use symbolic::debuginfo::{Archive, FileFormat};
+    let archive = Archive::parse(binary).unwrap();
     let object = archive.object_by_index(0).unwrap().unwrap();
     let base = object.load_address();
-    // Mach-O symbols have no size: a function then runs to the next symbol.
-    let mut symbols: Vec<(u64, u64)> = object
-        .symbols()
-        .filter(|s| s.address >= base)
-        .map(|s| (s.address - base, s.size))
-        .collect();
-    symbols.sort_unstable();
-    let code: Vec<(u64, u64)> = symbols
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &(a, size))| {
-            let size = if size > 0 {
-                size
-            } else {
-                symbols.get(i + 1)?.0.saturating_sub(a)
-            };
-            (size > 0).then_some((a, size))
-        })
-        .collect();
-    // A Mach-O file with no symbol table (ld64.lld's output here): its first 64 KB, where
-    // these small programs' code is.
+    let code: Vec<(u64, u64)> = if object.file_format() == FileFormat::MachO {
+        let archive = Archive::parse(debug).unwrap();
+        let object = archive.object_by_index(0).unwrap().unwrap();
+        let session = object.debug_session().unwrap();
+        let mut ranges: Vec<(u64, u64)> = session
+            .functions()
+            .filter_map(Result::ok)
+            .filter(|f| f.size > 0)
+            .map(|f| (f.address, f.size))
+            .collect();
+        ranges.sort_unstable();
+        ranges
+    } else {
+        let mut symbols: Vec<(u64, u64)> = object
+            .symbols()
+            .filter(|s| s.address >= base)
+            .map(|s| (s.address - base, s.size))
+            .collect();
+        symbols.sort_unstable();
+        // A symbol without a size runs to the next one.
+        symbols
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(a, size))| {
+                let size = if size > 0 {
+                    size
+                } else {
+                    symbols.get(i + 1)?.0.saturating_sub(a)
+                };
+                (size > 0).then_some((a, size))
+            })
+            .collect()
+    };
+    // A file with no symbol table (stripped): its first 64 KB, where these small
+    // programs' code is.
     let code = if code.is_empty() {
         vec![(0, 0x10000)]
     } else {
@@ -155,7 +171,7 @@ fn lazy_answers_equal_the_symcache() {
         let lazy = opened.object_for_arch(None);
         let at_crashes = crash_addresses(path);
         crashes += at_crashes.len();
-        for addr in at_crashes.into_iter().chain(sample(&binary, 3_000)) {
+        for addr in at_crashes.into_iter().chain(sample(&binary, &bytes, 3_000)) {
             let theirs = object.lookup(addr);
             let ours = lazy.lookup(addr);
             if theirs.is_empty() {
@@ -258,10 +274,11 @@ fn llvm_symbolizer(
         .collect()
 }
 
-/// At 2,000 random addresses (fixed seed) of each corpus binary, the lazy reader's innermost
-/// file and line equal llvm-symbolizer's (its answers vendored as an oracle) at ≥ 99.9% of the
-/// addresses llvm-symbolizer answers, line-table-only code included; where llvm-symbolizer
-/// has no file and line, the lazy reader has none either.
+/// At 2,000 random addresses (fixed seed) of each corpus binary (of which llvm-symbolizer
+/// answers at least 40%), the lazy reader's innermost file and line equal llvm-symbolizer's
+/// (its answers vendored as an oracle) at every address llvm-symbolizer answers,
+/// line-table-only code included; where llvm-symbolizer has no file and line, the lazy
+/// reader has none either.
 #[test]
 fn innermost_agrees_with_llvm_symbolizer() {
     let (mut answered, mut same) = (0usize, 0usize);
@@ -271,6 +288,7 @@ fn innermost_agrees_with_llvm_symbolizer() {
         let bytes = std::fs::read(&file).unwrap();
         let addrs = sample(
             &std::fs::read(common::fixture(binary)).unwrap(),
+            &bytes,
             AGREEMENT_SAMPLE,
         );
         let oracle_file = oracle_path(path);
@@ -284,6 +302,12 @@ fn innermost_agrees_with_llvm_symbolizer() {
             serde_json::from_slice(&std::fs::read(&oracle_file).unwrap()).unwrap();
         let answers = oracle["answers"].as_array().unwrap();
         assert_eq!(answers.len(), addrs.len(), "{path}: the oracle's sample");
+        // An oracle that answers little tests little: each file's sample lands in code.
+        let answering = answers.iter().filter(|a| a["file"].is_string()).count();
+        assert!(
+            answering * 5 >= AGREEMENT_SAMPLE * 2,
+            "{path}: llvm-symbolizer answers only {answering} of {AGREEMENT_SAMPLE}"
+        );
         let opened =
             NativeSymbols::open(&Blob::from(bytes.clone()), None, &Serial, &mut NoProgress)
                 .unwrap();
@@ -326,8 +350,5 @@ fn innermost_agrees_with_llvm_symbolizer() {
         eprintln!("  {d}");
     }
     assert!(answered >= 12_000, "{answered} answered");
-    assert!(
-        same as f64 >= 0.999 * answered as f64,
-        "{same} of {answered} agree"
-    );
+    assert_eq!(same, answered, "every answer agrees");
 }
