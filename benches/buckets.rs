@@ -23,7 +23,7 @@ const SEED: u64 = 0x2026_1125;
 
 /// The folder of `n` generated logs (written unless an earlier run left it complete) and
 /// each log's source crash.
-fn logs(n: usize) -> (PathBuf, BTreeMap<String, usize>) {
+fn logs(n: usize) -> (PathBuf, BTreeMap<String, &'static str>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("target/bench-buckets/{n}"));
     let done = dir.join("complete");
     if !done.exists() {
@@ -38,14 +38,15 @@ fn logs(n: usize) -> (PathBuf, BTreeMap<String, usize>) {
             let path = dir
                 .join(format!("night-{:02}", k / 1000))
                 .join(format!("crash-{k:06}.txt"));
-            (path.display().to_string(), k % crashgen::SOURCES.len())
+            let source = &crashgen::SOURCES[k % crashgen::SOURCES.len()];
+            (path.display().to_string(), source.crash)
         })
         .collect();
     (dir, sources)
 }
 
 /// One run: wall time (s), peak memory (bytes); the JSON output checked.
-fn run(dir: &Path, sources: &BTreeMap<String, usize>) -> (f64, u64) {
+fn run(dir: &Path, sources: &BTreeMap<String, &'static str>) -> (f64, u64) {
     let out = std::env::temp_dir().join(format!(
         "symscope-bench-buckets-{}.json",
         std::process::id()
@@ -64,14 +65,14 @@ fn run(dir: &Path, sources: &BTreeMap<String, usize>) -> (f64, u64) {
     let buckets = doc["buckets"].as_array().unwrap();
     assert_eq!(
         buckets.len(),
-        crashgen::SOURCES.len(),
+        crashgen::crashes().len(),
         "one bucket per crash"
     );
     let mut total = 0;
     for b in buckets {
         let members = b["members"].as_array().unwrap();
         total += members.len();
-        let from: BTreeSet<usize> = members
+        let from: BTreeSet<&str> = members
             .iter()
             .map(|m| sources[m.as_str().unwrap()])
             .collect();

@@ -30,8 +30,9 @@ fn row_kinds(doc: &serde_json::Value) -> Vec<&str> {
         .collect()
 }
 
-/// `symscope buckets --format json` over a folder of 8 variants of each corpus crash (and two
-/// files that are not logs): one bucket per crash, holding exactly its variants.
+/// `symscope buckets --format json` over a folder of 8 variants of each corpus trace (and two
+/// files that are not logs): one bucket per crash, holding exactly its variants; the traces
+/// of lodash's crash by V8, JavaScriptCore and SpiderMonkey share one.
 #[test]
 fn buckets_equal_the_crashes_the_logs_came_from() {
     let dir = temp_dir("buckets");
@@ -78,19 +79,23 @@ fn buckets_equal_the_crashes_the_logs_came_from() {
             .collect();
         assert_eq!(b["count"], members.len());
         let sources: BTreeSet<usize> = members.iter().map(|m| source_of[*m]).collect();
+        let crashes: BTreeSet<&str> = sources.iter().map(|&s| SOURCES[s].crash).collect();
         let names: Vec<&str> = sources.iter().map(|&s| SOURCES[s].id).collect();
         assert_eq!(
-            sources.len(),
+            crashes.len(),
             1,
             "crashes merged: {names:?}\n{}",
             b["signature"]
         );
-        let s = *sources.iter().next().unwrap();
-        assert!(seen.insert(s), "{} split over buckets", SOURCES[s].id);
-        assert_eq!(members.len(), 8, "{}", SOURCES[s].id);
+        let crash = *crashes.iter().next().unwrap();
+        assert!(seen.insert(crash), "{crash} split over buckets");
+        // Every trace of the crash, each engine's included: 8 variants each.
+        let traces = SOURCES.iter().filter(|s| s.crash == crash).count();
+        assert_eq!(members.len(), 8 * traces, "{crash}: {names:?}");
         assert_eq!(b["first"], members[0]);
-        assert_eq!(b["last"], members[7]);
+        assert_eq!(b["last"], members[members.len() - 1]);
         assert_eq!(b["fingerprint"].as_str().unwrap().len(), 16);
+        let s = *sources.iter().next().unwrap();
         let platform = match SOURCES[s].family {
             Family::Java => "java",
             Family::Native => "native",
@@ -105,7 +110,9 @@ fn buckets_equal_the_crashes_the_logs_came_from() {
                 .all(|f| f["raw"].is_string() && f["status"].is_string())
         );
     }
-    assert_eq!(seen.len(), SOURCES.len());
+    assert_eq!(seen.len(), crashgen::crashes().len());
+    // Lodash's crash by three engines is one bucket.
+    assert!(seen.contains("lodash"));
     // The fingerprint `symbolicate` prints on the crashed stack is the bucket's.
     for b in buckets.iter().take(4) {
         let member = b["members"][3].as_str().unwrap();
@@ -133,7 +140,7 @@ fn buckets_equal_the_crashes_the_logs_came_from() {
         text.starts_with(&format!(
             "{} logs in {} buckets, 2 unreadable",
             logs.len() + 2,
-            SOURCES.len()
+            crashgen::crashes().len()
         )),
         "{text}"
     );
@@ -259,5 +266,69 @@ fn diff_compares_two_stacks_of_one_log() {
         err.contains("two.txt") && err.contains("no stack 5: the log has 2"),
         "{err}"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Hard negatives: two different bugs whose top frames are the same but whose exception
+/// types differ (lodash's crash as a `RangeError`), and two of one exception type whose
+/// symbolicated in-app frames differ (the shop's tree crash with its innermost frame
+/// another method's, and the `crashy` crash with its faulting frame in another function)
+/// each stay in a bucket of their own, beside the crashes they resemble.
+#[test]
+fn different_bugs_with_alike_stacks_stay_apart() {
+    let dir = temp_dir("hard-negatives");
+    let fixtures = crashgen::fixtures();
+    let read = |p: &str| std::fs::read_to_string(fixtures.join(p)).unwrap();
+    let lodash = read("js/lodash-terser/trace.txt");
+    let tree = read("java/shop/obf-tree.txt");
+    let pricing = read("java/shop/obf-pricing.txt");
+    let crashy = read("native/crashy/crash-aslr-1.txt");
+    // Another type, the same frames.
+    let range_error = lodash.replacen("TypeError", "RangeError", 1);
+    assert_ne!(range_error, lodash);
+    // The same type, another in-app frame: the tree crash's innermost frame swapped for the
+    // pricing crash's (both in the app's package, both deobfuscated by the mapping).
+    let tree_lines: Vec<&str> = tree.lines().collect();
+    let pricing_frame = pricing
+        .lines()
+        .find(|l| l.trim_start().starts_with("at com.example.shop"))
+        .unwrap();
+    let mut other_frame = tree_lines.clone();
+    other_frame[1] = pricing_frame;
+    let other_frame = other_frame.join("\n") + "\n";
+    // The same signal, another function: the faulting pc moved to the next frame's address.
+    let pc = "\"pc\":\"0x563054cbb500\"";
+    assert!(crashy.contains(pc));
+    let other_function = crashy
+        .replacen(
+            "\"0x563054cbb500\",\"0x563054cbb63a\"",
+            "\"0x563054cbb63a\"",
+            1,
+        )
+        .replacen(pc, "\"pc\":\"0x563054cbb63a\"", 1);
+    assert_ne!(other_function, crashy);
+    let logs = [
+        ("lodash-type-error.txt", lodash),
+        ("lodash-range-error.txt", range_error),
+        ("tree.txt", tree),
+        ("tree-other-frame.txt", other_frame),
+        ("crashy.txt", crashy),
+        ("crashy-other-function.txt", other_function),
+    ];
+    for (name, text) in &logs {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let mut args = vec!["buckets".to_owned(), "--format".into(), "json".into()];
+    args.extend(symbol_args());
+    args.push(arg(&dir).to_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let doc = json_of(&symscope(&args));
+    let buckets = doc["buckets"].as_array().unwrap();
+    let signatures: Vec<&str> = buckets
+        .iter()
+        .map(|b| b["signature"].as_str().unwrap())
+        .collect();
+    assert_eq!(buckets.len(), logs.len(), "{signatures:#?}");
+    assert!(buckets.iter().all(|b| b["count"] == 1), "{signatures:#?}");
     std::fs::remove_dir_all(&dir).ok();
 }

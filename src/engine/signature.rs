@@ -2,8 +2,13 @@
 //! hash, the `fingerprint` on every stack of the CLI's JSON and the key of [`super::buckets`].
 //!
 //! The signature is the platform, the exception type (Java: deobfuscated) and the top `N`
-//! (default [`DEFAULT_FRAMES`]) in-app frames, innermost first, each by its original
-//! function and file without line or column:
+//! (default [`DEFAULT_FRAMES`]) symbolicated in-app frames, innermost first, each by its
+//! original function and file without line or column. What was symbolicated names the crash:
+//! the same crash seen by two engines (V8 and JavaScriptCore running one bundle) resolves to
+//! the same original frames, while the frames no symbol file answers (a page's script, a
+//! harness) are printed differently by each engine. So the frames are taken from the first
+//! of these that has any: resolved in-app frames; resolved frames of libraries; unresolved
+//! in-app frames; every frame.
 //! - a resolved frame gives each entry of its chain (inlined callees first), as Sentry and
 //!   Xcode list inlined frames;
 //! - library frames are left out: a source on the map's ignore list or under `node_modules`,
@@ -13,7 +18,6 @@
 //!   without path, query or address, and the function the log printed, if any;
 //! - unparsed lines and skipped frames (`... 12 more`) are left out;
 //! - recursion is collapsed: a run of equal entries counts once;
-//! - a stack with no in-app frame at all is signed by its other frames.
 //!
 //! Nothing in it depends on addresses, load bases, messages, line prefixes, timestamps or the
 //! machine, so the variants of one crash (ASLR, another message, another logcat prefix) share
@@ -147,8 +151,11 @@ pub fn signature(table: &FrameTable, stack: usize, frames: usize) -> Signature {
         frames: Vec::new(),
         frame_indices: Vec::new(),
     };
-    for in_app_only in [true, false] {
-        collect(table, stack, frames, in_app_only, &mut sig);
+    // Symbolicated frames first: in-app ones, else the libraries'; frames no symbol file
+    // answered only when none was symbolicated.
+    for (resolved_only, in_app_only) in [(true, true), (true, false), (false, true), (false, false)]
+    {
+        collect(table, stack, frames, (resolved_only, in_app_only), &mut sig);
         if !sig.frames.is_empty() {
             break;
         }
@@ -156,8 +163,15 @@ pub fn signature(table: &FrameTable, stack: usize, frames: usize) -> Signature {
     sig
 }
 
-/// Adds the stack's entries to `sig` until it holds `limit`.
-fn collect(table: &FrameTable, stack: usize, limit: usize, in_app_only: bool, sig: &mut Signature) {
+/// Adds the stack's entries to `sig` until it holds `limit`: of resolved frames only, of
+/// in-app frames only, as `(resolved_only, in_app_only)` says.
+fn collect(
+    table: &FrameTable,
+    stack: usize,
+    limit: usize,
+    (resolved_only, in_app_only): (bool, bool),
+    sig: &mut Signature,
+) {
     for index in 0..table.stack_len(stack) {
         if sig.frames.len() >= limit {
             return;
@@ -165,6 +179,9 @@ fn collect(table: &FrameTable, stack: usize, limit: usize, in_app_only: bool, si
         let Some(frame) = table.frame(stack, index) else {
             continue;
         };
+        if resolved_only && frame.status() != Some(FrameStatus::Resolved) {
+            continue;
+        }
         for entry in entries(&frame, in_app_only) {
             if sig.frames.len() >= limit {
                 return;

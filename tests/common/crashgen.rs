@@ -25,108 +25,137 @@ pub enum Family {
     Native,
 }
 
-/// One real crash of the corpus.
+/// One real trace of the corpus.
 #[derive(Clone, Copy, Debug)]
 pub struct Source {
     /// A short name.
     pub id: &'static str,
+    /// The crash it is a trace of: traces of one crash by several engines share it (their
+    /// symbolicated frames agree, so they share a bucket).
+    pub crash: &'static str,
     /// Its log, relative to `tests/fixtures`.
     pub log: &'static str,
     /// How it is varied.
     pub family: Family,
 }
 
-/// The corpus crashes the logs are generated from: each a different crash (the three ASLR
-/// runs of `crashy` and a crash's traces from other engines are one crash each, so one of
-/// them is here).
+/// The corpus traces the logs are generated from. Each is a different crash but for
+/// lodash's, seen by V8, JavaScriptCore and SpiderMonkey running one bundle: one crash, whose
+/// symbolicated frames agree. (The three ASLR runs of `crashy` are one crash, so one of them
+/// is here; three.js's JavaScriptCore trace is left out: its engine's tail calls drop a
+/// frame the others show, so its symbolicated frames do not agree.)
 pub const SOURCES: &[Source] = &[
     Source {
         id: "three-v8",
+        crash: "three-v8",
         log: "js/three-esbuild/trace.txt",
         family: Family::JsAt,
     },
     Source {
         id: "lodash-v8",
+        crash: "lodash",
         log: "js/lodash-terser/trace.txt",
         family: Family::JsAt,
     },
     Source {
         id: "lodash-jsc",
+        crash: "lodash",
         log: "js/lodash-terser/trace-jsc.txt",
         family: Family::JsAtSign,
     },
     Source {
+        id: "lodash-spidermonkey",
+        crash: "lodash",
+        log: "js/lodash-terser/trace-spidermonkey.txt",
+        family: Family::JsAtSign,
+    },
+    Source {
         id: "react-dom",
+        crash: "react-dom",
         log: "js/react-dom-server-esbuild/trace.txt",
         family: Family::JsAt,
     },
     Source {
         id: "rxjs",
+        crash: "rxjs",
         log: "js/rxjs-esbuild/trace.txt",
         family: Family::JsAt,
     },
     Source {
         id: "pdfjs",
+        crash: "pdfjs",
         log: "js/pdfjs-dist-worker/trace.txt",
         family: Family::JsAt,
     },
     Source {
         id: "index-map",
+        crash: "index-map",
         log: "js/index-map-rxjs-lodash/trace.txt",
         family: Family::JsAt,
     },
     Source {
         id: "hermes",
+        crash: "hermes",
         log: "js/metro-hermes/trace-hermes-source.txt",
         family: Family::JsAt,
     },
     Source {
         id: "java-pricing",
+        crash: "java-pricing",
         log: "java/shop/obf-pricing.txt",
         family: Family::Java,
     },
     Source {
         id: "java-tree",
+        crash: "java-tree",
         log: "java/shop/obf-tree.txt",
         family: Family::Java,
     },
     Source {
         id: "java-config",
+        crash: "java-config",
         log: "java/shop/obf-config.txt",
         family: Family::Java,
     },
     Source {
         id: "crashy",
+        crash: "crashy",
         log: "native/crashy/crash-aslr-1.txt",
         family: Family::Native,
     },
     Source {
         id: "asan",
+        crash: "asan",
         log: "native/asan/asan-segv-unsymbolized.txt",
         family: Family::Native,
     },
     Source {
         id: "glibc-bt",
+        crash: "glibc-bt",
         log: "native/glibc-backtrace/bt-plain-1.txt",
         family: Family::Native,
     },
     Source {
         id: "tombstone-arm64",
+        crash: "tombstone-arm64",
         log: "native/android-tombstone/tombstone-arm64.txt",
         family: Family::Native,
     },
     Source {
         id: "tombstone-riscv64",
+        crash: "tombstone-riscv64",
         log: "native/android-tombstone/tombstone-riscv64.txt",
         family: Family::Native,
     },
     Source {
         id: "apple-bruno",
+        crash: "apple-bruno",
         log: "native/apple/apple-crash-report-parser/bruno.txt",
         family: Family::Native,
     },
     Source {
         id: "apple-spaces",
+        crash: "apple-spaces",
         log: "native/apple/apple-crash-report-parser/spaces.txt",
         family: Family::Native,
     },
@@ -146,6 +175,17 @@ pub const SYMBOLS: &[&str] = &[
     "native/asan/crashy-asan",
     "native/glibc-backtrace/btsym",
 ];
+
+/// The crashes of [`SOURCES`], each once, in order of first appearance.
+pub fn crashes() -> Vec<&'static str> {
+    let mut out: Vec<&str> = Vec::new();
+    for s in SOURCES {
+        if !out.contains(&s.crash) {
+            out.push(s.crash);
+        }
+    }
+    out
+}
 
 /// A small, fixed pseudo-random generator (SplitMix64).
 #[derive(Clone, Debug)]
