@@ -368,6 +368,8 @@ impl StackRemapper<'_> {
         let Some(picks) = r8::candidates(members, line) else {
             return class_only(ClassOnlyReason::LineOutsideRanges, self.by_name(members));
         };
+        // Rules ride on lines: a frame answered by its methods alone has none.
+        let rewrite = rewrite && !r8::method_only(members, line);
         let mut candidates: Vec<Vec<OriginalFrame>> = Vec::new();
         let mut outline = false;
         let mut rewritten = false;

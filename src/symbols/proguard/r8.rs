@@ -152,6 +152,17 @@ fn original_line(m: &MemberLine, line: Option<usize>) -> Option<u32> {
     u32::try_from(at).ok().filter(|&l| l > 0)
 }
 
+/// Whether a frame without a line gets its methods alone, with none of their lines: no line
+/// has no minified range and none holds position 0 (R8's `narrowByPosition` then keeps each
+/// member naming with `MappedRangesOfName.empty()`), so nothing a line carries, such as a
+/// `rewriteFrame` rule, applies.
+pub(super) fn method_only(m: &[MemberLine], line: Option<u32>) -> bool {
+    line.is_none_or(|l| l == 0)
+        && !m
+            .iter()
+            .any(|l| l.minified.is_none_or(|(start, _)| start == 0))
+}
+
 /// The candidate chains (innermost first) for a frame of one obfuscated name, in R8's order
 /// before its sort; `None` when no member line answers the position (only the class is
 /// known).
