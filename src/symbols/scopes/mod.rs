@@ -558,7 +558,27 @@ impl Finder<'_> {
         if let Some(id) = own {
             return Some(vec![id]);
         }
-        match parent? {
+        // V8 names a function through a conditional, a logical or a parenthesized
+        // expression by what that is assigned to (`this.f = c ? function () {} : g`).
+        let span = match self.stack[i] {
+            AstKind::Function(f) => f.span,
+            AstKind::ArrowFunctionExpression(a) => a.span,
+            AstKind::Class(c) => c.span,
+            _ => return None,
+        };
+        let within = |outer: Span| outer.start <= span.start && span.end <= outer.end;
+        let mut p = i.checked_sub(1)?;
+        while match self.stack[p] {
+            AstKind::ConditionalExpression(c) => {
+                within(c.consequent.span()) || within(c.alternate.span())
+            }
+            AstKind::LogicalExpression(l) => within(l.right.span()),
+            AstKind::ParenthesizedExpression(_) => true,
+            _ => false,
+        } {
+            p = p.checked_sub(1)?;
+        }
+        match self.stack[p] {
             AstKind::VariableDeclarator(d) => match &d.id {
                 BindingPattern::BindingIdentifier(id) => Some(vec![id.span]),
                 _ => None,

@@ -55,6 +55,11 @@ fn names_as_v8_gives_them() {
         ("class A{h=()=>{@y()}}", "h"),
         ("class A{#p(){@y()}}", "A.#p"),
         ("var o={a:1,b:()=>{@y()}}", "b"),
+        // Through a conditional's branches, a logical's right side, parentheses.
+        ("n._next=r?function(a){@x()}:e.prototype._next", "n._next"),
+        ("n._next=r?e:function(a){@x()}", "n._next"),
+        ("var f=a||function(){@x()}", "f"),
+        ("this.go=(function(){@x()})", "go"),
     ];
     for (src, want) in cases {
         assert_eq!(name_at(src), want, "{src}");
