@@ -1,7 +1,10 @@
 //! The CLI and the window take the same journey: for every corpus case (each folder of
-//! `tests/fixtures/{js,java,native}`, its logs against all its symbol files), the table the
-//! window keeps for a log and the JSON `symscope symbolicate` prints give the same answers,
-//! stack by stack and frame by frame, every field of the JSON contract compared.
+//! `tests/fixtures/{js,java,native}`, its logs against the symbol files of the folder), the
+//! table the window keeps for a log and the JSON `symscope symbolicate` prints give the same
+//! answers, stack by stack and frame by frame, every field of the JSON contract compared.
+//! Each front end is given the folder itself (`-s FOLDER`; the folder added to the window as
+//! a dropped one is), so the engine's one rule of which files in it are symbols
+//! (`engine::Detected::role`) chooses them for both.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -91,13 +94,23 @@ fn cli(folder: &Path, log: &Path) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// The window with the case's files added, once every log is symbolicated against all of
-/// them.
-fn window(symbols: &[PathBuf], logs: &[PathBuf]) -> AppState {
+/// The window given the case's folder as a dropped folder is (its symbol files added, its
+/// logs bucketed when there are several) and then its logs, once every log is symbolicated.
+fn window(folder: &Path, logs: &[PathBuf]) -> AppState {
     let mut app = AppState::new(Arc::new(|| {}));
-    for file in symbols.iter().chain(logs) {
-        app.add_file(file.clone(), std::fs::read(file).unwrap());
+    app.add_folder(folder.to_path_buf());
+    settle(&mut app);
+    for file in logs {
+        if !app.inputs.iter().any(|e| &e.path == file) {
+            app.add_file(file.clone(), std::fs::read(file).unwrap());
+        }
     }
+    settle(&mut app);
+    app
+}
+
+/// Polls the app's jobs until none runs and no input is loading.
+fn settle(app: &mut AppState) {
     let deadline = Instant::now() + Duration::from_secs(600);
     loop {
         app.poll_jobs();
@@ -110,7 +123,7 @@ fn window(symbols: &[PathBuf], logs: &[PathBuf]) -> AppState {
             // Polled once more: a finished load may have started a symbolication.
             app.poll_jobs();
             if app.jobs.running().is_empty() {
-                return app;
+                return;
             }
         }
         assert!(Instant::now() < deadline, "the app did not settle");
@@ -123,7 +136,16 @@ fn the_window_and_the_cli_give_the_same_answers() {
     let mut compared = 0;
     let mut frames = 0;
     for (folder, symbols, logs) in cases() {
-        let app = window(&symbols, &logs);
+        let app = window(&folder, &logs);
+        // The window took the folder's symbol files, no more and no fewer.
+        let mut added: Vec<&PathBuf> = app
+            .inputs
+            .iter()
+            .map(|e| &e.path)
+            .filter(|p| !logs.contains(p))
+            .collect();
+        added.sort();
+        assert_eq!(added, symbols.iter().collect::<Vec<_>>(), "{folder:?}");
         for log in &logs {
             let what = log.display().to_string();
             let entry = app
