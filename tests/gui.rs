@@ -619,6 +619,44 @@ fn a_broken_map_shows_its_error_and_the_rest_still_works() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Two inputs with one file name (`x/a.map` broken, `y/a.map` whole): the load that fails
+/// marks its own input, found by its job, never the other one with the same name. The whole
+/// map is the big one, added first, so it is still loading when the broken one fails.
+#[test]
+fn two_inputs_with_one_file_name_are_told_apart() {
+    let dir = temp_dir("same-name");
+    let (x, y) = (dir.join("x"), dir.join("y"));
+    std::fs::create_dir_all(&x).unwrap();
+    std::fs::create_dir_all(&y).unwrap();
+    let map = std::fs::read(js("pdfjs-dist-worker/pdf.worker.mjs.map")).unwrap();
+    std::fs::write(y.join("a.map"), &map).unwrap();
+    std::fs::write(x.join("a.map"), &map[..100]).unwrap();
+    let mut h = app();
+    h.state_mut().add_file(y.join("a.map"), map.clone());
+    h.state_mut().add_file(x.join("a.map"), map[..100].to_vec());
+    settle(&mut h, |h| {
+        h.state()
+            .inputs
+            .iter()
+            .all(|e| !matches!(e.state, InputState::Loading))
+    });
+    let state_of = |p: &Path| {
+        h.state()
+            .inputs
+            .iter()
+            .find(|e| e.path == p)
+            .map(|e| e.state.clone())
+            .unwrap()
+    };
+    assert!(
+        matches!(state_of(&x.join("a.map")), InputState::Failed(_)),
+        "{:?}",
+        state_of(&x.join("a.map"))
+    );
+    assert_eq!(state_of(&y.join("a.map")), InputState::Ready);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn save_and_reopen_gives_the_same_workspace() {
     let dir = temp_dir("save");

@@ -196,8 +196,12 @@ impl AppState {
                     }
                 }
                 (JobState::Failed(message), _) => {
-                    if let Some(input) = self.input_of_job(&name)
-                        && let Some(e) = self.inputs.iter_mut().find(|e| e.id == input)
+                    // The input is found by the job's id, never by the name in its label
+                    // (two inputs may share a file name).
+                    // (A failed SymCache build leaves its input answering lazily: Ready.)
+                    if let Some(e) = loaded_input
+                        .and_then(|input| self.inputs.iter_mut().find(|e| e.id == input))
+                        .filter(|e| e.state == InputState::Loading)
                     {
                         e.state = InputState::Failed(message.clone());
                     }
@@ -242,14 +246,6 @@ impl AppState {
             }
         }
         changed
-    }
-
-    fn input_of_job(&self, job_name: &str) -> Option<InputId> {
-        let name = job_name.strip_prefix("load ")?;
-        self.inputs
-            .iter()
-            .find(|e| e.name == name && e.state == InputState::Loading)
-            .map(|e| e.id)
     }
 
     /// The cache folder of this workspace: under the user's cache root, for a workspace
