@@ -1543,11 +1543,15 @@ fn a_source_folder_gives_native_frames_their_source() {
     let mut c = symscope::app::Commands::default();
     c.send(symscope::app::Command::AddSourceRoot(native.clone()));
     h.state_mut().apply(c);
-    h.run_steps(3);
-    assert!(has_label(
-        &h,
-        "    24      *slot = value; /* SIGSEGV when slot == NULL */"
-    ));
+    let source_line = "    24      *slot = value; /* SIGSEGV when slot == NULL */";
+    settle(&mut h, |h| has_label(h, source_line));
+    // Read by a job: the window's thread reads no file.
+    assert!(
+        h.state()
+            .timings
+            .iter()
+            .any(|t| t.name == "read the frame's source")
+    );
     assert!(has_label(&h, "Source folders"));
     h.get_by_label_contains("Remove source folder").click();
     h.run_steps(3);

@@ -32,8 +32,8 @@ struct RowsKey {
 }
 
 /// What a frame detail depends on.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct DetailKey {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DetailKey {
     log: InputId,
     stack: usize,
     frame: usize,
@@ -142,13 +142,50 @@ impl AppState {
             return c.value.clone();
         }
         let maps = self.loaded_maps();
+        let mut detail = frame_detail(&table, &maps, key.stack, key.frame);
+        // A source under a source folder is read by a job: the window's thread reads no file.
         let roots = self.source_roots();
-        let detail = frame_detail(&table, &maps, &roots, key.stack, key.frame).map(Arc::new);
+        if let Some(d) = &mut detail
+            && d.context.is_none()
+            && !roots.is_empty()
+            && let Some(loc) = d.location.clone().filter(|l| l.file.is_some())
+        {
+            d.source_pending = true;
+            let job = self.jobs.spawn(move |ctx| {
+                let context = ctx.phase("read source", |_| {
+                    super::detail::source_from_roots(&roots, &loc)
+                });
+                Ok::<_, std::convert::Infallible>(super::JobOutput::SourceRead(
+                    Box::new(key),
+                    context,
+                ))
+            });
+            self.running
+                .names
+                .insert(job, "read the frame's source".to_owned());
+        }
+        let detail = detail.map(Arc::new);
         self.caches.detail = Some(Cached {
             key,
             value: detail.clone(),
         });
         detail
+    }
+
+    /// The frame detail's source, read by a job, for the detail it was read for.
+    pub(super) fn source_read(
+        &mut self,
+        key: DetailKey,
+        context: Option<super::detail::SourceContext>,
+    ) {
+        if let Some(c) = &mut self.caches.detail
+            && c.key == key
+            && let Some(d) = &mut c.value
+        {
+            let d = Arc::make_mut(d);
+            d.context = context;
+            d.source_pending = false;
+        }
     }
 
     /// Maps that are loaded (maps, and bundles' inline maps), with the names frames know them

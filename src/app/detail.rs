@@ -49,8 +49,10 @@ pub struct FrameDetail {
     /// Native: the frame's address, module and offset in the module.
     pub address: Option<(u64, Option<String>, Option<u64>)>,
     /// Source context: from the map's `sourcesContent`, else from the file found under a
-    /// source folder the user added.
+    /// source folder the user added (read by a job: [`source_from_roots`]).
     pub context: Option<SourceContext>,
+    /// The source is being read from a source folder.
+    pub source_pending: bool,
 }
 
 /// `file:line:col` as the window prints a location (`?` for no file).
@@ -91,11 +93,11 @@ const MAX_SOURCE_BYTES: u64 = 8 << 20;
 /// Lines of context shown above and below the frame's line.
 const CONTEXT: u32 = 5;
 
-/// The detail of frame `frame` of stack `stack`.
+/// The detail of frame `frame` of stack `stack`, its source context from the maps' sources
+/// (a source under a source folder is read by a job: [`source_from_roots`]).
 pub fn frame_detail(
     table: &FrameTable,
     maps: &[(String, Arc<SourceMap>)],
-    roots: &[PathBuf],
     stack: usize,
     frame: usize,
 ) -> Option<FrameDetail> {
@@ -103,20 +105,10 @@ pub fn frame_detail(
     let location = f.location().map(|l| l.to_owned());
     let context = location.as_ref().and_then(|loc| {
         // A chained result names "outer + inner"; the source lives in the inner map.
-        let from_map = f
-            .symbol_file()
+        f.symbol_file()
             .and_then(|s| s.rsplit(" + ").next())
             .and_then(|name| maps.iter().find(|(n, _)| n == name))
-            .and_then(|(_, map)| source_context(map, loc));
-        from_map.or_else(|| {
-            let path = find_under_roots(roots, loc.file.as_deref()?)?;
-            // Read on selection (once, cached by the caller): a source file, not a blob.
-            if std::fs::metadata(&path).ok()?.len() > MAX_SOURCE_BYTES {
-                return None;
-            }
-            let text = std::fs::read_to_string(path).ok()?;
-            context_of(&SourceText::new(text), loc)
-        })
+            .and_then(|(_, map)| source_context(map, loc))
     });
     Some(FrameDetail {
         raw: f.raw().to_owned(),
@@ -150,7 +142,20 @@ pub fn frame_detail(
             })
             .collect(),
         context,
+        source_pending: false,
     })
+}
+
+/// The source context of `loc` from its file found under a source folder (`roots`), read
+/// from disk: what a job does for the frame detail, never the window's thread.
+pub fn source_from_roots(roots: &[PathBuf], loc: &ResolvedLocation) -> Option<SourceContext> {
+    let path = find_under_roots(roots, loc.file.as_deref()?)?;
+    // A source file, not a blob.
+    if std::fs::metadata(&path).ok()?.len() > MAX_SOURCE_BYTES {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    context_of(&SourceText::new(text), loc)
 }
 
 /// The frames a Java `... N more` line (frame `frame` of `stack`) stands for: the last N
@@ -281,7 +286,7 @@ mod tests {
         let t = table(
             "java.lang.IllegalStateException: top\n\tat a.b.x(SourceFile:1)\n\tat a.b.y(SourceFile:2)\n\tSuppressed: java.io.IOException: close\n\t\tat a.b.s(SourceFile:3)\n\t\t... 1 more\nCaused by: a.c: inner\n\tat a.b.z(SourceFile:4)\n\t... 2 more\nCaused by: a.d: deeper\n\tat a.b.w(SourceFile:5)\n\t... 3 more\n",
         );
-        let d = |s, f| frame_detail(&t, &[], &[], s, f).unwrap().inherited;
+        let d = |s, f| frame_detail(&t, &[], s, f).unwrap().inherited;
         assert_eq!(d(1, 1), vec!["at a.b.y(SourceFile:2)"]);
         assert_eq!(
             d(2, 1),

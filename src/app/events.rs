@@ -133,6 +133,9 @@ impl AppState {
                 (JobState::Done, Some(JobOutput::InspectorLine(key, view))) => {
                     self.inspector_line_decoded(*key, view);
                 }
+                (JobState::Done, Some(JobOutput::SourceRead(key, context))) => {
+                    self.source_read(*key, context);
+                }
                 (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
                     self.view.map_report = Some((map, report));
                 }

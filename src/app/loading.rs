@@ -112,6 +112,11 @@ pub enum JobOutput {
         /// The index.
         index: Arc<crate::symbols::sourcemap::OriginalIndex>,
     },
+    /// The frame detail's source, read from a source folder.
+    SourceRead(
+        Box<super::caches::DetailKey>,
+        Option<super::detail::SourceContext>,
+    ),
     /// A map was checked by the map doctor.
     MapChecked {
         /// The map's input path.

@@ -118,7 +118,11 @@ pub(super) fn frame_detail_ui(
             if let Some(frame) = selection.frame {
                 notes_ui(ui, state, selection.stack, frame, commands);
             }
+            if d.source_pending {
+                ui.label(RichText::new("Reading the source…").weak());
+            }
             let no_source = d.context.is_none()
+                && !d.source_pending
                 && d.location
                     .as_ref()
                     .is_some_and(|l| l.file.is_some() && l.line.is_some());
