@@ -5,7 +5,7 @@
 //!
 //! ```text
 //!           the window                            headless
-//!   ui ──▶ app ──▶ jobs, workspace              cli.rs
+//!   ui ──▶ app ──▶ jobs, workspace ◀──────────── cli.rs
 //!            │                                     │
 //!            └──────────────▶ engine ◀─────────────┘
 //!                               │
@@ -15,6 +15,11 @@
 //!                            │      │
 //!                             model
 //! ```
+//!
+//! The CLI takes what the window takes of `jobs` and `workspace`: the batch runner and the
+//! index pass on all cores (`jobs::batch`, `jobs::ParallelIndex`), files read or mapped
+//! (`jobs::read_or_map`), folders expanded into their files (`workspace::expand_paths`,
+//! `workspace::files_under`) and a map's sources written out (`workspace::extract_sources`).
 //!
 //! The layers, each using only those before it (`tests/layers.rs` checks this, and that the
 //! parts of a layer do not use each other in a circle):
