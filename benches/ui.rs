@@ -4,8 +4,8 @@
 //! on screen. The app is driven headless through egui_kittest (layout and tessellation, no
 //! GPU), as in the GUI tests.
 
-#[path = "../tests/common/crashgen.rs"]
-mod crashgen;
+#[path = "../tests/common/mod.rs"]
+mod tests_common;
 
 mod common;
 
@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symscope::app::AppState;
+use tests_common::crashgen;
+use tests_common::harness::{Dropped, app};
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -43,16 +45,6 @@ fn recursion_trace(n: usize) -> String {
         s.push_str(&format!("    at f{k} (out/three.min.js:1:{col})\n"));
     }
     s
-}
-
-fn app() -> Harness<'static, AppState> {
-    let state = AppState::new(Arc::new(|| {}));
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(
-            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
-            state,
-        )
 }
 
 /// Runs frames until the app has no running job and `done` holds.
@@ -440,7 +432,7 @@ fn bucket_many_logs() {
     let buckets = h.state().view.buckets.clone().expect("bucketed");
     assert_eq!(
         buckets.buckets.len(),
-        crashgen::SOURCES.len(),
+        crashgen::crashes().len(),
         "one bucket per crash"
     );
     let worst = frames.iter().copied().fold(0.0, f64::max);
@@ -566,19 +558,5 @@ fn drop_and_time(
             return (frames, start.elapsed());
         }
         std::thread::sleep(pause);
-    }
-}
-
-/// A dropped file, as winit hands it to egui (by its path).
-#[derive(Debug)]
-struct Dropped(PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
     }
 }

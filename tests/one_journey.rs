@@ -6,12 +6,11 @@
 //! a dropped one is), so the engine's one rule of which files in it are symbols
 //! (`engine::Detected::role`) chooses them for both.
 
+mod common;
+
+use common::harness::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-use symscope::app::{AppState, InputState, Loaded};
 use symscope::engine::report;
 use symscope::model::FileKind;
 
@@ -99,36 +98,14 @@ fn cli(folder: &Path, log: &Path) -> Value {
 fn window(folder: &Path, logs: &[PathBuf]) -> AppState {
     let mut app = AppState::new(Arc::new(|| {}));
     app.add_folder(folder.to_path_buf());
-    settle(&mut app);
+    settle_jobs(&mut app);
     for file in logs {
         if !app.inputs.iter().any(|e| &e.path == file) {
             app.add_file(file.clone(), std::fs::read(file).unwrap());
         }
     }
-    settle(&mut app);
+    settle_jobs(&mut app);
     app
-}
-
-/// Polls the app's jobs until none runs and no input is loading.
-fn settle(app: &mut AppState) {
-    let deadline = Instant::now() + Duration::from_secs(600);
-    loop {
-        app.poll_jobs();
-        let settled = app.jobs.running().is_empty()
-            && app
-                .inputs
-                .iter()
-                .all(|e| !matches!(e.state, InputState::Loading));
-        if settled {
-            // Polled once more: a finished load may have started a symbolication.
-            app.poll_jobs();
-            if app.jobs.running().is_empty() {
-                return;
-            }
-        }
-        assert!(Instant::now() < deadline, "the app did not settle");
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 #[test]

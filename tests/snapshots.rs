@@ -6,14 +6,9 @@
 
 mod common;
 
-use common::js;
-
-use egui_kittest::kittest::Queryable as _;
-use egui_kittest::{Harness, SnapshotOptions};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-use symscope::app::{AppState, JobTiming};
+use common::harness::*;
+use egui_kittest::SnapshotOptions;
+use symscope::app::JobTiming;
 use symscope::jobs::{JobState, Span};
 
 fn screenshots() -> SnapshotOptions {
@@ -26,12 +21,7 @@ fn screenshots() -> SnapshotOptions {
 
 /// The app in a window 1280 wide and `height` high, after its first frame.
 fn window(height: f32) -> Harness<'static, AppState> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, height))
-        .build_ui_state(
-            |ui, s: &mut AppState| s.frame(ui, symscope::ui::app_ui),
-            AppState::new(Arc::new(|| {})),
-        );
+    let mut h = app_sized(1280.0, height);
     h.step();
     h
 }

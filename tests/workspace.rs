@@ -83,6 +83,29 @@ fn save_then_open_gives_the_same_workspace_and_changes_are_seen() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Not a test of its own: the saving child of [`a_failed_save_leaves_the_old_file_intact`],
+/// run with a file-size limit its save goes past (does nothing unless started by it).
+#[test]
+fn failing_saver_child() {
+    let Some(path) = std::env::var_os("SYMSCOPE_FAILING_SAVE") else {
+        return;
+    };
+    let mut ws = Workspace::default();
+    // Well past the limit of one 1,024-byte block.
+    for i in 0..200 {
+        ws.notes.push(workspace::Note {
+            input: format!("logs/crash-{i}.txt"),
+            stack: i,
+            frame: None,
+            text: "a note that makes the document large".to_owned(),
+        });
+    }
+    let err = workspace::save(std::path::Path::new(&path), &ws).unwrap_err();
+    assert!(err.to_string().contains("ws.ron"), "{err}");
+}
+
+/// A save that fails while writing (here: past the process's file-size limit, `ulimit -f`)
+/// leaves the old file as it was and no temporary file behind.
 #[test]
 fn a_failed_save_leaves_the_old_file_intact() {
     let dir = temp_dir("failed");
@@ -91,18 +114,31 @@ fn a_failed_save_leaves_the_old_file_intact() {
     ws.layout.timing_open = true;
     workspace::save(&file, &ws).unwrap();
     let before = std::fs::read(&file).unwrap();
-    // Make the temporary file impossible to create: a folder stands where it would go.
-    let blocker = dir.join(format!(".ws.ron.tmp-{}", std::process::id()));
-    std::fs::create_dir(&blocker).unwrap();
-    ws.layout.timing_open = false;
-    let err = workspace::save(&file, &ws).unwrap_err();
-    assert!(err.to_string().contains("ws.ron"), "{err}");
+    let exe = std::env::current_exe().unwrap();
+    // SIGXFSZ ignored, so the write past the limit fails with EFBIG instead of killing.
+    let status = std::process::Command::new("sh")
+        .args(["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""])
+        .arg(&exe)
+        .args(["--exact", "failing_saver_child", "--test-threads=1"])
+        .env("SYMSCOPE_FAILING_SAVE", &file)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "the child's save did not fail as it should"
+    );
     assert_eq!(
         std::fs::read(&file).unwrap(),
         before,
         "the old file is untouched"
     );
     assert!(workspace::load(&file).unwrap().layout.timing_open);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["ws.ron"], "no temporary file is left");
     std::fs::remove_dir_all(&dir).ok();
 }
 

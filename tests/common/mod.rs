@@ -4,6 +4,7 @@
 #![allow(dead_code, reason = "each test file uses only some of the helpers")]
 
 pub mod crashgen;
+pub mod harness;
 pub mod reference;
 
 use std::path::{Path, PathBuf};
