@@ -240,7 +240,7 @@ fn main() {
         let asked = Instant::now();
         h.state_mut().apply({
             let mut c = symscope::app::Commands::default();
-            c.send(symscope::app::Command::CancelJob(job));
+            c.send(symscope::app::InputCommand::CancelJob(job));
             c
         });
         while h.state().jobs.running().iter().any(|(id, _)| *id == job) {
@@ -322,12 +322,15 @@ fn map_tools_in_the_window() {
     };
     send(
         &mut h,
-        symscope::app::Command::SelectFrame { stack: 0, frame: 0 },
+        symscope::app::StackCommand::SelectFrame { stack: 0, frame: 0 }.into(),
     );
     // Opening the inspector on the frame's segment: the command, then each frame until it
     // shows (the line's million segments decoded, its columns counted).
     let t = Instant::now();
-    send(&mut h, symscope::app::Command::InspectSelectedFrame);
+    send(
+        &mut h,
+        symscope::app::InspectorCommand::InspectSelectedFrame.into(),
+    );
     let command = t.elapsed().as_secs_f64() * 1e3;
     let mut opening = Vec::new();
     let start = Instant::now();
@@ -337,14 +340,14 @@ fn map_tools_in_the_window() {
         let t = Instant::now();
         h.step();
         opening.push(t.elapsed().as_secs_f64() * 1e3);
-        if h.state().view.inspector_segment.is_some() {
+        if h.state().view.inspector.segment.is_some() {
             shown += 1;
         } else {
             std::thread::sleep(Duration::from_millis(4));
         }
     }
     assert!(
-        h.state().view.inspector_segment.is_some(),
+        h.state().view.inspector.segment.is_some(),
         "the segment shown"
     );
     let worst = opening.iter().copied().fold(0.0, f64::max);
@@ -357,18 +360,18 @@ fn map_tools_in_the_window() {
         "\n| babylon.js's map (30.9 MB, one line) in the inspector: frames while the job runs | frames | median | worst |\n|---|---:|---:|---:|"
     );
     let actions = [
-        ("map doctor", symscope::app::Command::CheckMap),
+        ("map doctor", symscope::app::InspectorCommand::CheckMap),
         (
             "search \"editor\"",
-            symscope::app::Command::SearchMap("editor".into()),
+            symscope::app::InspectorCommand::SearchMap("editor".into()),
         ),
         (
             "inverse index (go to original)",
-            symscope::app::Command::IndexOriginals,
+            symscope::app::InspectorCommand::IndexOriginals,
         ),
     ];
     for (name, command) in actions {
-        send(&mut h, command);
+        send(&mut h, command.into());
         let mut frames = Vec::new();
         let start = Instant::now();
         loop {
@@ -394,8 +397,14 @@ fn map_tools_in_the_window() {
             frames[frames.len() / 2]
         );
     }
-    assert!(h.state().view.map_report.is_some(), "the doctor reported");
-    assert!(h.state().view.map_search.is_some(), "the search answered");
+    assert!(
+        h.state().view.inspector.map_report.is_some(),
+        "the doctor reported"
+    );
+    assert!(
+        h.state().view.inspector.map_search.is_some(),
+        "the search answered"
+    );
     std::fs::remove_dir_all(&dir).ok();
     println!("\nTarget (issue #22): the window stays responsive (frames ≤ 16 ms) throughout.");
 }
@@ -426,10 +435,11 @@ fn bucket_many_logs() {
             && h.state()
                 .view
                 .buckets
+                .bucketed
                 .as_ref()
                 .is_some_and(|b| b.buckets.iter().map(|b| b.members.len()).sum::<usize>() == N)
     });
-    let buckets = h.state().view.buckets.clone().expect("bucketed");
+    let buckets = h.state().view.buckets.bucketed.clone().expect("bucketed");
     assert_eq!(
         buckets.buckets.len(),
         crashgen::crashes().len(),
@@ -448,7 +458,7 @@ fn bucket_many_logs() {
     let largest = buckets.buckets[0].fingerprint.to_string();
     h.state_mut().apply({
         let mut c = symscope::app::Commands::default();
-        c.send(symscope::app::Command::SelectBucket(Some(largest)));
+        c.send(symscope::app::BucketsCommand::SelectBucket(Some(largest)));
         c
     });
     let idle = frame_ms(&mut h, 100, 0.0);
@@ -477,11 +487,16 @@ fn drop_many_files() {
         h.state().inputs.len() == paths.len()
             && h.state().jobs.running().is_empty()
             && h.state().results.len() == paths.len() - 1
-            && h.state().view.buckets.is_some()
+            && h.state().view.buckets.bucketed.is_some()
     });
     // Several logs dropped at once are bucketed too.
     assert_eq!(
-        h.state().view.buckets.as_ref().map(|b| b.paths.len()),
+        h.state()
+            .view
+            .buckets
+            .bucketed
+            .as_ref()
+            .map(|b| b.paths.len()),
         Some(paths.len() - 1)
     );
     assert_eq!(

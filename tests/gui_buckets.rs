@@ -125,13 +125,13 @@ fn several_logs_dropped_at_once_are_bucketed() {
     drop_files(&mut h, &dropped);
     settle(&mut h, |h| has_label(h, "Buckets: 3 logs in 2 buckets"));
     assert_eq!(h.state().inputs.len(), SYMBOLS.len() + 3);
-    let buckets = h.state().view.buckets.clone().unwrap();
+    let buckets = h.state().view.buckets.bucketed.clone().unwrap();
     let mut counts: Vec<usize> = buckets.buckets.iter().map(|b| b.count()).collect();
     counts.sort_unstable();
     assert_eq!(counts, [1, 2]);
     // Two files, one of them a log: no buckets.
     let h = three_resolved();
-    assert!(h.state().view.buckets.is_none());
+    assert!(h.state().view.buckets.bucketed.is_none());
     assert!(h.state().workspace.buckets.is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }

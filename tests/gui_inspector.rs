@@ -31,7 +31,7 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
     // The frame's segment is selected: generated column 98699 → three.core.js 16287:9, and
     // the table scrolled to it although the line has thousands of segments.
     let view = h.state_mut().inspector_view().unwrap();
-    let at = h.state().view.inspector_segment.unwrap();
+    let at = h.state().view.inspector.segment.unwrap();
     assert!(
         view.segments.len() >= 4_000 && at >= 1_000,
         "{} {at}",
@@ -99,13 +99,16 @@ fn a_long_line_is_decoded_in_a_job() {
     settle(&mut h, |h| has_label(h, "src/big.ts:1:70001"));
     command(
         &mut h,
-        symscope::app::Command::SelectFrame { stack: 0, frame: 0 },
+        symscope::app::StackCommand::SelectFrame { stack: 0, frame: 0 },
     );
-    command(&mut h, symscope::app::Command::InspectSelectedFrame);
+    command(
+        &mut h,
+        symscope::app::InspectorCommand::InspectSelectedFrame,
+    );
     // The window draws on while the line is decoded.
     h.run_steps(1);
-    settle(&mut h, |h| h.state().view.inspector_segment.is_some());
-    assert_eq!(h.state().view.inspector_segment, Some(70_000));
+    settle(&mut h, |h| h.state().view.inspector.segment.is_some());
+    assert_eq!(h.state().view.inspector.segment, Some(70_000));
     assert!(
         h.state()
             .timings
@@ -137,7 +140,7 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
         "    at De.expandByObject (out/three.min.js:1:98700)",
     );
     h.run_steps(4);
-    let at = h.state().view.inspector_segment.unwrap();
+    let at = h.state().view.inspector.segment.unwrap();
     let view = h.state_mut().inspector_view().unwrap();
     assert_eq!(view.line, 0);
     assert_eq!(view.segments[at].gen_col, 98699);
@@ -145,12 +148,12 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
     // The whole source is in the pane, scrolled to the mapped line; once the map's segments
     // are indexed by original position (a job of the inspector's own), the lines no segment
     // maps to are told apart.
-    settle(&mut h, |h| h.state().view.originals.is_some());
+    settle(&mut h, |h| h.state().view.inspector.originals.is_some());
     assert!(has_label(
         &h,
         "this.expandByObject( children[ i ], precise );"
     ));
-    let index = h.state().view.originals.clone().unwrap().1;
+    let index = h.state().view.inspector.originals.clone().unwrap().1;
     let mapped = index.mapped_lines(1);
     assert!(mapped.binary_search(&16286).is_ok());
     assert!(mapped.len() < 38_000, "{} lines mapped", mapped.len());
@@ -159,7 +162,7 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
     let strip = "Coverage of generated line 1: 426 of 253553 columns unmapped";
     h.get_by_label(strip).click();
     h.run_steps(3);
-    let at = h.state().view.inspector_segment.unwrap();
+    let at = h.state().view.inspector.segment.unwrap();
     let col = h.state_mut().inspector_view().unwrap().segments[at].gen_col;
     assert!((120_000..=135_000).contains(&col), "{col}");
     // The map doctor: no errors, and generated code no segment maps (with the bundle).
@@ -225,17 +228,17 @@ fn the_inspector_goes_to_an_original_line() {
     h.run_steps(3);
     assert!(has_label(&h, "segments map to line"));
     let mut commands = symscope::app::Commands::default();
-    commands.send(symscope::app::Command::GoToOriginalLine(16286));
+    commands.send(symscope::app::InspectorCommand::GoToOriginalLine(16286));
     h.state_mut().apply(commands);
     h.run_steps(3);
     // The frame's own segment is among them, a click away; the inspector shows the first.
     assert!(has_label(&h, "16287:9  at generated 1:98700"));
-    let at = h.state().view.inspector_segment.unwrap();
+    let at = h.state().view.inspector.segment.unwrap();
     let view = h.state_mut().inspector_view().unwrap();
     assert_eq!(view.segments[at].src_line, 16286);
     h.get_by_label("16287:9  at generated 1:98700").click();
     h.run_steps(3);
-    let at = h.state().view.inspector_segment.unwrap();
+    let at = h.state().view.inspector.segment.unwrap();
     let view = h.state_mut().inspector_view().unwrap();
     assert_eq!(view.segments[at].gen_col, 98699);
 }
@@ -250,11 +253,11 @@ fn go_to_original_in_an_index_map() {
     settle(&mut h, |h| has_label(h, "vendor.min.js.map"));
     let path = h.state().workspace.inputs[0].path.clone();
     let mut commands = symscope::app::Commands::default();
-    commands.send(symscope::app::Command::InspectMap(path));
+    commands.send(symscope::app::InspectorCommand::InspectMap(path));
     if !h.state().workspace.layout.inspector_open {
-        commands.send(symscope::app::Command::ToggleInspector);
+        commands.send(symscope::app::InspectorCommand::ToggleInspector);
     }
-    commands.send(symscope::app::Command::OpenOriginal);
+    commands.send(symscope::app::InspectorCommand::OpenOriginal);
     h.state_mut().apply(commands);
     settle(&mut h, |h| has_label(h, "Sources"));
     // The folders are many; filtered to lodash, its folder opens.
@@ -262,7 +265,15 @@ fn go_to_original_in_an_index_map() {
     settle(&mut h, |h| has_label(h, "lodash.js  ("));
     // 223 rxjs sources and lodash, in one list.
     assert_eq!(
-        h.state().view.originals.as_ref().unwrap().1.sources().len(),
+        h.state()
+            .view
+            .inspector
+            .originals
+            .as_ref()
+            .unwrap()
+            .1
+            .sources()
+            .len(),
         224
     );
     h.get_by_label_contains("lodash.js  (").click();
@@ -306,7 +317,7 @@ fn the_inspector_searches_the_map() {
     let places = labels_containing(&h, "Generated code (");
     assert!(places[0] != "Generated code (0)", "{places:?}");
     // The first place in the code, a click away.
-    let hits = h.state().view.map_search.clone().unwrap().1;
+    let hits = h.state().view.inspector.map_search.clone().unwrap().1;
     let at = hits.generated[0];
     h.get_by_label(&format!("{}:{}", at.line + 1, at.column + 1))
         .click();

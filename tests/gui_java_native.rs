@@ -249,7 +249,7 @@ fn a_source_folder_gives_native_frames_their_source() {
         "address 0x563054cbb500 in crashy at offset 0x1500"
     ));
     let mut c = symscope::app::Commands::default();
-    c.send(symscope::app::Command::AddSourceRoot(native.clone()));
+    c.send(symscope::app::InputCommand::AddSourceRoot(native.clone()));
     h.state_mut().apply(c);
     let source_line = "    24      *slot = value; /* SIGSEGV when slot == NULL */";
     settle(&mut h, |h| has_label(h, source_line));

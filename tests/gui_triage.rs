@@ -275,7 +275,7 @@ fn export_the_selected_log() {
         h.state_mut().dialogs.script([vec![dir.join(name)]]);
         command(
             &mut h,
-            symscope::app::Command::Dialog(symscope::app::DialogRequest::Export(format)),
+            symscope::app::WorkspaceCommand::Dialog(symscope::app::DialogRequest::Export(format)),
         );
         h.run_steps(3);
         assert!(
@@ -356,14 +356,17 @@ fn keys_keep_the_selection_in_view() {
     h.key_press(egui::Key::Enter);
     h.run_steps(4);
     assert!(h.state().workspace.layout.inspector_open);
-    assert!(h.state().view.inspector_segment.is_some());
+    assert!(h.state().view.inspector.segment.is_some());
     // Esc clears the filter.
-    command(&mut h, symscope::app::Command::SetFilter("f12".to_owned()));
+    command(
+        &mut h,
+        symscope::app::StackCommand::SetFilter("f12".to_owned()),
+    );
     h.run_steps(2);
     assert!(has_label(&h, "frames hidden by the filter"));
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
-    assert!(h.state().view.filter.is_empty());
+    assert!(h.state().view.stack.filter.is_empty());
     // F1 lists the shortcuts.
     h.key_press(egui::Key::F1);
     h.run_steps(3);
@@ -412,7 +415,7 @@ fn triage_notes_are_shown_found_and_kept() {
     ));
     // Saved with the workspace.
     h.state_mut().dialogs.script([vec![file.clone()]]);
-    command(&mut h, symscope::app::Command::SaveWorkspace(None));
+    command(&mut h, symscope::app::WorkspaceCommand::SaveWorkspace(None));
     h.run_steps(3);
     let saved = symscope::workspace::load(&file).unwrap();
     let texts: Vec<&str> = saved.notes.iter().map(|n| n.text.as_str()).collect();
@@ -460,7 +463,7 @@ fn a_small_window_leaves_the_list_most_of_the_room() {
     // A size the user gives a panel is kept in the workspace (and saved with it).
     command(
         &mut h,
-        symscope::app::Command::PanelSize(symscope::app::Panel::Detail, 150.0),
+        symscope::app::WindowCommand::PanelSize(symscope::app::Panel::Detail, 150.0),
     );
     assert_eq!(h.state().workspace.layout.detail_height, 150.0);
 }

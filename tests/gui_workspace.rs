@@ -22,7 +22,7 @@ fn the_demo_is_never_overwritten() {
         .next()
         .unwrap()
         .click();
-    command(&mut h, symscope::app::Command::ToggleTheme);
+    command(&mut h, symscope::app::WindowCommand::ToggleTheme);
     // Longer than the autosave delay.
     for _ in 0..12 {
         h.run_steps(2);
@@ -263,7 +263,7 @@ fn a_workspace_from_elsewhere_opens_and_runs_nothing() {
     // Asking to open a source in the editor with none set says how to set one.
     command(
         &mut h,
-        symscope::app::Command::OpenInEditor {
+        symscope::app::StackCommand::OpenInEditor {
             file: trace.clone(),
             line: 1,
             column: 1,

@@ -156,7 +156,7 @@ fn native_minidump() {
     let macos = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/native/sentry-symbolic/fixtures/macos");
     let mut c = symscope::app::Commands::default();
-    c.send(symscope::app::Command::AddPaths(vec![
+    c.send(symscope::app::InputCommand::AddPaths(vec![
         macos.join("crash.dSYM"),
         macos.join("mini.dmp"),
     ]));
@@ -194,10 +194,10 @@ fn buckets_and_compare() {
         .collect();
     paths.push(crashes.clone());
     let mut c = symscope::app::Commands::default();
-    c.send(symscope::app::Command::AddPaths(paths));
+    c.send(symscope::app::InputCommand::AddPaths(paths));
     h.state_mut().apply(c);
     let deadline = Instant::now() + Duration::from_secs(120);
-    while !(h.state().jobs.running().is_empty() && h.state().view.buckets.is_some()) {
+    while !(h.state().jobs.running().is_empty() && h.state().view.buckets.bucketed.is_some()) {
         h.step();
         assert!(Instant::now() < deadline, "the app did not settle");
         std::thread::sleep(Duration::from_millis(5));
@@ -207,6 +207,7 @@ fn buckets_and_compare() {
         .state()
         .view
         .buckets
+        .bucketed
         .as_ref()
         .unwrap()
         .buckets
@@ -216,17 +217,19 @@ fn buckets_and_compare() {
         .fingerprint
         .to_string();
     let mut c = symscope::app::Commands::default();
-    c.send(symscope::app::Command::SelectBucket(Some(
+    c.send(symscope::app::BucketsCommand::SelectBucket(Some(
         fingerprint.clone(),
     )));
-    c.send(symscope::app::Command::SetBucketNote(
+    c.send(symscope::app::BucketsCommand::SetBucketNote(
         fingerprint,
         "Tree.walk at depth 0: fixed in 2.3".to_owned(),
     ));
-    c.send(symscope::app::Command::SetBucketFilter(
+    c.send(symscope::app::BucketsCommand::SetBucketFilter(
         "java.lang".to_owned(),
     ));
-    c.send(symscope::app::Command::OpenCrashLog(logs[tree].0.clone()));
+    c.send(symscope::app::BucketsCommand::OpenCrashLog(
+        logs[tree].0.clone(),
+    ));
     h.state_mut().apply(c);
     settle(&mut h);
     h.run_steps(3);
@@ -234,7 +237,7 @@ fn buckets_and_compare() {
     h.run_steps(2);
     h.get_all_by_label("B").nth(2).unwrap().click();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while h.state().view.log_compare.is_none() {
+    while h.state().view.buckets.log_compare.is_none() {
         h.step();
         assert!(Instant::now() < deadline, "not compared");
         std::thread::sleep(Duration::from_millis(5));

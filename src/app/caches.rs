@@ -103,7 +103,7 @@ impl AppState {
         let table = entry.loaded.as_ref()?.table()?.clone();
         let key = RowsKey {
             log: entry.id,
-            filter: self.view.filter.clone(),
+            filter: self.view.stack.filter.clone(),
             generation: self.caches.generation,
         };
         if let Some(c) = &self.caches.rows
@@ -114,8 +114,8 @@ impl AppState {
         let notes = self.frame_notes();
         let rows = Arc::new(StackRows::build(
             &table,
-            &self.view.filter,
-            &self.view.folds,
+            &self.view.stack.filter,
+            &self.view.stack.folds,
             &notes,
             !self.workspace.layout.raw_frames,
         ));
@@ -222,7 +222,7 @@ impl AppState {
         let (name, map) = self.inspected_map()?;
         let key = InspectorKey {
             map: name.clone(),
-            line: self.view.inspector_line,
+            line: self.view.inspector.line,
         };
         if let Some(c) = &self.caches.inspector
             && c.key == key
@@ -250,7 +250,7 @@ impl AppState {
             }
             _ => None,
         });
-        let line = self.view.inspector_line;
+        let line = self.view.inspector.line;
         if InspectorView::line_blocks(&map, line) > DECODE_IN_A_JOB {
             if let Some((_, old, _)) = self.caches.inspector_pending.take() {
                 self.jobs.cancel(old);
@@ -286,9 +286,9 @@ impl AppState {
     /// is decoded.
     pub(super) fn focus_inspector(&mut self, col: u32) {
         match self.inspector_view() {
-            Some(view) => self.view.inspector_segment = view.segment_at(col),
+            Some(view) => self.view.inspector.segment = view.segment_at(col),
             None => {
-                self.view.inspector_segment = None;
+                self.view.inspector.segment = None;
                 if let Some((_, _, pending)) = &mut self.caches.inspector_pending {
                     *pending = Some(col);
                 }
@@ -309,7 +309,7 @@ impl AppState {
         }
         let col = self.caches.inspector_pending.take().and_then(|(_, _, c)| c);
         if let Some(col) = col {
-            self.view.inspector_segment = view.segment_at(col);
+            self.view.inspector.segment = view.segment_at(col);
         }
         self.caches.inspector = Some(Cached { key, value: view });
     }
@@ -344,7 +344,7 @@ impl AppState {
         };
         self.workspace.selection.inspected_map = Some(path);
         self.workspace.layout.inspector_open = true;
-        self.view.inspector_line = line;
+        self.view.inspector.line = line;
         self.focus_inspector(col);
     }
 }

@@ -9,9 +9,27 @@ use crate::workspace;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// One request from the UI.
+/// One request from the UI, grouped by the panel that owns what it changes; each group is
+/// applied in that panel's app file.
 #[derive(Debug)]
 pub enum Command {
+    /// For the workspace's inputs: adding, pasting, removing, locating files; source folders; jobs cancelled (applied in `app/commands.rs`).
+    Inputs(InputCommand),
+    /// For the stack list and the frame detail: selection, folds, filter, notes, copying, the editor (applied in `app/stack_list.rs`).
+    Stack(StackCommand),
+    /// For the segment inspector and its tools (applied in `app/inspector.rs`).
+    Inspector(InspectorCommand),
+    /// For the Buckets view and the comparison of two logs or stacks (applied in `app/buckets.rs`).
+    Buckets(BucketsCommand),
+    /// For the workspace file: opening, saving, exporting, file dialogs (applied in `app/persist.rs`).
+    Workspace(WorkspaceCommand),
+    /// For the window itself: theme, panels and their sizes, messages, the shortcuts (applied in `app/frame.rs`).
+    Window(WindowCommand),
+}
+
+/// A request for the workspace's inputs: adding, pasting, removing, locating files; source folders; jobs cancelled.
+#[derive(Debug)]
+pub enum InputCommand {
     /// Files whose bytes are in hand (dropped): add and load them.
     AddFiles(Vec<(PathBuf, Vec<u8>)>),
     /// Files to read from disk (File → Open, command line).
@@ -20,6 +38,25 @@ pub enum Command {
     PasteTrace(String),
     /// Remove an input from the workspace.
     RemoveInput(InputId),
+    /// A missing input is at this path now: point the workspace at it and load it.
+    Locate(InputId, PathBuf),
+    /// Look for original sources under this folder too.
+    AddSourceRoot(PathBuf),
+    /// Stop looking under this source folder (its index in the workspace's list).
+    RemoveSourceRoot(usize),
+    /// Stop a running job.
+    CancelJob(JobId),
+}
+
+impl From<InputCommand> for Command {
+    fn from(c: InputCommand) -> Self {
+        Self::Inputs(c)
+    }
+}
+
+/// A request for the stack list and the frame detail: selection, folds, filter, notes, copying, the editor.
+#[derive(Debug)]
+pub enum StackCommand {
     /// Show this log in the stack list.
     SelectLog(InputId),
     /// Select a frame of the selected log.
@@ -49,16 +86,44 @@ pub enum Command {
     SetFilter(String),
     /// Switch between raw and resolved frames.
     ToggleRaw,
-    /// Switch between dark and light.
-    ToggleTheme,
-    /// Look for original sources under this folder too.
-    AddSourceRoot(PathBuf),
-    /// Stop looking under this source folder (its index in the workspace's list).
-    RemoveSourceRoot(usize),
-    /// Show or hide the timing panel.
-    ToggleTiming,
-    /// Stop a running job.
-    CancelJob(JobId),
+    /// Set the triage note on a stack (`frame: None`) or a frame of the selected log (an
+    /// empty text removes it).
+    SetNote {
+        /// Stack index.
+        stack: usize,
+        /// Frame index, or `None` for the whole stack.
+        frame: Option<usize>,
+        /// The note.
+        text: String,
+    },
+    /// Copy the selected frame to the system clipboard (Ctrl+C).
+    CopyFrame,
+    /// Copy the selected log's whole symbolicated trace, as `symscope symbolicate` prints
+    /// it (Ctrl+Shift+C).
+    CopyTrace,
+    /// Copy this text (a location, a function name).
+    CopyText(String),
+    /// Open a source file at a line in the user's editor (their setting; never one a
+    /// workspace names).
+    OpenInEditor {
+        /// The file on disk.
+        file: PathBuf,
+        /// 1-based line.
+        line: u32,
+        /// 1-based column.
+        column: u32,
+    },
+}
+
+impl From<StackCommand> for Command {
+    fn from(c: StackCommand) -> Self {
+        Self::Stack(c)
+    }
+}
+
+/// A request for the segment inspector and its tools.
+#[derive(Debug)]
+pub enum InspectorCommand {
     /// Show or hide the segment inspector.
     ToggleInspector,
     /// Inspect this map (its input path in the workspace).
@@ -106,6 +171,17 @@ pub enum Command {
     SelectSegment(usize),
     /// Open the inspector at the selected frame's segment.
     InspectSelectedFrame,
+}
+
+impl From<InspectorCommand> for Command {
+    fn from(c: InspectorCommand) -> Self {
+        Self::Inspector(c)
+    }
+}
+
+/// A request for the Buckets view and the comparison of two logs or stacks.
+#[derive(Debug)]
+pub enum BucketsCommand {
     /// Bucket these crash logs and folders of them (read recursively) by signature.
     BucketCrashes(Vec<PathBuf>),
     /// Forget the bucketed logs (the notes on buckets stay).
@@ -127,55 +203,58 @@ pub enum Command {
     CompareLogs(super::ComparePick, super::ComparePick),
     /// Close the comparison of two logs.
     CloseLogCompare,
+}
+
+impl From<BucketsCommand> for Command {
+    fn from(c: BucketsCommand) -> Self {
+        Self::Buckets(c)
+    }
+}
+
+/// A request for the workspace file: opening, saving, exporting, file dialogs.
+#[derive(Debug)]
+pub enum WorkspaceCommand {
     /// Open a workspace file.
     OpenWorkspace(PathBuf),
     /// Save the workspace: to its file, or to the given path (Save as). A workspace never
     /// saved, or one Symscope must not write (a template such as the demo, a read-only
     /// file), asks where to save instead.
     SaveWorkspace(Option<PathBuf>),
+    /// Export the selected log to a file.
+    Export(ExportFormat, PathBuf),
+    /// Open a file dialog (it never blocks painting; its answer comes in a later frame).
+    Dialog(DialogRequest),
+}
+
+impl From<WorkspaceCommand> for Command {
+    fn from(c: WorkspaceCommand) -> Self {
+        Self::Workspace(c)
+    }
+}
+
+/// A request for the window itself: theme, panels and their sizes, messages, the shortcuts.
+#[derive(Debug)]
+pub enum WindowCommand {
+    /// Switch between dark and light.
+    ToggleTheme,
+    /// Show or hide the timing panel.
+    ToggleTiming,
     /// Dismiss every message.
     DismissErrors,
     /// Dismiss one message (its index in the list).
     DismissError(usize),
     /// Open or close the list of messages.
     ToggleErrors,
-    /// Copy the selected frame to the system clipboard (Ctrl+C).
-    CopyFrame,
-    /// Copy the selected log's whole symbolicated trace, as `symscope symbolicate` prints
-    /// it (Ctrl+Shift+C).
-    CopyTrace,
-    /// Copy this text (a location, a function name).
-    CopyText(String),
-    /// Open a file dialog (it never blocks painting; its answer comes in a later frame).
-    Dialog(DialogRequest),
-    /// Export the selected log to a file.
-    Export(ExportFormat, PathBuf),
     /// Show or hide the shortcuts window (F1).
     ToggleShortcuts,
     /// The user resized a panel: keep its size in the workspace.
     PanelSize(Panel, f32),
-    /// A missing input is at this path now: point the workspace at it and load it.
-    Locate(InputId, PathBuf),
-    /// Open a source file at a line in the user's editor (their setting; never one a
-    /// workspace names).
-    OpenInEditor {
-        /// The file on disk.
-        file: PathBuf,
-        /// 1-based line.
-        line: u32,
-        /// 1-based column.
-        column: u32,
-    },
-    /// Set the triage note on a stack (`frame: None`) or a frame of the selected log (an
-    /// empty text removes it).
-    SetNote {
-        /// Stack index.
-        stack: usize,
-        /// Frame index, or `None` for the whole stack.
-        frame: Option<usize>,
-        /// The note.
-        text: String,
-    },
+}
+
+impl From<WindowCommand> for Command {
+    fn from(c: WindowCommand) -> Self {
+        Self::Window(c)
+    }
 }
 
 /// The window's resizable panels.
@@ -196,9 +275,9 @@ pub enum Panel {
 pub struct Commands(Vec<Command>);
 
 impl Commands {
-    /// Queues a command.
-    pub fn send(&mut self, c: Command) {
-        self.0.push(c);
+    /// Queues a command (of any group).
+    pub fn send(&mut self, c: impl Into<Command>) {
+        self.0.push(c.into());
     }
 
     /// Whether nothing was asked.
@@ -220,315 +299,15 @@ impl AppState {
         }
     }
 
-    /// Applies one command.
-    pub(super) fn apply_one(&mut self, command: Command) {
-        let changed = Instant::now();
-        match command {
-            Command::AddFiles(files) => {
-                for (path, bytes) in files {
-                    self.add_file(path, bytes);
-                }
-            }
-            Command::AddPaths(paths) => {
-                let mut added = std::collections::HashSet::new();
-                for path in paths {
-                    if path.is_dir() {
-                        self.add_folder(path);
-                    } else {
-                        let before = self.inputs.len();
-                        self.add_path(path.clone());
-                        // A new input is the last; one the workspace had is reloaded.
-                        let entry = if self.inputs.len() > before {
-                            self.inputs.last()
-                        } else {
-                            self.inputs.iter().find(|e| e.path == path)
-                        };
-                        added.extend(entry.map(|e| e.id));
-                    }
-                }
-                if added.len() >= 2 {
-                    self.running.added_together = added;
-                }
-            }
-            Command::PasteTrace(text) => self.add_pasted(text),
-            Command::RemoveInput(id) => {
-                if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
-                    self.inputs.remove(i);
-                    self.workspace.remove_input(i);
-                    self.results.remove(&id);
-                    self.autosave.changed(changed);
-                    self.symbolicate_all();
-                }
-            }
-            Command::SelectLog(id) => {
-                self.view.folds = Folds::default();
-                if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
-                    self.workspace.selection.log =
-                        self.workspace.inputs.get(i).map(|d| d.path.clone());
-                    self.workspace.selection.stack = 0;
-                    self.workspace.selection.frame = None;
-                    self.autosave.changed(changed);
-                }
-            }
-            Command::SelectFrame { stack, frame } => {
-                self.workspace.selection.stack = stack;
-                self.workspace.selection.frame = Some(frame);
-                self.autosave.changed(changed);
-            }
-            Command::SetFilter(f) => self.view.filter = f,
-            Command::ToggleGroup { stack, first } => {
-                if !self.view.folds.expanded.remove(&(stack, first)) {
-                    self.view.folds.expanded.insert((stack, first));
-                }
-                self.caches.changed();
-            }
-            Command::ToggleStack(stack) => {
-                if !self.view.folds.collapsed.remove(&stack) {
-                    self.view.folds.collapsed.insert(stack);
-                }
-                self.caches.changed();
-            }
-            Command::ToggleCandidates { stack, frame } => {
-                if !self.view.folds.candidates.remove(&(stack, frame)) {
-                    self.view.folds.candidates.insert((stack, frame));
-                }
-                self.caches.changed();
-            }
-            Command::ToggleRaw => {
-                self.workspace.layout.raw_frames = !self.workspace.layout.raw_frames;
-                // Raw lines have no inline rows.
-                self.caches.changed();
-                self.autosave.changed(changed);
-            }
-            Command::ToggleTheme => {
-                self.workspace.layout.dark = !self.workspace.layout.dark;
-                self.autosave.changed(changed);
-            }
-            Command::AddSourceRoot(dir) => {
-                let root = workspace::relative_path(&self.workspace_dir(), &dir);
-                if !self.workspace.source_roots.contains(&root) {
-                    self.workspace.source_roots.push(root);
-                    self.caches.changed();
-                    self.autosave.changed(changed);
-                }
-            }
-            Command::RemoveSourceRoot(i) => {
-                if i < self.workspace.source_roots.len() {
-                    self.workspace.source_roots.remove(i);
-                    self.caches.changed();
-                    self.autosave.changed(changed);
-                }
-            }
-            Command::ToggleTiming => {
-                self.workspace.layout.timing_open = !self.workspace.layout.timing_open;
-                self.autosave.changed(changed);
-            }
-            Command::CancelJob(id) => self.jobs.cancel(id),
-            Command::ToggleInspector => {
-                self.workspace.layout.inspector_open = !self.workspace.layout.inspector_open;
-                self.autosave.changed(changed);
-            }
-            Command::InspectMap(path) => {
-                self.workspace.selection.inspected_map = Some(path);
-                self.view.inspector_line = 0;
-                self.view.inspector_segment = None;
-                self.autosave.changed(changed);
-            }
-            Command::InspectLine(line) => {
-                self.view.inspector_line = line;
-                self.view.inspector_segment = None;
-            }
-            Command::GoToGenerated { line, column } => {
-                self.view.inspector_line = line;
-                self.focus_inspector(column);
-            }
-            Command::CheckMap => self.start_map_check(),
-            Command::CloseMapReport => self.view.map_report = None,
-            Command::ExtractSources(dir) => self.start_extract(dir),
-            Command::CompareWith(other) => self.start_compare(other),
-            Command::ShowDiffLine(k) => {
-                let line = self.view.map_diff.as_mut().and_then(|c| {
-                    c.shown = k;
-                    Some(c.diff.differing.get(k)?.line)
-                });
-                if let Some(line) = line {
-                    self.apply_one(Command::InspectLine(line));
-                }
-            }
-            Command::CloseCompare => self.view.map_diff = None,
-            Command::BucketCrashes(paths) => {
-                let dir = self.workspace_dir();
-                let mut known: std::collections::HashSet<String> =
-                    self.workspace.buckets.sources.iter().cloned().collect();
-                for p in &paths {
-                    let rel = crate::workspace::relative_path(&dir, p);
-                    if known.insert(rel.clone()) {
-                        self.workspace.buckets.sources.push(rel);
-                    }
-                }
-                self.autosave.changed(changed);
-                self.start_bucketing();
-            }
-            Command::CloseBuckets => {
-                self.workspace.buckets.sources.clear();
-                self.workspace.buckets.selected = None;
-                self.view.buckets = None;
-                if let Some(job) = self.running.bucketing.take() {
-                    self.jobs.cancel(job);
-                }
-                self.autosave.changed(changed);
-            }
-            Command::SelectBucket(fp) => {
-                self.workspace.buckets.selected = fp;
-                self.autosave.changed(changed);
-            }
-            Command::SetBucketNote(fp, note) => {
-                if note.trim().is_empty() {
-                    self.workspace.buckets.notes.remove(&fp);
-                } else {
-                    self.workspace.buckets.notes.insert(fp, note);
-                }
-                self.autosave.changed(changed);
-            }
-            Command::SetBucketFilter(f) => self.view.bucket_filter = f,
-            Command::SortBuckets(column) => {
-                let (current, reversed) = self.view.bucket_sort;
-                self.view.bucket_sort = (column, current == column && !reversed);
-            }
-            Command::OpenCrashLog(path) => self.open_crash_log(path),
-            Command::PickCompare(b_side, path) => {
-                if b_side {
-                    self.view.compare_pick.1 = Some(path);
-                } else {
-                    self.view.compare_pick.0 = Some(path);
-                }
-                if let (Some(a), Some(b)) = self.view.compare_pick.clone() {
-                    self.apply_one(Command::CompareLogs(a, b));
-                }
-            }
-            Command::CompareLogs(a, b) => {
-                self.workspace.compare = Some(crate::workspace::Compare {
-                    a: self.compare_name(&a.log),
-                    b: self.compare_name(&b.log),
-                    stack_a: a.stack,
-                    stack_b: b.stack,
-                });
-                self.view.compare_pick = (Some(a.clone()), Some(b.clone()));
-                self.autosave.changed(changed);
-                self.start_log_compare(a, b);
-            }
-            Command::CloseLogCompare => {
-                self.view.log_compare = None;
-                self.view.compare_pick = (None, None);
-                self.workspace.compare = None;
-                self.autosave.changed(changed);
-            }
-            Command::SearchMap(query) => self.start_map_search(query),
-            Command::CloseSearch => self.view.map_search = None,
-            Command::OpenOriginal => self.open_original(),
-            Command::IndexOriginals => self.ensure_originals(),
-            Command::CloseOriginal => self.view.original = None,
-            Command::SetOriginalFilter(filter) => {
-                if let Some(nav) = &mut self.view.original {
-                    nav.filter = filter;
-                }
-            }
-            Command::PickOriginalSource(source) => {
-                if let Some(nav) = &mut self.view.original {
-                    nav.source = Some(source);
-                    nav.line = None;
-                }
-            }
-            Command::GoToOriginalLine(line) => {
-                let first = self.view.original.as_mut().and_then(|nav| {
-                    nav.line = Some(line);
-                    let index = nav.index.as_ref()?;
-                    index
-                        .on_line(nav.source?, line)
-                        .into_iter()
-                        .map(|(_, at)| at)
-                        .min()
-                });
-                if let Some(at) = first {
-                    self.apply_one(Command::GoToGenerated {
-                        line: at.line,
-                        column: at.column,
-                    });
-                }
-            }
-            Command::SelectSegment(i) => self.view.inspector_segment = Some(i),
-            Command::InspectSelectedFrame => self.inspect_selected_frame(),
-            Command::OpenWorkspace(path) => {
-                if let Err(e) = self.open_workspace(&path) {
-                    self.errors.push(e.to_string());
-                }
-            }
-            Command::SaveWorkspace(None) if !self.may_write_workspace() => {
-                self.apply_one(Command::Dialog(DialogRequest::SaveWorkspaceAs));
-            }
-            Command::SaveWorkspace(path) => {
-                if let Err(e) = self.save_workspace(path) {
-                    self.errors.push(e.to_string());
-                }
-            }
-            Command::DismissErrors => self.errors.clear(),
-            Command::DismissError(i) => self.errors.dismiss(i),
-            Command::ToggleErrors => self.errors_open = !self.errors_open,
-            Command::CopyFrame => {
-                if let Some(d) = self.selected_frame_detail() {
-                    self.pending_copy = Some(d.copy_text());
-                }
-            }
-            Command::CopyTrace => {
-                if let Some((_, table)) = self.selected_table() {
-                    self.pending_copy = Some(crate::engine::report::text(&table, &[]));
-                }
-            }
-            Command::CopyText(text) => self.pending_copy = Some(text),
-            Command::ToggleShortcuts => self.view.shortcuts_open = !self.view.shortcuts_open,
-            Command::PanelSize(panel, size) => {
-                let layout = &mut self.workspace.layout;
-                let slot = match panel {
-                    Panel::Workspace => &mut layout.side_panel_width,
-                    Panel::Timing => &mut layout.timing_width,
-                    Panel::Detail => &mut layout.detail_height,
-                    Panel::Inspector => &mut layout.inspector_height,
-                };
-                if (*slot - size).abs() >= 1.0 {
-                    *slot = size;
-                    self.autosave.changed(changed);
-                }
-            }
-            Command::Locate(id, path) => self.locate(id, &path),
-            Command::OpenInEditor { file, line, column } => {
-                match self.settings.editor_command(&file, line, column) {
-                    Some(words) => {
-                        if let Err(e) = std::process::Command::new(&words[0])
-                            .args(&words[1..])
-                            .stdin(std::process::Stdio::null())
-                            .spawn()
-                        {
-                            self.errors.push(format!("editor {}: {e}", words[0]));
-                        }
-                    }
-                    None => self.errors.push(format!(
-                        "no editor set: put (editor: Some(\"code --goto {{file}}:{{line}}:{{column}}\")) in {}",
-                        super::settings_file()
-                            .map_or_else(|| "settings.ron".to_owned(), |f| f.display().to_string())
-                    )),
-                }
-            }
-            Command::SetNote { stack, frame, text } => {
-                self.set_note(stack, frame, text);
-                self.autosave.changed(changed);
-                self.caches.changed();
-            }
-            Command::Dialog(request) => self.show_dialog(request),
-            Command::Export(format, path) => {
-                if let Err(e) = self.export(format, &path) {
-                    self.errors.push(format!("{}: {e}", path.display()));
-                }
-            }
+    /// Applies one command, in the file of the panel whose state it changes.
+    pub(super) fn apply_one(&mut self, command: impl Into<Command>) {
+        match command.into() {
+            Command::Inputs(c) => self.apply_input(c),
+            Command::Stack(c) => self.apply_stack(c),
+            Command::Inspector(c) => self.apply_inspector(c),
+            Command::Buckets(c) => self.apply_buckets(c),
+            Command::Workspace(c) => self.apply_workspace(c),
+            Command::Window(c) => self.apply_window(c),
         }
     }
 
@@ -621,7 +400,7 @@ impl AppState {
             .collect()
     }
 
-    fn set_note(&mut self, stack: usize, frame: Option<usize>, text: String) {
+    pub(super) fn set_note(&mut self, stack: usize, frame: Option<usize>, text: String) {
         let Some(log) = self.workspace.selection.log.clone() else {
             return;
         };
@@ -701,19 +480,19 @@ impl AppState {
         self.workspace.selection.log = Some(name);
         self.workspace.selection.stack = 0;
         self.workspace.selection.frame = None;
-        self.view.folds = Folds::default();
+        self.view.stack.folds = Folds::default();
         self.autosave.changed(Instant::now());
         self.start_load(id, Source::Detected(file));
     }
 
     /// Opens a crash log in the stack list: selected when the workspace has it, else added.
-    fn open_crash_log(&mut self, path: PathBuf) {
+    pub(super) fn open_crash_log(&mut self, path: PathBuf) {
         let dir = self.workspace_dir();
         let rel = crate::workspace::relative_path(&dir, &path);
         match self.workspace.inputs.iter().position(|x| x.path == rel) {
             Some(i) => {
                 if let Some(id) = self.inputs.get(i).map(|e| e.id) {
-                    self.apply_one(Command::SelectLog(id));
+                    self.apply_one(StackCommand::SelectLog(id));
                 }
             }
             None => {
@@ -721,7 +500,7 @@ impl AppState {
                 self.workspace.selection.log = Some(rel);
                 self.workspace.selection.stack = 0;
                 self.workspace.selection.frame = None;
-                self.view.folds = Folds::default();
+                self.view.stack.folds = Folds::default();
             }
         }
     }
@@ -740,5 +519,67 @@ impl AppState {
             .jobs
             .spawn(move |ctx| super::loading::search_folder(ctx, dir));
         self.running.names.insert(job, name);
+    }
+}
+
+impl AppState {
+    /// Applies a request for the workspace's inputs: adding, pasting, removing, locating files; source folders; jobs cancelled.
+    pub(super) fn apply_input(&mut self, command: InputCommand) {
+        let changed = Instant::now();
+        match command {
+            InputCommand::AddFiles(files) => {
+                for (path, bytes) in files {
+                    self.add_file(path, bytes);
+                }
+            }
+            InputCommand::AddPaths(paths) => {
+                let mut added = std::collections::HashSet::new();
+                for path in paths {
+                    if path.is_dir() {
+                        self.add_folder(path);
+                    } else {
+                        let before = self.inputs.len();
+                        self.add_path(path.clone());
+                        // A new input is the last; one the workspace had is reloaded.
+                        let entry = if self.inputs.len() > before {
+                            self.inputs.last()
+                        } else {
+                            self.inputs.iter().find(|e| e.path == path)
+                        };
+                        added.extend(entry.map(|e| e.id));
+                    }
+                }
+                if added.len() >= 2 {
+                    self.running.added_together = added;
+                }
+            }
+            InputCommand::PasteTrace(text) => self.add_pasted(text),
+            InputCommand::RemoveInput(id) => {
+                if let Some(i) = self.inputs.iter().position(|e| e.id == id) {
+                    self.inputs.remove(i);
+                    self.workspace.remove_input(i);
+                    self.results.remove(&id);
+                    self.autosave.changed(changed);
+                    self.symbolicate_all();
+                }
+            }
+            InputCommand::Locate(id, path) => self.locate(id, &path),
+            InputCommand::AddSourceRoot(dir) => {
+                let root = workspace::relative_path(&self.workspace_dir(), &dir);
+                if !self.workspace.source_roots.contains(&root) {
+                    self.workspace.source_roots.push(root);
+                    self.caches.changed();
+                    self.autosave.changed(changed);
+                }
+            }
+            InputCommand::RemoveSourceRoot(i) => {
+                if i < self.workspace.source_roots.len() {
+                    self.workspace.source_roots.remove(i);
+                    self.caches.changed();
+                    self.autosave.changed(changed);
+                }
+            }
+            InputCommand::CancelJob(id) => self.jobs.cancel(id),
+        }
     }
 }

@@ -9,6 +9,14 @@ use crate::workspace;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// What a finished job brought into the workspace.
+enum Taken {
+    /// A log, to symbolicate.
+    Log(InputId),
+    /// A symbol file: every log is symbolicated again.
+    Symbols,
+}
+
 impl AppState {
     /// Handles job events; called once per frame. Returns whether anything changed.
     pub fn poll_jobs(&mut self) -> bool {
@@ -48,156 +56,11 @@ impl AppState {
                 state: state.clone(),
             });
             match (state, result) {
-                (
-                    JobState::Done,
-                    Some(JobOutput::Loaded {
-                        input,
-                        kind,
-                        loaded,
-                        size,
-                        hash,
-                    }),
-                ) => {
-                    if matches!(*loaded, Loaded::Log(_)) {
-                        new_logs.push(input);
-                    } else {
-                        resymbolicate = true;
-                    }
-                    if let Loaded::Symbols(SymbolFile::Native(native), _) = &*loaded
-                        && let Some(blob) = native.symbols.lazy_source()
-                    {
-                        self.start_symcache(input, native.path.clone(), blob, hash.clone());
-                    }
-                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
-                        e.kind = kind;
-                        e.state = InputState::Ready;
-                        e.loaded = Some(*loaded);
-                    }
-                    if let Some(i) = self.inputs.iter().position(|e| e.id == input)
-                        && let Some(doc) = self.workspace.inputs.get_mut(i)
-                    {
-                        // A new file, or one changed since the workspace recorded it: its
-                        // kind, size and fingerprint are recorded.
-                        if doc.kind != kind || doc.size != size || doc.hash != hash {
-                            doc.kind = kind;
-                            doc.size = size;
-                            doc.hash = hash;
-                            self.autosave.changed(Instant::now());
-                        }
-                        if kind == crate::model::FileKind::Log
-                            && self.workspace.selection.log.is_none()
-                        {
-                            self.workspace.selection.log = Some(doc.path.clone());
-                        }
-                    }
-                }
-                (JobState::Done, Some(JobOutput::Converted { input, file })) => {
-                    // The SymCache answers as the lazy reader did: the frames already
-                    // symbolicated stand; those that follow are looked up in it.
-                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input)
-                        && let Some(Loaded::Symbols(SymbolFile::Native(old), _)) = &e.loaded
-                        && old.symbols.is_lazy()
-                    {
-                        e.loaded = Some(Loaded::Symbols(*file, None));
-                    }
-                }
-                (JobState::Done, Some(JobOutput::Extracted { dir, done })) => {
-                    self.errors
-                        .extend(done.skipped.iter().map(|s| format!("not extracted: {s}")));
-                    self.notice = Some((
-                        Instant::now(),
-                        format!(
-                            "Extracted {} sources to {}",
-                            done.written.len(),
-                            dir.display()
-                        ),
-                    ));
-                }
-                (JobState::Done, Some(JobOutput::Compared(compare))) => {
-                    self.view.map_diff = Some(*compare);
-                }
-                (JobState::Done, Some(JobOutput::Searched { map, hits })) => {
-                    self.view.map_search = Some((map, hits));
-                }
-                (JobState::Done, Some(JobOutput::OriginalIndexed { map, index })) => {
-                    if let Some(nav) = &mut self.view.original
-                        && nav.map == map
-                    {
-                        nav.index = Some(index.clone());
-                    }
-                    if self.view.originals_pending.as_ref() == Some(&map) {
-                        self.view.originals_pending = None;
-                    }
-                    self.view.originals = Some((map, index));
-                }
-                (JobState::Done, Some(JobOutput::InspectorLine(key, view))) => {
-                    self.inspector_line_decoded(*key, view);
-                }
-                (JobState::Done, Some(JobOutput::SourceRead(key, context))) => {
-                    self.source_read(*key, context);
-                }
-                (JobState::Done, Some(JobOutput::MapChecked { map, report })) => {
-                    self.view.map_report = Some((map, report));
-                }
-                (
-                    JobState::Done,
-                    Some(JobOutput::Folder {
-                        dir,
-                        files,
-                        logs,
-                        errors,
-                    }),
-                ) => {
-                    self.errors.extend(errors);
-                    if files.is_empty() && logs.is_empty() {
-                        self.errors.push(format!(
-                            "{}: no symbol files or crash logs in this folder",
-                            dir.display()
-                        ));
-                    }
-                    // A folder of crashes is bucketed; a single log is opened.
-                    let bucket = logs.len() >= 2;
-                    for path in files {
-                        self.add_path(path);
-                    }
-                    if bucket {
-                        self.apply_one(super::Command::BucketCrashes(vec![dir]));
-                    } else {
-                        for path in logs {
-                            self.add_path(path);
-                        }
-                    }
-                }
-                (JobState::Done, Some(JobOutput::Bucketed(buckets)))
-                    if self.running.bucketing == Some(id) =>
-                {
-                    self.running.bucketing = None;
-                    self.errors.extend(buckets.errors.iter().cloned());
-                    self.view.buckets = Some(buckets);
-                }
-                (JobState::Done, Some(JobOutput::LogsCompared(compare))) => {
-                    self.view.log_compare = Some(compare);
-                }
-                (JobState::Done, Some(JobOutput::Symbolicated { log, file }))
-                    if self.running.symbolicating.get(&log) == Some(&id) =>
-                {
-                    // Only the newest run of a log counts (an older one may finish later).
-                    self.running.symbolicating.remove(&log);
-                    // The symbolicated table replaces the parsed one: one table per log.
-                    let table = file.table.clone();
-                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == log) {
-                        e.loaded = Some(Loaded::Log(*file));
-                    }
-                    self.results.insert(log, table);
-                    self.caches.changed();
-                    // Until the frame's map is there (a log may be symbolicated before it).
-                    if self.view.inspect_when_ready
-                        && self.selected_log().is_some_and(|e| e.id == log)
-                    {
-                        self.inspect_selected_frame();
-                        self.view.inspect_when_ready = self.view.inspector_segment.is_none();
-                    }
-                }
+                (JobState::Done, Some(output)) => match self.job_done(id, output) {
+                    Some(Taken::Log(log)) => new_logs.push(log),
+                    Some(Taken::Symbols) => resymbolicate = true,
+                    None => {}
+                },
                 (JobState::Failed(message), _) => {
                     // The input is found by the job's id, never by the name in its label
                     // (two inputs may share a file name).
@@ -249,6 +112,145 @@ impl AppState {
             }
         }
         changed
+    }
+
+    /// Takes in what a finished job handed back, by its kind, in the file of the part of
+    /// the app that owns it; says what the workspace took in, if anything.
+    fn job_done(&mut self, id: crate::jobs::JobId, output: JobOutput) -> Option<Taken> {
+        match output {
+            JobOutput::Loaded {
+                input,
+                kind,
+                loaded,
+                size,
+                hash,
+            } => return Some(self.input_loaded(input, kind, *loaded, size, hash)),
+            JobOutput::Converted { input, file } => self.symcache_converted(input, *file),
+            JobOutput::Folder {
+                dir,
+                files,
+                logs,
+                errors,
+            } => self.folder_searched(dir, files, logs, errors),
+            JobOutput::Symbolicated { log, file } => self.log_symbolicated(id, log, *file),
+            JobOutput::Bucketed(buckets) => self.crashes_bucketed(id, buckets),
+            JobOutput::LogsCompared(compare) => self.view.buckets.log_compare = Some(compare),
+            JobOutput::SourceRead(key, context) => self.source_read(*key, context),
+            JobOutput::Extracted { .. }
+            | JobOutput::Compared(_)
+            | JobOutput::Searched { .. }
+            | JobOutput::OriginalIndexed { .. }
+            | JobOutput::InspectorLine(..)
+            | JobOutput::MapChecked { .. } => self.inspector_job_done(output),
+        }
+        None
+    }
+
+    /// An input is loaded: what it is and what it holds are recorded.
+    fn input_loaded(
+        &mut self,
+        input: InputId,
+        kind: crate::model::FileKind,
+        loaded: Loaded,
+        size: u64,
+        hash: String,
+    ) -> Taken {
+        let taken = if matches!(loaded, Loaded::Log(_)) {
+            Taken::Log(input)
+        } else {
+            Taken::Symbols
+        };
+        if let Loaded::Symbols(SymbolFile::Native(native), _) = &loaded
+            && let Some(blob) = native.symbols.lazy_source()
+        {
+            self.start_symcache(input, native.path.clone(), blob, hash.clone());
+        }
+        if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
+            e.kind = kind;
+            e.state = InputState::Ready;
+            e.loaded = Some(loaded);
+        }
+        if let Some(i) = self.inputs.iter().position(|e| e.id == input)
+            && let Some(doc) = self.workspace.inputs.get_mut(i)
+        {
+            // A new file, or one changed since the workspace recorded it: its kind, size
+            // and fingerprint are recorded.
+            if doc.kind != kind || doc.size != size || doc.hash != hash {
+                doc.kind = kind;
+                doc.size = size;
+                doc.hash = hash;
+                self.autosave.changed(Instant::now());
+            }
+            if kind == crate::model::FileKind::Log && self.workspace.selection.log.is_none() {
+                self.workspace.selection.log = Some(doc.path.clone());
+            }
+        }
+        taken
+    }
+
+    /// A native file's SymCache is built: it answers as the lazy reader did (the frames
+    /// already symbolicated stand; those that follow are looked up in it).
+    fn symcache_converted(&mut self, input: InputId, file: SymbolFile) {
+        if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input)
+            && let Some(Loaded::Symbols(SymbolFile::Native(old), _)) = &e.loaded
+            && old.symbols.is_lazy()
+        {
+            e.loaded = Some(Loaded::Symbols(file, None));
+        }
+    }
+
+    /// A dropped folder is searched: its symbol files are added; its crash logs are
+    /// bucketed when there are several, else the one is opened.
+    fn folder_searched(
+        &mut self,
+        dir: std::path::PathBuf,
+        files: Vec<std::path::PathBuf>,
+        logs: Vec<std::path::PathBuf>,
+        errors: Vec<String>,
+    ) {
+        self.errors.extend(errors);
+        if files.is_empty() && logs.is_empty() {
+            self.errors.push(format!(
+                "{}: no symbol files or crash logs in this folder",
+                dir.display()
+            ));
+        }
+        let bucket = logs.len() >= 2;
+        for path in files {
+            self.add_path(path);
+        }
+        if bucket {
+            self.apply_one(super::BucketsCommand::BucketCrashes(vec![dir]));
+        } else {
+            for path in logs {
+                self.add_path(path);
+            }
+        }
+    }
+
+    /// A log is symbolicated (job `id`): only the newest run of a log counts (an older one
+    /// may finish later); the symbolicated table replaces the parsed one.
+    fn log_symbolicated(
+        &mut self,
+        id: crate::jobs::JobId,
+        log: InputId,
+        file: crate::engine::LogFile,
+    ) {
+        if self.running.symbolicating.get(&log) != Some(&id) {
+            return;
+        }
+        self.running.symbolicating.remove(&log);
+        let table = file.table.clone();
+        if let Some(e) = self.inputs.iter_mut().find(|e| e.id == log) {
+            e.loaded = Some(Loaded::Log(file));
+        }
+        self.results.insert(log, table);
+        self.caches.changed();
+        // Until the frame's map is there (a log may be symbolicated before it).
+        if self.view.inspector.when_ready && self.selected_log().is_some_and(|e| e.id == log) {
+            self.inspect_selected_frame();
+            self.view.inspector.when_ready = self.view.inspector.segment.is_none();
+        }
     }
 
     /// The cache folder of this workspace: under the user's cache root, for a workspace
@@ -337,16 +339,23 @@ impl AppState {
         let Some(path) = self.workspace.selection.inspected_map.clone() else {
             return;
         };
-        if self.view.original.as_ref().is_some_and(|n| n.map == path) {
+        if self
+            .view
+            .inspector
+            .original
+            .as_ref()
+            .is_some_and(|n| n.map == path)
+        {
             return;
         }
         let index = self
             .view
+            .inspector
             .originals
             .as_ref()
             .filter(|(m, _)| *m == path)
             .map(|(_, i)| i.clone());
-        self.view.original = Some(super::OriginalNav {
+        self.view.inspector.original = Some(super::OriginalNav {
             map: path,
             index,
             ..Default::default()
@@ -365,13 +374,14 @@ impl AppState {
         };
         let known = self
             .view
+            .inspector
             .originals
             .as_ref()
             .is_some_and(|(m, _)| *m == path);
-        if known || self.view.originals_pending.as_ref() == Some(&path) {
+        if known || self.view.inspector.originals_pending.as_ref() == Some(&path) {
             return;
         }
-        self.view.originals_pending = Some(path.clone());
+        self.view.inspector.originals_pending = Some(path.clone());
         let map = view.map.clone();
         let name = view.map_name.clone();
         let job = self.jobs.spawn(move |_| {
@@ -487,7 +497,7 @@ impl AppState {
             .collect();
         self.running.added_together.clear();
         if logs.len() >= 2 {
-            self.apply_one(super::Command::BucketCrashes(logs));
+            self.apply_one(super::BucketsCommand::BucketCrashes(logs));
         }
     }
 

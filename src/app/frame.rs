@@ -1,7 +1,9 @@
 //! The frame loop: what the app does around the UI's drawing, once per frame, and the
 //! user's input that is not a widget's (dropped and hovering files, pastes, shortcuts).
 
-use super::{AppState, Command, Commands, DialogRequest, Views};
+use super::{AppState, Commands, DialogRequest, Views};
+use super::{InputCommand, Panel, StackCommand, WindowCommand, WorkspaceCommand};
+use std::time::Instant;
 
 /// How long the status bar shows a notice ("Saved x.ron").
 const NOTICE_FOR: std::time::Duration = std::time::Duration::from_secs(4);
@@ -88,25 +90,25 @@ impl AppState {
                 }
             }
             if !files.is_empty() {
-                commands.send(Command::AddFiles(files));
+                commands.send(InputCommand::AddFiles(files));
             }
             if !paths.is_empty() {
-                commands.send(Command::AddPaths(paths));
+                commands.send(InputCommand::AddPaths(paths));
             }
         }
         let typing = ctx.text_edit_focused();
         for event in events {
             match event {
                 egui::Event::Paste(text) if !typing && !text.trim().is_empty() => {
-                    commands.send(Command::PasteTrace(text));
+                    commands.send(InputCommand::PasteTrace(text));
                 }
                 egui::Event::Key {
                     key: egui::Key::F1,
                     pressed: true,
                     ..
-                } => commands.send(Command::ToggleShortcuts),
+                } => commands.send(WindowCommand::ToggleShortcuts),
                 // Ctrl+C (a text field copies its own selection).
-                egui::Event::Copy if !typing => commands.send(Command::CopyFrame),
+                egui::Event::Copy if !typing => commands.send(StackCommand::CopyFrame),
                 egui::Event::Key {
                     key,
                     pressed: true,
@@ -114,16 +116,52 @@ impl AppState {
                     ..
                 } if modifiers.command => match key {
                     egui::Key::S if modifiers.shift => {
-                        commands.send(Command::Dialog(DialogRequest::SaveWorkspaceAs));
+                        commands.send(WorkspaceCommand::Dialog(DialogRequest::SaveWorkspaceAs));
                     }
-                    egui::Key::S => commands.send(Command::SaveWorkspace(None)),
-                    egui::Key::O => commands.send(Command::Dialog(DialogRequest::OpenWorkspace)),
+                    egui::Key::S => commands.send(WorkspaceCommand::SaveWorkspace(None)),
+                    egui::Key::O => {
+                        commands.send(WorkspaceCommand::Dialog(DialogRequest::OpenWorkspace))
+                    }
                     egui::Key::C if modifiers.shift && !typing => {
-                        commands.send(Command::CopyTrace);
+                        commands.send(StackCommand::CopyTrace);
                     }
                     _ => {}
                 },
                 _ => {}
+            }
+        }
+    }
+}
+
+impl AppState {
+    /// Applies a request for the window itself: theme, panels and their sizes, messages, the shortcuts.
+    pub(super) fn apply_window(&mut self, command: WindowCommand) {
+        let changed = Instant::now();
+        match command {
+            WindowCommand::ToggleTheme => {
+                self.workspace.layout.dark = !self.workspace.layout.dark;
+                self.autosave.changed(changed);
+            }
+            WindowCommand::ToggleTiming => {
+                self.workspace.layout.timing_open = !self.workspace.layout.timing_open;
+                self.autosave.changed(changed);
+            }
+            WindowCommand::DismissErrors => self.errors.clear(),
+            WindowCommand::DismissError(i) => self.errors.dismiss(i),
+            WindowCommand::ToggleErrors => self.errors_open = !self.errors_open,
+            WindowCommand::ToggleShortcuts => self.view.shortcuts_open = !self.view.shortcuts_open,
+            WindowCommand::PanelSize(panel, size) => {
+                let layout = &mut self.workspace.layout;
+                let slot = match panel {
+                    Panel::Workspace => &mut layout.side_panel_width,
+                    Panel::Timing => &mut layout.timing_width,
+                    Panel::Detail => &mut layout.detail_height,
+                    Panel::Inspector => &mut layout.inspector_height,
+                };
+                if (*slot - size).abs() >= 1.0 {
+                    *slot = size;
+                    self.autosave.changed(changed);
+                }
             }
         }
     }

@@ -1,10 +1,12 @@
 //! The source-map segment inspector's view model: one generated line's segments, decoded on
 //! demand through the lazy index, with their sources and names resolved only when shown.
 
+use super::{AppState, InspectorCommand};
 use crate::model::{SourceText, Utf16Cursor};
 use crate::symbols::sourcemap::{NONE, RawSegment, RegularMap, SourceMap};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 /// One generated line of one map, as the inspector shows it.
 pub struct InspectorView {
@@ -278,6 +280,120 @@ impl InspectorView {
 /// Long minified lines are only walked across the window shown.
 pub fn window(line: &str, from_col: u32, to_col: u32) -> (usize, usize) {
     Utf16Cursor::default().span(line, from_col, to_col)
+}
+
+impl AppState {
+    /// Applies a request for the segment inspector and its tools.
+    pub(super) fn apply_inspector(&mut self, command: InspectorCommand) {
+        let changed = Instant::now();
+        match command {
+            InspectorCommand::ToggleInspector => {
+                self.workspace.layout.inspector_open = !self.workspace.layout.inspector_open;
+                self.autosave.changed(changed);
+            }
+            InspectorCommand::InspectMap(path) => {
+                self.workspace.selection.inspected_map = Some(path);
+                self.view.inspector.line = 0;
+                self.view.inspector.segment = None;
+                self.autosave.changed(changed);
+            }
+            InspectorCommand::InspectLine(line) => {
+                self.view.inspector.line = line;
+                self.view.inspector.segment = None;
+            }
+            InspectorCommand::GoToGenerated { line, column } => {
+                self.view.inspector.line = line;
+                self.focus_inspector(column);
+            }
+            InspectorCommand::CheckMap => self.start_map_check(),
+            InspectorCommand::CloseMapReport => self.view.inspector.map_report = None,
+            InspectorCommand::ExtractSources(dir) => self.start_extract(dir),
+            InspectorCommand::CompareWith(other) => self.start_compare(other),
+            InspectorCommand::ShowDiffLine(k) => {
+                let line = self.view.inspector.map_diff.as_mut().and_then(|c| {
+                    c.shown = k;
+                    Some(c.diff.differing.get(k)?.line)
+                });
+                if let Some(line) = line {
+                    self.apply_one(InspectorCommand::InspectLine(line));
+                }
+            }
+            InspectorCommand::CloseCompare => self.view.inspector.map_diff = None,
+            InspectorCommand::SearchMap(query) => self.start_map_search(query),
+            InspectorCommand::CloseSearch => self.view.inspector.map_search = None,
+            InspectorCommand::OpenOriginal => self.open_original(),
+            InspectorCommand::IndexOriginals => self.ensure_originals(),
+            InspectorCommand::CloseOriginal => self.view.inspector.original = None,
+            InspectorCommand::SetOriginalFilter(filter) => {
+                if let Some(nav) = &mut self.view.inspector.original {
+                    nav.filter = filter;
+                }
+            }
+            InspectorCommand::PickOriginalSource(source) => {
+                if let Some(nav) = &mut self.view.inspector.original {
+                    nav.source = Some(source);
+                    nav.line = None;
+                }
+            }
+            InspectorCommand::GoToOriginalLine(line) => {
+                let first = self.view.inspector.original.as_mut().and_then(|nav| {
+                    nav.line = Some(line);
+                    let index = nav.index.as_ref()?;
+                    index
+                        .on_line(nav.source?, line)
+                        .into_iter()
+                        .map(|(_, at)| at)
+                        .min()
+                });
+                if let Some(at) = first {
+                    self.apply_one(InspectorCommand::GoToGenerated {
+                        line: at.line,
+                        column: at.column,
+                    });
+                }
+            }
+            InspectorCommand::SelectSegment(i) => self.view.inspector.segment = Some(i),
+            InspectorCommand::InspectSelectedFrame => self.inspect_selected_frame(),
+        }
+    }
+}
+
+impl AppState {
+    /// Takes in what one of the inspector's jobs handed back.
+    pub(super) fn inspector_job_done(&mut self, output: super::JobOutput) {
+        use super::JobOutput;
+        let view = &mut self.view.inspector;
+        match output {
+            JobOutput::Extracted { dir, done } => {
+                self.errors
+                    .extend(done.skipped.iter().map(|s| format!("not extracted: {s}")));
+                self.notice = Some((
+                    Instant::now(),
+                    format!(
+                        "Extracted {} sources to {}",
+                        done.written.len(),
+                        dir.display()
+                    ),
+                ));
+            }
+            JobOutput::Compared(compare) => view.map_diff = Some(*compare),
+            JobOutput::Searched { map, hits } => view.map_search = Some((map, hits)),
+            JobOutput::OriginalIndexed { map, index } => {
+                if let Some(nav) = &mut view.original
+                    && nav.map == map
+                {
+                    nav.index = Some(index.clone());
+                }
+                if view.originals_pending.as_ref() == Some(&map) {
+                    view.originals_pending = None;
+                }
+                view.originals = Some((map, index));
+            }
+            JobOutput::InspectorLine(key, line) => self.inspector_line_decoded(*key, line),
+            JobOutput::MapChecked { map, report } => view.map_report = Some((map, report)),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]

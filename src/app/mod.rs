@@ -20,6 +20,7 @@
 //! and records what it found when it finishes. Nothing is written to the working directory,
 //! and a workspace is written only when the user saved it (the demo is a template).
 
+mod buckets;
 mod caches;
 mod commands;
 mod detail;
@@ -32,9 +33,13 @@ mod loading;
 mod persist;
 mod rows;
 mod settings;
+mod stack_list;
 
 pub use caches::Views;
-pub use commands::{Command, Commands, Panel};
+pub use commands::{
+    BucketsCommand, Command, Commands, InputCommand, InspectorCommand, Panel, StackCommand,
+    WindowCommand, WorkspaceCommand,
+};
 pub use detail::{FrameDetail, SourceContext, find_under_roots, frame_detail, place};
 pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_available};
 pub use errors::{ErrorEntry, Errors};
@@ -100,21 +105,37 @@ pub struct JobTiming {
 }
 
 /// How the user looks at the selected log: never saved (the workspace keeps the selection
-/// and layout).
+/// and layout). Split as the panels that own it.
 #[derive(Clone, Debug, Default)]
 pub struct ViewState {
-    /// The stack-list filter.
-    pub filter: String,
-    /// What the user unfolded or folded in the stack list.
-    pub folds: Folds,
-    /// The segment inspector's generated line (0-based).
-    pub inspector_line: u32,
-    /// The selected segment (index in the line).
-    pub inspector_segment: Option<usize>,
+    /// The stack list's.
+    pub stack: StackView,
+    /// The segment inspector's and its tools'.
+    pub inspector: InspectorState,
+    /// The Buckets view's and the comparison of two logs'.
+    pub buckets: BucketsView,
     /// Files hovering over the window.
     pub hovered: Vec<String>,
     /// The shortcuts window is open (F1).
     pub shortcuts_open: bool,
+}
+
+/// The stack list's view.
+#[derive(Clone, Debug, Default)]
+pub struct StackView {
+    /// The stack-list filter.
+    pub filter: String,
+    /// What the user unfolded or folded in the stack list.
+    pub folds: Folds,
+}
+
+/// The segment inspector's view and its tools' results.
+#[derive(Clone, Debug, Default)]
+pub struct InspectorState {
+    /// The generated line (0-based).
+    pub line: u32,
+    /// The selected segment (index in the line).
+    pub segment: Option<usize>,
     /// The "go to original" window, when open.
     pub original: Option<OriginalNav>,
     /// The inspected map's segments by original position (its input path and the index),
@@ -129,19 +150,24 @@ pub struct ViewState {
     pub map_search: Option<(String, Arc<crate::engine::map_search::SearchHits>)>,
     /// The map doctor's last report: the map's input path and what it found.
     pub map_report: Option<(String, Arc<crate::engine::doctor::MapReport>)>,
-    /// Crash logs bucketed (the Buckets view), once the job finished.
-    pub buckets: Option<Arc<CrashBuckets>>,
-    /// The Buckets view's filter (over titles, top frames, platforms, fingerprints).
-    pub bucket_filter: String,
-    /// The Buckets table's order, and whether reversed.
-    pub bucket_sort: (BucketSort, bool),
+    /// Point the open inspector at the selected frame once its log is symbolicated (a
+    /// workspace saved with the inspector open reopens on the frame's segment).
+    when_ready: bool,
+}
+
+/// The Buckets view and the comparison of two logs.
+#[derive(Clone, Debug, Default)]
+pub struct BucketsView {
+    /// Crash logs bucketed, once the job finished.
+    pub bucketed: Option<Arc<CrashBuckets>>,
+    /// The filter (over titles, top frames, platforms, fingerprints).
+    pub filter: String,
+    /// The table's order, and whether reversed.
+    pub sort: (BucketSort, bool),
     /// Logs (or stacks) picked for a comparison: A, then B.
     pub compare_pick: (Option<ComparePick>, Option<ComparePick>),
     /// The last comparison of two logs.
     pub log_compare: Option<Arc<LogCompare>>,
-    /// Point the open inspector at the selected frame once its log is symbolicated (a
-    /// workspace saved with the inspector open reopens on the frame's segment).
-    inspect_when_ready: bool,
 }
 
 /// The "go to original" window: a source of the inspected map, a line of it, and the

@@ -2,9 +2,10 @@
 
 use super::loading::Source;
 use super::{
-    AppState, Command, DialogRequest, ExportFormat, InputEntry, InputId, InputState, NO_DIALOG,
+    AppState, DialogRequest, ExportFormat, InputEntry, InputId, InputState, NO_DIALOG,
     dialog_available,
 };
+use super::{InputCommand, InspectorCommand, WorkspaceCommand};
 use crate::workspace;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -18,7 +19,7 @@ impl AppState {
     /// Opens a workspace file: inputs that exist are loaded, missing ones are shown as missing.
     pub fn open_workspace(&mut self, path: &Path) -> Result<(), workspace::WorkspaceError> {
         let ws = workspace::load(path)?;
-        self.view.inspect_when_ready = ws.layout.inspector_open && ws.selection.frame.is_some();
+        self.view.inspector.when_ready = ws.layout.inspector_open && ws.selection.frame.is_some();
         self.workspace = ws;
         self.workspace_path = Some(path.to_path_buf());
         // Opened, not saved: nothing is written to it until the user saves.
@@ -28,9 +29,9 @@ impl AppState {
         self.inputs.clear();
         self.results.clear();
         self.caches.clear();
-        self.view.buckets = None;
-        self.view.log_compare = None;
-        self.view.compare_pick = (None, None);
+        self.view.buckets.bucketed = None;
+        self.view.buckets.log_compare = None;
+        self.view.buckets.compare_pick = (None, None);
         self.remember_recent(path);
         let dir = self.workspace_dir();
         let docs = self.workspace.inputs.clone();
@@ -126,7 +127,7 @@ impl AppState {
                     self.errors.push(e.to_string());
                 }
             }
-            files => self.apply_one(Command::AddPaths(files.to_vec())),
+            files => self.apply_one(InputCommand::AddPaths(files.to_vec())),
         }
     }
 
@@ -291,21 +292,21 @@ impl AppState {
             let Some(first) = paths.first().cloned() else {
                 continue;
             };
-            let command = match request {
-                DialogRequest::OpenFiles => Command::AddPaths(paths),
-                DialogRequest::OpenWorkspace => Command::OpenWorkspace(first),
+            let command: super::Command = match request {
+                DialogRequest::OpenFiles => InputCommand::AddPaths(paths).into(),
+                DialogRequest::OpenWorkspace => WorkspaceCommand::OpenWorkspace(first).into(),
                 DialogRequest::SaveWorkspaceAs => {
                     let path = if first.extension().is_some_and(|e| e == "ron") {
                         first
                     } else {
                         first.with_extension("ron")
                     };
-                    Command::SaveWorkspace(Some(path))
+                    WorkspaceCommand::SaveWorkspace(Some(path)).into()
                 }
-                DialogRequest::Export(format) => Command::Export(format, first),
-                DialogRequest::AddSourceRoot => Command::AddSourceRoot(first),
-                DialogRequest::ExtractSources => Command::ExtractSources(first),
-                DialogRequest::Locate(id) => Command::Locate(id, first),
+                DialogRequest::Export(format) => WorkspaceCommand::Export(format, first).into(),
+                DialogRequest::AddSourceRoot => InputCommand::AddSourceRoot(first).into(),
+                DialogRequest::ExtractSources => InspectorCommand::ExtractSources(first).into(),
+                DialogRequest::Locate(id) => InputCommand::Locate(id, first).into(),
             };
             self.apply_one(command);
         }
@@ -360,5 +361,33 @@ impl AppState {
             return None;
         }
         self.autosave.wait(now)
+    }
+}
+
+impl AppState {
+    /// Applies a request for the workspace file: opening, saving, exporting, file dialogs.
+    pub(super) fn apply_workspace(&mut self, command: WorkspaceCommand) {
+        match command {
+            WorkspaceCommand::OpenWorkspace(path) => {
+                if let Err(e) = self.open_workspace(&path) {
+                    self.errors.push(e.to_string());
+                }
+            }
+            WorkspaceCommand::SaveWorkspace(None) if !self.may_write_workspace() => {
+                self.apply_one(WorkspaceCommand::Dialog(DialogRequest::SaveWorkspaceAs));
+            }
+            WorkspaceCommand::SaveWorkspace(path) => {
+                if let Err(e) = self.save_workspace(path) {
+                    self.errors.push(e.to_string());
+                }
+            }
+            WorkspaceCommand::Export(format, path) => {
+                if let Err(e) = self.export(format, &path) {
+                    self.errors.push(format!("{}: {e}", path.display()));
+                }
+            }
+
+            WorkspaceCommand::Dialog(request) => self.show_dialog(request),
+        }
     }
 }

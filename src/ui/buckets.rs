@@ -3,7 +3,8 @@
 //! (their crashed stacks side by side, frames aligned, differences marked).
 
 use super::theme;
-use crate::app::{AppState, BucketSort, Command, Commands, ComparePick, CrashBuckets, LogCompare};
+use crate::app::BucketsCommand;
+use crate::app::{AppState, BucketSort, Commands, ComparePick, CrashBuckets, LogCompare};
 use crate::engine::buckets::Bucket;
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
@@ -18,7 +19,7 @@ pub fn buckets_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) 
         .resizable(true)
         .default_size(theme::BUCKETS_HEIGHT.min(height * 0.5))
         .size_range(theme::BUCKETS_MIN_HEIGHT..=(height * 0.8).max(theme::BUCKETS_MIN_HEIGHT))
-        .show(ui, |ui| match &state.view.buckets {
+        .show(ui, |ui| match &state.view.buckets.bucketed {
             None => {
                 ui.horizontal(|ui| {
                     ui.spinner();
@@ -31,7 +32,7 @@ pub fn buckets_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) 
 
 /// The buckets that pass the filter, in the chosen order.
 fn shown<'a>(state: &AppState, all: &'a CrashBuckets) -> Vec<&'a Bucket> {
-    let filter = state.view.bucket_filter.to_lowercase();
+    let filter = state.view.buckets.filter.to_lowercase();
     let notes = &state.workspace.buckets.notes;
     let mut rows: Vec<&Bucket> = all
         .buckets
@@ -52,7 +53,7 @@ fn shown<'a>(state: &AppState, all: &'a CrashBuckets) -> Vec<&'a Bucket> {
                 .any(|t| t.contains(&filter))
         })
         .collect();
-    let (sort, reversed) = state.view.bucket_sort;
+    let (sort, reversed) = state.view.buckets.sort;
     match sort {
         // Already largest first.
         BucketSort::Count => {}
@@ -75,7 +76,7 @@ fn panel_ui(ui: &mut egui::Ui, state: &AppState, all: &CrashBuckets, commands: &
             summary.push_str(&format!(", {} unreadable", all.unreadable.len()));
         }
         ui.label(RichText::new(summary).strong());
-        let mut filter = state.view.bucket_filter.clone();
+        let mut filter = state.view.buckets.filter.clone();
         let label = ui.label("Filter buckets:");
         let edit = ui
             .add(
@@ -85,11 +86,11 @@ fn panel_ui(ui: &mut egui::Ui, state: &AppState, all: &CrashBuckets, commands: &
             )
             .labelled_by(label.id);
         if edit.changed() {
-            commands.send(Command::SetBucketFilter(filter));
+            commands.send(BucketsCommand::SetBucketFilter(filter));
         }
         take_enter(ui, &edit);
         if ui.small_button("Close buckets").clicked() {
-            commands.send(Command::CloseBuckets);
+            commands.send(BucketsCommand::CloseBuckets);
         }
     });
     ui.separator();
@@ -128,10 +129,10 @@ fn table_ui(
     selected: Option<&str>,
     commands: &mut Commands,
 ) {
-    let (sort, reversed) = state.view.bucket_sort;
+    let (sort, reversed) = state.view.buckets.sort;
     let header = |ui: &mut egui::Ui, label: &str, column: BucketSort, commands: &mut Commands| {
         if ui.button(RichText::new(label).strong()).clicked() {
-            commands.send(Command::SortBuckets(column));
+            commands.send(BucketsCommand::SortBuckets(column));
         }
         // The order's arrow, in the monospace font (which has it).
         if sort == column {
@@ -176,7 +177,7 @@ fn table_ui(
                     clicked |= ui.label(b.signature.platform.as_str()).clicked();
                 });
                 if clicked || row.response().clicked() {
-                    commands.send(Command::SelectBucket((!is_selected).then_some(fp)));
+                    commands.send(BucketsCommand::SelectBucket((!is_selected).then_some(fp)));
                 }
             });
         });
@@ -219,13 +220,13 @@ fn bucket_detail_ui(
         })
         .inner;
     if edit.changed() {
-        commands.send(Command::SetBucketNote(fp.clone(), note));
+        commands.send(BucketsCommand::SetBucketNote(fp.clone(), note));
     }
     take_enter(ui, &edit);
     ui.label(
         RichText::new("Logs (click to open; A and B pick two to compare)").color(theme::MUTED),
     );
-    let (pick_a, pick_b) = &state.view.compare_pick;
+    let (pick_a, pick_b) = &state.view.buckets.compare_pick;
     // Windowed: a bucket may hold thousands of logs.
     egui::ScrollArea::vertical()
         .id_salt(("bucket-members", &fp))
@@ -241,13 +242,13 @@ fn bucket_detail_ui(
                     let a_on = pick_a.as_ref() == Some(&pick);
                     let b_on = pick_b.as_ref() == Some(&pick);
                     if ui.selectable_label(a_on, "A").clicked() {
-                        commands.send(Command::PickCompare(false, pick.clone()));
+                        commands.send(BucketsCommand::PickCompare(false, pick.clone()));
                     }
                     if ui.selectable_label(b_on, "B").clicked() {
-                        commands.send(Command::PickCompare(true, pick));
+                        commands.send(BucketsCommand::PickCompare(true, pick));
                     }
                     if ui.link(member_name(state, path)).clicked() {
-                        commands.send(Command::OpenCrashLog(path.clone()));
+                        commands.send(BucketsCommand::OpenCrashLog(path.clone()));
                     }
                 });
             }
@@ -277,10 +278,10 @@ pub(super) fn compare_menu(
         .on_hover_text("then pick B: a stack, a log, or a bucket's log")
         .clicked()
     {
-        commands.send(Command::PickCompare(false, pick.clone()));
+        commands.send(BucketsCommand::PickCompare(false, pick.clone()));
         ui.close();
     }
-    let a = state.view.compare_pick.0.as_ref();
+    let a = state.view.buckets.compare_pick.0.as_ref();
     let hover = a.map_or_else(
         || "then pick A".to_owned(),
         |a| format!("compared with A: {}", a.label()),
@@ -290,7 +291,7 @@ pub(super) fn compare_menu(
         .on_hover_text(hover)
         .clicked()
     {
-        commands.send(Command::PickCompare(true, pick.clone()));
+        commands.send(BucketsCommand::PickCompare(true, pick.clone()));
         ui.close();
     }
 }
@@ -338,7 +339,7 @@ fn unreadable_ui(ui: &mut egui::Ui, all: &CrashBuckets) {
 
 /// The comparison of two logs (or two stacks), in a window: side by side, frames aligned.
 pub fn log_compare_ui(ctx: &egui::Context, state: &AppState, commands: &mut Commands) {
-    let Some(c) = &state.view.log_compare else {
+    let Some(c) = &state.view.buckets.log_compare else {
         return;
     };
     let mut open = true;
@@ -348,7 +349,7 @@ pub fn log_compare_ui(ctx: &egui::Context, state: &AppState, commands: &mut Comm
         .open(&mut open)
         .show(ctx, |ui| compare_body_ui(ui, c));
     if !open {
-        commands.send(Command::CloseLogCompare);
+        commands.send(BucketsCommand::CloseLogCompare);
     }
 }
 

@@ -5,7 +5,8 @@
 use super::theme;
 use super::widgets::{MAX_SHARE, keep_size, place};
 use crate::app::Panel;
-use crate::app::{AppState, Command, Commands};
+use crate::app::{AppState, Commands};
+use crate::app::{InspectorCommand, StackCommand, WorkspaceCommand};
 use crate::model::FrameStatus;
 use egui::RichText;
 
@@ -31,10 +32,10 @@ pub(super) fn frame_detail_ui(
             // The actions first, so a short panel never hides them.
             ui.horizontal(|ui| {
                 if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
-                    commands.send(Command::InspectSelectedFrame);
+                    commands.send(InspectorCommand::InspectSelectedFrame);
                 }
                 if ui.small_button("Copy frame  Ctrl+C").clicked() {
-                    commands.send(Command::CopyFrame);
+                    commands.send(StackCommand::CopyFrame);
                 }
                 ui.label(RichText::new(d.raw.trim()).monospace());
             });
@@ -136,7 +137,9 @@ pub(super) fn frame_detail_ui(
                         )
                         .clicked()
                     {
-                        commands.send(Command::Dialog(crate::app::DialogRequest::AddSourceRoot));
+                        commands.send(WorkspaceCommand::Dialog(
+                            crate::app::DialogRequest::AddSourceRoot,
+                        ));
                     }
                 });
             }
@@ -198,7 +201,7 @@ fn notes_ui(
                 )
                 .labelled_by(label.id);
             if edit.changed() {
-                commands.send(Command::SetNote {
+                commands.send(StackCommand::SetNote {
                     stack,
                     frame: target,
                     text,

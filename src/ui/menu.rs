@@ -3,7 +3,8 @@
 
 use super::theme;
 use super::widgets::file_name;
-use crate::app::{AppState, Command, Commands, DialogRequest, ExportFormat};
+use crate::app::{AppState, Commands, DialogRequest, ExportFormat};
+use crate::app::{InspectorCommand, StackCommand, WindowCommand, WorkspaceCommand};
 use egui::RichText;
 
 /// The filter's id, so that Ctrl+F can focus it.
@@ -17,19 +18,19 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("Open files…").clicked() {
-                    commands.send(Command::Dialog(DialogRequest::OpenFiles));
+                    commands.send(WorkspaceCommand::Dialog(DialogRequest::OpenFiles));
                     ui.close();
                 }
                 if ui.button("Open workspace…  Ctrl+O").clicked() {
-                    commands.send(Command::Dialog(DialogRequest::OpenWorkspace));
+                    commands.send(WorkspaceCommand::Dialog(DialogRequest::OpenWorkspace));
                     ui.close();
                 }
                 if ui.button("Save workspace  Ctrl+S").clicked() {
-                    commands.send(Command::SaveWorkspace(None));
+                    commands.send(WorkspaceCommand::SaveWorkspace(None));
                     ui.close();
                 }
                 if ui.button("Save workspace as…  Ctrl+Shift+S").clicked() {
-                    commands.send(Command::Dialog(DialogRequest::SaveWorkspaceAs));
+                    commands.send(WorkspaceCommand::Dialog(DialogRequest::SaveWorkspaceAs));
                     ui.close();
                 }
                 ui.separator();
@@ -42,7 +43,8 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                             ExportFormat::Markdown,
                         ] {
                             if ui.button(format.label()).clicked() {
-                                commands.send(Command::Dialog(DialogRequest::Export(format)));
+                                commands
+                                    .send(WorkspaceCommand::Dialog(DialogRequest::Export(format)));
                                 ui.close();
                             }
                         }
@@ -57,7 +59,7 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                             .on_hover_text(path.display().to_string())
                             .clicked()
                         {
-                            commands.send(Command::OpenWorkspace(path.clone()));
+                            commands.send(WorkspaceCommand::OpenWorkspace(path.clone()));
                             ui.close();
                         }
                     }
@@ -70,7 +72,7 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     .add_enabled(frame, egui::Button::new("Copy frame  Ctrl+C"))
                     .clicked()
                 {
-                    commands.send(Command::CopyFrame);
+                    commands.send(StackCommand::CopyFrame);
                     ui.close();
                 }
                 if ui
@@ -80,7 +82,7 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     )
                     .clicked()
                 {
-                    commands.send(Command::CopyTrace);
+                    commands.send(StackCommand::CopyTrace);
                     ui.close();
                 }
                 ui.label(RichText::new("Paste a trace: Ctrl+V").weak());
@@ -92,7 +94,7 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     "Dark theme"
                 };
                 if ui.button(theme).clicked() {
-                    commands.send(Command::ToggleTheme);
+                    commands.send(WindowCommand::ToggleTheme);
                     ui.close();
                 }
                 let timing = if state.workspace.layout.timing_open {
@@ -101,7 +103,7 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     "Show timings"
                 };
                 if ui.button(timing).clicked() {
-                    commands.send(Command::ToggleTiming);
+                    commands.send(WindowCommand::ToggleTiming);
                     ui.close();
                 }
                 let inspector = if state.workspace.layout.inspector_open {
@@ -110,18 +112,18 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     "Show segment inspector"
                 };
                 if ui.button(inspector).clicked() {
-                    commands.send(Command::ToggleInspector);
+                    commands.send(InspectorCommand::ToggleInspector);
                     ui.close();
                 }
             });
             ui.menu_button("Help", |ui| {
                 if ui.button("Shortcuts  F1").clicked() {
-                    commands.send(Command::ToggleShortcuts);
+                    commands.send(WindowCommand::ToggleShortcuts);
                     ui.close();
                 }
             });
             ui.separator();
-            let mut filter = state.view.filter.clone();
+            let mut filter = state.view.stack.filter.clone();
             let edit = ui.add(
                 egui::TextEdit::singleline(&mut filter)
                     .id(filter_id())
@@ -129,14 +131,14 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     .desired_width(theme::FILTER_WIDTH),
             );
             if edit.changed() {
-                commands.send(Command::SetFilter(filter));
+                commands.send(StackCommand::SetFilter(filter));
             }
             if ui.input(|i| i.modifiers.command && i.key_pressed(egui::Key::F)) {
                 edit.request_focus();
             }
             let raw = state.workspace.layout.raw_frames;
             if ui.selectable_label(raw, "Raw frames").clicked() {
-                commands.send(Command::ToggleRaw);
+                commands.send(StackCommand::ToggleRaw);
             }
         });
     });

@@ -1,6 +1,7 @@
 //! The shortcuts window (F1, Help → Shortcuts): every key the window answers to.
 
-use crate::app::{AppState, Command, Commands};
+use crate::app::WindowCommand;
+use crate::app::{AppState, Commands};
 
 /// Every shortcut, as (keys, what they do).
 pub const SHORTCUTS: &[(&str, &str)] = &[
@@ -50,6 +51,6 @@ pub(super) fn shortcuts_ui(ctx: &egui::Context, state: &AppState, commands: &mut
             });
         });
     if !open {
-        commands.send(Command::ToggleShortcuts);
+        commands.send(WindowCommand::ToggleShortcuts);
     }
 }

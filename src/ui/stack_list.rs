@@ -4,9 +4,8 @@
 
 use super::theme;
 use super::widgets::{file_name, list_row, place};
-use crate::app::{
-    AppState, Command, Commands, ComparePick, GroupKind, Row, StackRows, hidden_reason,
-};
+use crate::app::{AppState, Commands, ComparePick, GroupKind, Row, StackRows, hidden_reason};
+use crate::app::{InspectorCommand, StackCommand};
 use crate::engine::FrameTable;
 use crate::model::FrameStatus;
 use egui::RichText;
@@ -43,7 +42,7 @@ pub(super) fn stack_list_ui(
                 .on_hover_text("Ctrl+Shift+C: the text `symscope symbolicate` prints")
                 .clicked()
         {
-            commands.send(Command::CopyTrace);
+            commands.send(StackCommand::CopyTrace);
         }
     });
     modules_ui(ui, table.modules());
@@ -96,7 +95,7 @@ pub(super) fn stack_list_ui(
                                 .or_else(|| title.lines().next())
                                 .unwrap_or("")
                         };
-                        let folded = state.view.folds.collapsed.contains(&stack);
+                        let folded = state.view.stack.folds.collapsed.contains(&stack);
                         let arrow = if folded { "▶" } else { "▼" };
                         let mut more = if folded {
                             format!("  ({} frames)", table.stack_len(stack))
@@ -111,7 +110,7 @@ pub(super) fn stack_list_ui(
                         }
                         // Picked for a comparison.
                         let log = state.selected_log().map(|e| e.path.as_path());
-                        let (a, b) = &state.view.compare_pick;
+                        let (a, b) = &state.view.buckets.compare_pick;
                         for (side, pick) in [("A", a), ("B", b)] {
                             if pick.as_ref().is_some_and(|p| {
                                 Some(p.log.as_path()) == log && p.stack == Some(stack)
@@ -124,7 +123,7 @@ pub(super) fn stack_list_ui(
                             .color(theme::STACK_HEADER);
                         let response = list_row(ui, text, false, true);
                         if response.clicked() {
-                            commands.send(Command::ToggleStack(stack));
+                            commands.send(StackCommand::ToggleStack(stack));
                         }
                         if let Some(log) = state.selected_log() {
                             let pick = ComparePick {
@@ -156,7 +155,7 @@ pub(super) fn stack_list_ui(
                         let response = list_row(ui, text, selected, true)
                             .on_hover_text(RichText::new(frame_tooltip(&table, stack, frame)).monospace());
                         if response.clicked() {
-                            commands.send(Command::SelectFrame { stack, frame });
+                            commands.send(StackCommand::SelectFrame { stack, frame });
                         }
                         frame_menu(&response, state, &table, stack, frame, commands);
                     }
@@ -169,7 +168,7 @@ pub(super) fn stack_list_ui(
                         let text = inline_text(&table, stack, frame, depth);
                         let response = list_row(ui, text, selected, true);
                         if response.clicked() {
-                            commands.send(Command::SelectFrame { stack, frame });
+                            commands.send(StackCommand::SelectFrame { stack, frame });
                         }
                         frame_menu(&response, state, &table, stack, frame, commands);
                     }
@@ -200,7 +199,7 @@ pub(super) fn stack_list_ui(
                             .italics();
                         let response = list_row(ui, text, false, true).on_hover_text(hover);
                         if response.clicked() {
-                            commands.send(Command::ToggleGroup { stack, first });
+                            commands.send(StackCommand::ToggleGroup { stack, first });
                         }
                     }
                     Row::Candidates {
@@ -217,7 +216,7 @@ pub(super) fn stack_list_ui(
                         .color(theme::MUTED)
                         .italics();
                         if list_row(ui, text, false, true).clicked() {
-                            commands.send(Command::ToggleCandidates { stack, frame });
+                            commands.send(StackCommand::ToggleCandidates { stack, frame });
                         }
                     }
                     Row::Candidate {
@@ -229,7 +228,7 @@ pub(super) fn stack_list_ui(
                         let selected = selection.stack == stack && selection.frame == Some(frame);
                         let text = candidate_text(&table, stack, frame, candidate, depth);
                         if list_row(ui, text, selected, true).clicked() {
-                            commands.send(Command::SelectFrame { stack, frame });
+                            commands.send(StackCommand::SelectFrame { stack, frame });
                         }
                     }
                 }
@@ -277,24 +276,24 @@ fn keyboard(ui: &egui::Ui, state: &AppState, rows: &StackRows, commands: &mut Co
     if let Some((stack, frame)) = moved
         && Some((stack, frame)) != current
     {
-        commands.send(Command::SelectFrame { stack, frame });
+        commands.send(StackCommand::SelectFrame { stack, frame });
         if let Some(row) = rows.row_of_frame(stack, frame) {
             ui.ctx()
                 .data_mut(|d| d.insert_temp(scroll_request_id(), row));
         }
     }
-    if pressed(Key::Escape) && !state.view.filter.is_empty() {
-        commands.send(Command::SetFilter(String::new()));
+    if pressed(Key::Escape) && !state.view.stack.filter.is_empty() {
+        commands.send(StackCommand::SetFilter(String::new()));
     }
     let Some((stack, frame)) = current else {
         return;
     };
     if pressed(Key::Enter) {
-        commands.send(Command::InspectSelectedFrame);
+        commands.send(InspectorCommand::InspectSelectedFrame);
     }
     if pressed(Key::ArrowRight) {
-        if state.view.folds.collapsed.contains(&stack) {
-            commands.send(Command::ToggleStack(stack));
+        if state.view.stack.folds.collapsed.contains(&stack) {
+            commands.send(StackCommand::ToggleStack(stack));
         } else if let Some(next) = rows
             .row_of_frame(stack, frame)
             .and_then(|r| rows.row(r + 1))
@@ -305,24 +304,24 @@ fn keyboard(ui: &egui::Ui, state: &AppState, rows: &StackRows, commands: &mut Co
                     first,
                     expanded: false,
                     ..
-                } => commands.send(Command::ToggleGroup { stack, first }),
+                } => commands.send(StackCommand::ToggleGroup { stack, first }),
                 Row::Candidates {
                     stack,
                     frame,
                     expanded: false,
                     ..
-                } => commands.send(Command::ToggleCandidates { stack, frame }),
+                } => commands.send(StackCommand::ToggleCandidates { stack, frame }),
                 _ => {}
             }
         }
     }
     if pressed(Key::ArrowLeft) {
         match rows.group_of(stack, frame) {
-            Some(first) => commands.send(Command::ToggleGroup { stack, first }),
-            None if state.view.folds.candidates.contains(&(stack, frame)) => {
-                commands.send(Command::ToggleCandidates { stack, frame });
+            Some(first) => commands.send(StackCommand::ToggleGroup { stack, first }),
+            None if state.view.stack.folds.candidates.contains(&(stack, frame)) => {
+                commands.send(StackCommand::ToggleCandidates { stack, frame });
             }
-            None => commands.send(Command::ToggleStack(stack)),
+            None => commands.send(StackCommand::ToggleStack(stack)),
         }
     }
 }
@@ -357,8 +356,8 @@ fn frame_menu(
         };
         let loc = f.location();
         if ui.button("Copy frame").clicked() {
-            commands.send(Command::SelectFrame { stack, frame });
-            commands.send(Command::CopyFrame);
+            commands.send(StackCommand::SelectFrame { stack, frame });
+            commands.send(StackCommand::CopyFrame);
             ui.close();
         }
         let location = loc
@@ -371,7 +370,7 @@ fn frame_menu(
             .clicked()
             && let Some(text) = location
         {
-            commands.send(Command::CopyText(text));
+            commands.send(StackCommand::CopyText(text));
             ui.close();
         }
         let function = loc.as_ref().and_then(|l| l.function).map(str::to_owned);
@@ -380,7 +379,7 @@ fn frame_menu(
             .clicked()
             && let Some(text) = function
         {
-            commands.send(Command::CopyText(text));
+            commands.send(StackCommand::CopyText(text));
             ui.close();
         }
         if ui
@@ -390,8 +389,8 @@ fn frame_menu(
             )
             .clicked()
         {
-            commands.send(Command::SelectFrame { stack, frame });
-            commands.send(Command::InspectSelectedFrame);
+            commands.send(StackCommand::SelectFrame { stack, frame });
+            commands.send(InspectorCommand::InspectSelectedFrame);
             ui.close();
         }
         let source = loc
@@ -409,7 +408,7 @@ fn frame_menu(
             .clicked()
             && let Some((file, line, column)) = source
         {
-            commands.send(Command::OpenInEditor {
+            commands.send(StackCommand::OpenInEditor {
                 file,
                 line: line.unwrap_or(1),
                 column: column.unwrap_or(1),

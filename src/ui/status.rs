@@ -2,7 +2,8 @@
 //! notice ("Saved x.ron"), and the error count, which opens the list of errors.
 
 use super::theme;
-use crate::app::{AppState, Command, Commands};
+use crate::app::{AppState, Commands};
+use crate::app::{InputCommand, WindowCommand};
 use egui::RichText;
 
 /// Running jobs with progress and cancel buttons, and the error count.
@@ -39,7 +40,7 @@ pub(super) fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
                 // Several jobs may run: each button is named after its job.
                 cancel.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &what));
                 if cancel.clicked() {
-                    commands.send(Command::CancelJob(*id));
+                    commands.send(InputCommand::CancelJob(*id));
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -57,7 +58,7 @@ pub(super) fn status_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
                         .on_hover_text(last)
                         .clicked()
                     {
-                        commands.send(Command::ToggleErrors);
+                        commands.send(WindowCommand::ToggleErrors);
                     }
                 }
             });
@@ -77,7 +78,7 @@ fn errors_ui(ui: &egui::Ui, state: &AppState, commands: &mut Commands) {
         .show(ui.ctx(), |ui| {
             ui.horizontal(|ui| {
                 if ui.button("Dismiss all").clicked() {
-                    commands.send(Command::DismissErrors);
+                    commands.send(WindowCommand::DismissErrors);
                 }
             });
             ui.separator();
@@ -90,7 +91,7 @@ fn errors_ui(ui: &egui::Ui, state: &AppState, commands: &mut Commands) {
                             egui::WidgetInfo::labeled(egui::Role::Button, true, &what)
                         });
                         if dismiss.clicked() {
-                            commands.send(Command::DismissError(i));
+                            commands.send(WindowCommand::DismissError(i));
                         }
                         ui.label(RichText::new(e.time()).monospace().weak());
                         ui.label(RichText::new(&e.message).color(theme::ERROR));
@@ -99,6 +100,6 @@ fn errors_ui(ui: &egui::Ui, state: &AppState, commands: &mut Commands) {
             });
         });
     if !open {
-        commands.send(Command::ToggleErrors);
+        commands.send(WindowCommand::ToggleErrors);
     }
 }

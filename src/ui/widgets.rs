@@ -89,7 +89,7 @@ pub(super) fn keep_size(
     ctx.data_mut(|d| d.insert_temp(id, shown));
     let dragging = ctx.input(|i| i.pointer.any_down());
     if dragging && before.is_some_and(|b| (b - shown).abs() >= 0.5) && (kept - shown).abs() >= 1.0 {
-        commands.send(crate::app::Command::PanelSize(panel, shown));
+        commands.send(crate::app::WindowCommand::PanelSize(panel, shown));
     }
 }
 

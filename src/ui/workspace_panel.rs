@@ -5,7 +5,8 @@
 use super::theme;
 use super::widgets::{MAX_SHARE, file_name, keep_size, progress_ui};
 use crate::app::Panel;
-use crate::app::{AppState, Command, Commands, DialogRequest, InputState, Loaded};
+use crate::app::{AppState, Commands, DialogRequest, InputState, Loaded};
+use crate::app::{InputCommand, StackCommand, WorkspaceCommand};
 use crate::engine::SymbolFile;
 use crate::model::FileKind;
 use egui::RichText;
@@ -70,7 +71,7 @@ pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: 
                             egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
                         });
                         if remove.clicked() {
-                            commands.send(Command::RemoveSourceRoot(i));
+                            commands.send(InputCommand::RemoveSourceRoot(i));
                         }
                     });
                 }
@@ -142,7 +143,7 @@ fn input_row_ui(
         let is_log = e.kind == FileKind::Log;
         let label = ui.selectable_label(is_log && selected == Some(e.id), &e.name);
         if label.clicked() && is_log {
-            commands.send(Command::SelectLog(e.id));
+            commands.send(StackCommand::SelectLog(e.id));
         }
         if is_log {
             label.context_menu(|ui| {
@@ -233,7 +234,7 @@ fn input_row_ui(
                     .on_hover_text("Point at where the file is now");
                 locate.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
                 if locate.clicked() {
-                    commands.send(Command::Dialog(DialogRequest::Locate(e.id)));
+                    commands.send(WorkspaceCommand::Dialog(DialogRequest::Locate(e.id)));
                 }
             }
             InputState::Cancelled => {
@@ -242,7 +243,7 @@ fn input_row_ui(
                 let again = ui.small_button("Load").on_hover_text(&name);
                 again.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
                 if again.clicked() {
-                    commands.send(Command::AddPaths(vec![e.path.clone()]));
+                    commands.send(InputCommand::AddPaths(vec![e.path.clone()]));
                 }
             }
         }
@@ -251,7 +252,7 @@ fn input_row_ui(
         // The visible "x" is terse; screen readers (and tests) get the full name.
         remove.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
         if remove.clicked() {
-            commands.send(Command::RemoveInput(e.id));
+            commands.send(InputCommand::RemoveInput(e.id));
         }
     });
 }

@@ -165,7 +165,7 @@ pub fn labels_containing(h: &Harness<'static, AppState>, text: &str) -> Vec<Stri
 }
 
 /// Gives the app a command, as a menu item would.
-pub fn command(h: &mut Harness<'static, AppState>, c: symscope::app::Command) {
+pub fn command(h: &mut Harness<'static, AppState>, c: impl Into<symscope::app::Command>) {
     let mut commands = symscope::app::Commands::default();
     commands.send(c);
     h.state_mut().apply(commands);

@@ -2,6 +2,7 @@
 //! original source it maps to, each segment in its colour, hover linking both sides.
 
 use super::*;
+use crate::app::InspectorCommand;
 
 /// Paints a layout job, and reports which piece (segment) the pointer is over.
 pub(super) fn pieces_ui(
@@ -119,7 +120,7 @@ pub(super) fn generated_ui(
     if response.clicked()
         && let Some(i) = over
     {
-        commands.send(Command::SelectSegment(i));
+        commands.send(InspectorCommand::SelectSegment(i));
     }
 }
 

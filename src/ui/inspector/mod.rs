@@ -11,7 +11,8 @@ mod tools;
 
 use super::theme;
 use super::widgets::{MAX_SHARE, keep_size};
-use crate::app::{AppState, Command, Commands, InspectorView, Loaded, Panel};
+use crate::app::{AppState, Commands, InspectorView, Loaded, Panel};
+use crate::app::{InspectorCommand, WorkspaceCommand};
 use crate::symbols::sourcemap::NONE;
 use code::{generated_ui, original_ui};
 use egui::text::{LayoutJob, TextFormat};
@@ -50,7 +51,7 @@ pub fn inspector_ui(
             let hovered: Option<usize> = ctx
                 .data(|d| d.get_temp::<Option<usize>>(hover_id))
                 .flatten();
-            let selected = state.view.inspector_segment;
+            let selected = state.view.inspector.segment;
             let marks = Marks {
                 focus: hovered
                     .or(selected)
@@ -63,12 +64,13 @@ pub fn inspector_ui(
             let inspected = state.workspace.selection.inspected_map.as_ref();
             let originals = state
                 .view
+                .inspector
                 .originals
                 .as_ref()
                 .filter(|(m, _)| Some(m) == inspected)
                 .map(|(_, i)| i.as_ref());
-            if originals.is_none() && state.view.originals_pending.as_ref() != inspected {
-                commands.send(Command::IndexOriginals);
+            if originals.is_none() && state.view.inspector.originals_pending.as_ref() != inspected {
+                commands.send(InspectorCommand::IndexOriginals);
             }
             // The panes number sources as the map (or its section) does: the index's numbers
             // are those of a regular map only.
@@ -109,7 +111,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             .on_hover_text("Close the segment inspector")
             .clicked()
         {
-            commands.send(Command::ToggleInspector);
+            commands.send(InspectorCommand::ToggleInspector);
         }
         ui.label(RichText::new("Segment inspector").strong());
         egui::ComboBox::from_id_salt("inspected-map")
@@ -123,7 +125,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
                         .selectable_label(map.name == view.map_name, &map.name)
                         .clicked()
                     {
-                        commands.send(Command::InspectMap(d.path.clone()));
+                        commands.send(InspectorCommand::InspectMap(d.path.clone()));
                     }
                 }
             });
@@ -135,12 +137,12 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
                 .prefix("generated line "),
         );
         if drag.changed() {
-            commands.send(Command::InspectLine(line.saturating_sub(1)));
+            commands.send(InspectorCommand::InspectLine(line.saturating_sub(1)));
         }
         ui.label(format!("of {lines}"));
         ui.label(RichText::new(format!("{} segments on this line", view.segments.len())).weak());
         if ui.button("Jump to the selected frame's segment").clicked() {
-            commands.send(Command::InspectSelectedFrame);
+            commands.send(InspectorCommand::InspectSelectedFrame);
         }
     });
     // The tools wrap onto another row in a narrow window rather than leave it.
@@ -155,7 +157,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             )
             .clicked()
         {
-            commands.send(Command::CheckMap);
+            commands.send(InspectorCommand::CheckMap);
         }
         if ui
             .button("Go to original…")
@@ -164,7 +166,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             )
             .clicked()
         {
-            commands.send(Command::OpenOriginal);
+            commands.send(InspectorCommand::OpenOriginal);
         }
         // Compare with another loaded map of the same bundle.
         let others: Vec<(String, String)> = state
@@ -178,7 +180,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             ui.menu_button("Compare with…", |ui| {
                 for (name, path) in others {
                     if ui.button(name).clicked() {
-                        commands.send(Command::CompareWith(path));
+                        commands.send(InspectorCommand::CompareWith(path));
                         ui.close();
                     }
                 }
@@ -192,10 +194,12 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             )
             .clicked()
         {
-            commands.send(Command::Dialog(crate::app::DialogRequest::ExtractSources));
+            commands.send(WorkspaceCommand::Dialog(
+                crate::app::DialogRequest::ExtractSources,
+            ));
         }
     });
-    if let Some(nav) = &state.view.original
+    if let Some(nav) = &state.view.inspector.original
         && state.workspace.selection.inspected_map.as_ref() == Some(&nav.map)
     {
         tool_window(
@@ -207,7 +211,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
         )
         .show(ui.ctx(), |ui| original_nav_ui(ui, nav, commands));
     }
-    if let Some(compare) = &state.view.map_diff
+    if let Some(compare) = &state.view.inspector.map_diff
         && state.workspace.selection.inspected_map.as_ref() == Some(&compare.a)
     {
         tool_window(
@@ -219,7 +223,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
         )
         .show(ui.ctx(), |ui| compare_ui(ui, compare, commands));
     }
-    if let Some((path, hits)) = &state.view.map_search
+    if let Some((path, hits)) = &state.view.inspector.map_search
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
     {
         tool_window(
@@ -235,7 +239,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
                 .show(ui, |ui| search_hits_ui(ui, hits, commands));
         });
     }
-    if let Some((path, report)) = &state.view.map_report
+    if let Some((path, report)) = &state.view.inspector.map_report
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
     {
         // Beside the panels, never taking the inspector's room.

@@ -2,6 +2,7 @@
 //! coverage strip of the generated line.
 
 use super::*;
+use crate::app::InspectorCommand;
 
 /// Which segments stand out in every pane (from the previous frame's hover).
 #[derive(Clone, Copy)]
@@ -151,7 +152,7 @@ pub(super) fn segment_table_ui(
                 }
                 let response = response.on_hover_text(RichText::new(&text).monospace());
                 if response.clicked() {
-                    commands.send(Command::SelectSegment(i));
+                    commands.send(InspectorCommand::SelectSegment(i));
                 }
             }
         },
@@ -230,7 +231,7 @@ pub(super) fn coverage_strip_ui(
         && let Some(pos) = response.interact_pointer_pos()
     {
         let col = ((pos.x - rect.left()) / width * len as f32) as u32;
-        commands.send(Command::GoToGenerated {
+        commands.send(InspectorCommand::GoToGenerated {
             line: view.line,
             column: col.min(len - 1),
         });

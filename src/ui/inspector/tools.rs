@@ -2,6 +2,7 @@
 //! line, search the map, compare it with another, the map doctor's report.
 
 use super::*;
+use crate::app::InspectorCommand;
 
 /// A window of the inspector's (fixed where `anchor` puts it, beside the panels).
 pub(super) fn tool_window(
@@ -43,7 +44,7 @@ pub(super) fn compare_ui(
             .strong(),
         );
         if ui.small_button("Close comparison").clicked() {
-            commands.send(Command::CloseCompare);
+            commands.send(InspectorCommand::CloseCompare);
         }
     });
     if diff.differing.is_empty() {
@@ -53,7 +54,7 @@ pub(super) fn compare_ui(
         for (k, d) in diff.differing.iter().enumerate().take(theme::COMPARE_LINES) {
             let text = format!("line {}: {} / {}", d.line + 1, d.a.len(), d.b.len());
             if ui.selectable_label(compare.shown == k, text).clicked() {
-                commands.send(Command::ShowDiffLine(k));
+                commands.send(InspectorCommand::ShowDiffLine(k));
             }
         }
     });
@@ -97,7 +98,7 @@ pub(super) fn search_ui(ui: &mut egui::Ui, commands: &mut Commands) {
     if let Some(text) = entry_ui(ui, "Search", "names, sources, code", 160.0)
         && !text.trim().is_empty()
     {
-        commands.send(Command::SearchMap(text.trim().to_owned()));
+        commands.send(InspectorCommand::SearchMap(text.trim().to_owned()));
     }
 }
 
@@ -131,7 +132,7 @@ pub(super) fn search_hits_ui(
     ui.horizontal(|ui| {
         ui.label(RichText::new(format!("\"{}\"", hits.query)).strong());
         if ui.small_button("Close search").clicked() {
-            commands.send(Command::CloseSearch);
+            commands.send(InspectorCommand::CloseSearch);
         }
     });
     let go = |ui: &mut egui::Ui,
@@ -142,7 +143,7 @@ pub(super) fn search_hits_ui(
             .on_hover_text("Show this generated position")
             .clicked()
         {
-            commands.send(Command::GoToGenerated {
+            commands.send(InspectorCommand::GoToGenerated {
                 line: at.line,
                 column: at.column,
             });
@@ -171,8 +172,8 @@ pub(super) fn search_hits_ui(
                     .on_hover_text("Open in Go to original")
                     .clicked()
                 {
-                    commands.send(Command::OpenOriginal);
-                    commands.send(Command::PickOriginalSource(*i));
+                    commands.send(InspectorCommand::OpenOriginal);
+                    commands.send(InspectorCommand::PickOriginalSource(*i));
                 }
             }
         });
@@ -193,7 +194,7 @@ pub(super) fn go_to_ui(ui: &mut egui::Ui, commands: &mut Commands) {
     if let Some(text) = entry_ui(ui, "Go to", "line:column", 140.0)
         && let Some((line, col)) = parse_position(&text)
     {
-        commands.send(Command::GoToGenerated {
+        commands.send(InspectorCommand::GoToGenerated {
             line: line - 1,
             column: col - 1,
         });
@@ -210,7 +211,7 @@ pub(super) fn original_nav_ui(
 ) {
     ui.horizontal(|ui| {
         if ui.small_button("Close").clicked() {
-            commands.send(Command::CloseOriginal);
+            commands.send(InspectorCommand::CloseOriginal);
         }
         let label = ui.label("Sources");
         let mut filter = nav.filter.clone();
@@ -222,7 +223,7 @@ pub(super) fn original_nav_ui(
             )
             .labelled_by(label.id);
         if edit.changed() {
-            commands.send(Command::SetOriginalFilter(filter));
+            commands.send(InspectorCommand::SetOriginalFilter(filter));
         }
     });
     let Some(index) = &nav.index else {
@@ -268,7 +269,7 @@ pub(super) fn original_nav_ui(
                         let text =
                             format!("{file}  ({} segments{content})", index.count_for_source(*i));
                         if ui.selectable_label(nav.source == Some(*i), text).clicked() {
-                            commands.send(Command::PickOriginalSource(*i));
+                            commands.send(InspectorCommand::PickOriginalSource(*i));
                         }
                     }
                 });
@@ -296,7 +297,7 @@ pub(super) fn original_nav_ui(
                 .prefix("original line "),
         );
         if drag.changed() || (nav.line.is_none() && ui.button("Go").clicked()) {
-            commands.send(Command::GoToOriginalLine(line - 1));
+            commands.send(InspectorCommand::GoToOriginalLine(line - 1));
         }
         ui.label(RichText::new(format!("{} lines mapped", mapped.len())).weak());
     });
@@ -322,7 +323,7 @@ pub(super) fn original_nav_ui(
                     at.column + 1
                 );
                 if ui.small_button(text).clicked() {
-                    commands.send(Command::GoToGenerated {
+                    commands.send(InspectorCommand::GoToGenerated {
                         line: at.line,
                         column: at.column,
                     });
@@ -364,7 +365,7 @@ pub(super) fn report_ui(
             .weak(),
         );
         if ui.small_button("Close report").clicked() {
-            commands.send(Command::CloseMapReport);
+            commands.send(InspectorCommand::CloseMapReport);
         }
     });
     for p in &report.problems {
@@ -386,7 +387,7 @@ pub(super) fn report_ui(
                             .on_hover_text("Show this generated position")
                             .clicked()
                     {
-                        commands.send(Command::GoToGenerated {
+                        commands.send(InspectorCommand::GoToGenerated {
                             line: g.line - 1,
                             column: g.column - 1,
                         });
