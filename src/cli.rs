@@ -310,7 +310,7 @@ pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Resu
     let unreadable: Vec<(String, String)> = batch
         .unreadable
         .iter()
-        .map(|(i, reason)| (names[*i].clone(), reason.clone()))
+        .map(|(i, error)| (names[*i].clone(), error.reason.to_string()))
         .collect();
     let total_ms = start.elapsed().as_secs_f64() * 1e3;
     let phases = [

@@ -346,11 +346,18 @@ fn two_inputs_with_one_file_name_are_told_apart() {
             .map(|e| e.state.clone())
             .unwrap()
     };
-    assert!(
-        matches!(state_of(&x.join("a.map")), InputState::Failed(_)),
-        "{:?}",
-        state_of(&x.join("a.map"))
-    );
+    // Failed, with the engine's own error (typed until it is drawn): the file and why.
+    let InputState::Failed(failure) = state_of(&x.join("a.map")) else {
+        panic!("{:?}", state_of(&x.join("a.map")))
+    };
+    let error = failure
+        .error::<symscope::engine::Error>()
+        .expect("the engine's error");
+    assert_eq!(error.file, x.join("a.map").display().to_string());
+    assert!(matches!(
+        error.reason,
+        symscope::engine::Reason::SourceMap(_)
+    ));
     assert_eq!(state_of(&y.join("a.map")), InputState::Ready);
     std::fs::remove_dir_all(&dir).ok();
 }

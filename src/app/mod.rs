@@ -64,8 +64,9 @@ pub enum InputState {
     Loading,
     /// Loaded.
     Ready,
-    /// Could not be used; the message names the problem.
-    Failed(String),
+    /// Could not be used: the engine's error (the file and the problem), or an internal
+    /// error, as its job ended.
+    Failed(crate::jobs::JobFailure),
     /// The file is not where the workspace says.
     Missing,
     /// Its loading job was cancelled: kept in the workspace, unused until loaded again.
@@ -207,7 +208,7 @@ pub struct CrashBuckets {
     /// The buckets, largest first; members index `paths`.
     pub buckets: Vec<crate::engine::buckets::Bucket>,
     /// Logs that could not be used (index into `paths`) and why.
-    pub unreadable: Vec<(usize, String)>,
+    pub unreadable: Vec<(usize, Arc<crate::engine::Error>)>,
     /// Folders that could not be read.
     pub errors: Vec<String>,
 }

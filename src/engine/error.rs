@@ -56,6 +56,22 @@ pub enum Reason {
     /// The caller said stop.
     #[error("cancelled")]
     Cancelled,
+    /// Not a crash log, where one was looked for (a folder of crashes).
+    #[error("not a crash log (a {0} file)")]
+    NotALog(&'static str),
+    /// A crash log in which no stack frame was found.
+    #[error("no stack frames found in it")]
+    NoFrames,
+    /// A crash log without a stack to sign.
+    #[error("no stack found in it")]
+    NoStackToSign,
+}
+
+/// A job that cannot fail fails as an input does.
+impl From<std::convert::Infallible> for Error {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
+    }
 }
 
 impl Error {

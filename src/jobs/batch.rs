@@ -18,7 +18,7 @@ pub struct Batch {
     /// The buckets, largest first; members are indices into the paths given.
     pub buckets: Vec<Bucket>,
     /// Logs that could not be used: index into the paths given, and why.
-    pub unreadable: Vec<(usize, String)>,
+    pub unreadable: Vec<(usize, Arc<engine::Error>)>,
     /// The caller said stop before every log was read.
     pub cancelled: bool,
 }
@@ -48,10 +48,12 @@ pub fn bucket_logs(
                 match symbolicated(path, symbols, &cfi, options) {
                     Ok(table) => {
                         if buckets.add(i, &table).is_none() {
-                            bad.push((i, "no stack found in it".to_owned()));
+                            let name = path.display().to_string();
+                            let error = engine::Error::new(&name, engine::Reason::NoStackToSign);
+                            bad.push((i, Arc::new(error)));
                         }
                     }
-                    Err(reason) => bad.push((i, reason)),
+                    Err(error) => bad.push((i, Arc::new(error))),
                 }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if !on_log(n, total) {
@@ -67,7 +69,7 @@ pub fn bucket_logs(
                 (a.merge(b), bad_a)
             },
         );
-    unreadable.sort_unstable();
+    unreadable.sort_unstable_by_key(|(i, _)| *i);
     Batch {
         buckets: bucketing.finish(),
         unreadable,
@@ -81,18 +83,20 @@ fn symbolicated(
     symbols: &SymbolSet,
     cfi: &engine::Cfi,
     options: Options,
-) -> Result<Arc<engine::FrameTable>, String> {
-    let bytes = super::read_or_map(path).map_err(|e| e.to_string())?;
-    let file = Detected::new(path.display().to_string(), bytes);
+) -> Result<Arc<engine::FrameTable>, engine::Error> {
+    let name = path.display().to_string();
+    let bytes =
+        super::read_or_map(path).map_err(|e| engine::Error::new(&name, engine::Reason::Read(e)))?;
+    let file = Detected::new(name.clone(), bytes);
     if file.kind != FileKind::Log {
-        return Err(format!("not a crash log (a {} file)", file.kind.as_str()));
+        return Err(engine::Error::new(
+            &name,
+            engine::Reason::NotALog(file.kind.as_str()),
+        ));
     }
-    let log = engine::read_log(&file, cfi, &mut NoProgress).map_err(|e| e.reason.to_string())?;
+    let log = engine::read_log(&file, cfi, &mut NoProgress)?;
     if log.table.frame_count() == 0 {
-        return Err("no stack frames found in it".to_owned());
+        return Err(engine::Error::new(&name, engine::Reason::NoFrames));
     }
-    let log = log
-        .symbolicate(symbols, options, &mut NoProgress)
-        .map_err(|e| e.reason.to_string())?;
-    Ok(log.table)
+    Ok(log.symbolicate(symbols, options, &mut NoProgress)?.table)
 }

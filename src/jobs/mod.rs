@@ -11,4 +11,6 @@ mod pool;
 
 pub use index::{ParallelIndex, ReportingIndex};
 pub use memory::{MAP_MIN, read_or_map, release_freed_memory};
-pub use pool::{JobContext, JobEvent, JobId, JobProgress, JobState, Jobs, Reporter, Span, Waker};
+pub use pool::{
+    JobContext, JobEvent, JobFailure, JobId, JobProgress, JobState, Jobs, Reporter, Span, Waker,
+};

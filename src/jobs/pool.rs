@@ -43,9 +43,48 @@ pub enum JobState {
     Done,
     /// Stopped because it was cancelled.
     Cancelled,
-    /// Returned an error or panicked; the message says which.
-    Failed(String),
+    /// Returned an error or panicked.
+    Failed(JobFailure),
 }
+
+/// Why a job failed: the error its work returned, kept with its own type (the engine's
+/// errors, read back with [`JobFailure::error`]), or a panic, an internal error. Turned into
+/// text only where it is shown.
+#[derive(Clone, Debug)]
+pub enum JobFailure {
+    /// The work returned this error.
+    Error(Arc<dyn std::error::Error + Send + Sync>),
+    /// The work panicked, with this message.
+    Panic(String),
+}
+
+impl JobFailure {
+    /// The error the work returned, as its own type `E`, when it was one.
+    pub fn error<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            Self::Error(e) => e.downcast_ref::<E>(),
+            Self::Panic(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for JobFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Error(e) => e.fmt(f),
+            Self::Panic(message) => write!(f, "internal error: {message}"),
+        }
+    }
+}
+
+/// Two failures are alike when they say the same.
+impl PartialEq for JobFailure {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for JobFailure {}
 
 /// Progress of a running job.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -253,9 +292,9 @@ impl<T: Send + 'static> Jobs<T> {
         })
     }
 
-    /// Starts a job. `work` runs on the pool; its error (shown as its message) or panic
+    /// Starts a job. `work` runs on the pool; its error (kept with its type) or panic
     /// becomes a failed job, unless the job was cancelled.
-    pub fn spawn<E: std::fmt::Display>(
+    pub fn spawn<E: std::error::Error + Send + Sync + 'static>(
         &mut self,
         work: impl FnOnce(&mut JobContext<T>) -> Result<T, E> + Send + 'static,
     ) -> JobId {
@@ -289,9 +328,9 @@ impl<T: Send + 'static> Jobs<T> {
             let (state, result) = match outcome {
                 Ok(_) if cancelled => (JobState::Cancelled, None),
                 Ok(Ok(value)) => (JobState::Done, Some(value)),
-                Ok(Err(error)) => (JobState::Failed(error.to_string()), None),
+                Ok(Err(error)) => (JobState::Failed(JobFailure::Error(Arc::new(error))), None),
                 Err(panic) => (
-                    JobState::Failed(format!("internal error: {}", panic_message(&*panic))),
+                    JobState::Failed(JobFailure::Panic(panic_message(&*panic))),
                     None,
                 ),
             };
@@ -363,6 +402,11 @@ mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
 
+    /// A job's error in these tests.
+    #[derive(Debug, thiserror::Error)]
+    #[error("{0}")]
+    struct Bad(String);
+
     fn pool<T: Send + 'static>() -> (Jobs<T>, Arc<AtomicUsize>) {
         let wakes = Arc::new(AtomicUsize::new(0));
         let w = wakes.clone();
@@ -399,7 +443,7 @@ mod tests {
                 let _ = ctx.step("remap", 1, 2);
                 let _ = ctx.step("remap", 2, 2);
             });
-            Ok::<_, String>(1)
+            Ok::<_, Bad>(1)
         });
         let JobEvent::Finished { spans, .. } = wait(&mut jobs, id) else {
             unreachable!()
@@ -415,7 +459,7 @@ mod tests {
         let id = jobs.spawn(|ctx| {
             let a = ctx.phase("read", |_| 20);
             let b = ctx.phase("parse", |_| 22);
-            Ok::<_, String>(a + b)
+            Ok::<_, Bad>(a + b)
         });
         let JobEvent::Finished {
             state,
@@ -437,24 +481,29 @@ mod tests {
     #[test]
     fn a_panic_is_a_failed_job_and_the_pool_keeps_working() {
         let (mut jobs, _) = pool::<u32>();
-        let id = jobs.spawn(|_| -> Result<u32, String> { panic!("boom in the parser") });
+        let id = jobs.spawn(|_| -> Result<u32, Bad> { panic!("boom in the parser") });
         let JobEvent::Finished { state, result, .. } = wait(&mut jobs, id) else {
             unreachable!()
         };
         assert_eq!(result, None);
         assert_eq!(
             state,
-            JobState::Failed("internal error: boom in the parser".to_owned())
+            JobState::Failed(JobFailure::Panic("boom in the parser".to_owned()))
         );
-        let id = jobs.spawn(|_| Err("bad.map: not a source map".to_owned()));
+        let id = jobs.spawn(|_| Err(Bad("bad.map: not a source map".to_owned())));
         let JobEvent::Finished { state, .. } = wait(&mut jobs, id) else {
             unreachable!()
         };
+        // The error keeps its type: read back as a `Bad`, shown as its message.
+        let JobState::Failed(failure) = state else {
+            panic!("{state:?}")
+        };
         assert_eq!(
-            state,
-            JobState::Failed("bad.map: not a source map".to_owned())
+            failure.error::<Bad>().map(|b| b.0.as_str()),
+            Some("bad.map: not a source map")
         );
-        let id = jobs.spawn(|_| Ok::<_, String>(7));
+        assert_eq!(failure.to_string(), "bad.map: not a source map");
+        let id = jobs.spawn(|_| Ok::<_, Bad>(7));
         let JobEvent::Finished { result, .. } = wait(&mut jobs, id) else {
             unreachable!()
         };
@@ -475,7 +524,7 @@ mod tests {
                         break;
                     }
                 }
-                Ok::<_, String>(acc)
+                Ok::<_, Bad>(acc)
             })
         });
         // Let it run and report for a moment.
@@ -506,7 +555,7 @@ mod tests {
     fn workers_are_named() {
         let (mut jobs, _) = pool::<String>();
         let id =
-            jobs.spawn(|_| Ok::<_, String>(std::thread::current().name().unwrap_or("").to_owned()));
+            jobs.spawn(|_| Ok::<_, Bad>(std::thread::current().name().unwrap_or("").to_owned()));
         let JobEvent::Finished { result, .. } = wait(&mut jobs, id) else {
             unreachable!()
         };

@@ -326,13 +326,13 @@ fn unreadable_ui(ui: &mut egui::Ui, all: &CrashBuckets) {
     egui::ScrollArea::vertical()
         .id_salt("buckets-unreadable")
         .show(ui, |ui| {
-            for (i, reason) in &all.unreadable {
+            for (i, error) in &all.unreadable {
                 let path = all
                     .paths
                     .get(*i)
                     .map(|p| p.display().to_string())
                     .unwrap_or_default();
-                ui.label(format!("{path}: {reason}"));
+                ui.label(format!("{path}: {}", error.reason));
             }
         });
 }

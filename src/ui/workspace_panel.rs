@@ -51,7 +51,9 @@ pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: 
                             PanelRow::Message(message) => {
                                 ui.add(
                                     egui::Label::new(
-                                        RichText::new(message).small().color(theme::ERROR),
+                                        RichText::new(message.to_string())
+                                            .small()
+                                            .color(theme::ERROR),
                                     )
                                     .truncate(),
                                 );
@@ -90,7 +92,7 @@ enum PanelRow<'a> {
     /// An input.
     Input(&'a crate::app::InputEntry),
     /// The error of the input above.
-    Message(&'a str),
+    Message(&'a crate::jobs::JobFailure),
 }
 
 /// The inputs list's rows: the inputs grouped by kind, each failed one followed by its error.
@@ -223,7 +225,7 @@ fn input_row_ui(
             }
             InputState::Failed(message) => {
                 ui.label(RichText::new("error").color(theme::ERROR))
-                    .on_hover_text(message);
+                    .on_hover_text(message.to_string());
             }
             InputState::Missing => {
                 ui.label(RichText::new("missing").color(theme::WARNING))
