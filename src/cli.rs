@@ -300,6 +300,7 @@ pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Resu
     warnings.extend(errors);
     let batch = crate::jobs::batch::bucket_logs(
         &paths,
+        &Default::default(),
         &symbols,
         Options::default(),
         args.frames.max(1),

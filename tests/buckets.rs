@@ -332,3 +332,51 @@ fn different_bugs_with_alike_stacks_stay_apart() {
     assert!(buckets.iter().all(|b| b["count"] == 1), "{signatures:#?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A log read and parsed already is bucketed as it is, never read again: its path may no
+/// longer be there (the window hands over what a folder's search or a load parsed).
+#[test]
+fn parsed_logs_are_bucketed_without_reading_them_again() {
+    let fixtures = crashgen::fixtures();
+    let mut parsed = std::collections::HashMap::new();
+    let mut paths = Vec::new();
+    for (k, log) in ["java/shop/obf-tree.txt", "java/shop/obf-pricing.txt"]
+        .iter()
+        .enumerate()
+    {
+        let bytes = std::fs::read(fixtures.join(log)).unwrap();
+        let file = symscope::engine::Detected::new(*log, symscope::model::Blob::from(bytes));
+        let symscope::engine::Role::Log(log) = file.role() else {
+            panic!("{log}: not a log");
+        };
+        // A path that is not there: reading it would fail.
+        let gone = std::path::PathBuf::from(format!("/nonexistent/crash-{k}.txt"));
+        parsed.insert(gone.clone(), *log);
+        paths.push(gone);
+    }
+    let symbols = common::symbols(&[fixtures.join("java/shop/shop-mapping.txt")]);
+    let batch = symscope::jobs::batch::bucket_logs(
+        &paths,
+        &parsed,
+        &symbols,
+        symscope::symbolicate::Options::default(),
+        5,
+        &|_, _| true,
+    );
+    assert!(batch.unreadable.is_empty(), "{:?}", batch.unreadable);
+    assert_eq!(batch.buckets.len(), 2);
+    // Without them in hand, the same paths cannot be read: each is listed, typed.
+    let none = symscope::jobs::batch::bucket_logs(
+        &paths,
+        &Default::default(),
+        &symbols,
+        symscope::symbolicate::Options::default(),
+        5,
+        &|_, _| true,
+    );
+    assert_eq!(none.unreadable.len(), 2);
+    assert!(matches!(
+        none.unreadable[0].1.reason,
+        symscope::engine::Reason::Read(_)
+    ));
+}

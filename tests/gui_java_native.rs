@@ -265,3 +265,41 @@ fn a_source_folder_gives_native_frames_their_source() {
     h.run_steps(3);
     assert!(!has_label(&h, "*slot = value;"));
 }
+
+/// A dropped folder's one log is read and parsed once, by the folder's search: its load
+/// takes it parsed (no read, detect or parse of its own), and it is resolved as any log.
+#[test]
+fn a_folders_one_log_is_read_and_parsed_once() {
+    let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java/shop");
+    let dir = temp_dir("one-log-folder");
+    for f in ["obf-tree.txt", "shop-mapping.txt"] {
+        std::fs::copy(shop.join(f), dir.join(f)).unwrap();
+    }
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(&mut h, std::slice::from_ref(&dir));
+    settle(&mut h, |h| has_label(h, "com.example.shop.util.Tree.walk"));
+    let timings = &h.state().timings;
+    let phases = |name: &str| -> Vec<String> {
+        timings
+            .iter()
+            .filter(|t| t.name == name)
+            .flat_map(|t| t.spans.iter().map(|s| s.phase.clone()))
+            .collect()
+    };
+    let search = timings
+        .iter()
+        .find(|t| t.name.starts_with("search "))
+        .expect("the folder was searched");
+    assert!(search.spans.iter().any(|s| s.phase == "detect"));
+    let load = phases("load obf-tree.txt");
+    assert!(
+        timings.iter().any(|t| t.name == "load obf-tree.txt"),
+        "{:?}",
+        timings.iter().map(|t| &t.name).collect::<Vec<_>>()
+    );
+    for phase in ["read", "detect", "parse"] {
+        assert!(!load.contains(&phase.to_owned()), "{phase} again: {load:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -326,7 +326,7 @@ impl AppState {
     }
 
     /// Adds an input (or reloads it when the workspace has it) and starts its load.
-    fn add_input(&mut self, path: PathBuf, kind: FileKind, source: Source) {
+    pub(super) fn add_input(&mut self, path: PathBuf, kind: FileKind, source: Source) {
         let dir = self.workspace_dir();
         let before = self.workspace.inputs.len();
         let index = self.workspace.add_input(&dir, &path, kind);

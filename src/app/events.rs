@@ -205,7 +205,7 @@ impl AppState {
         &mut self,
         dir: std::path::PathBuf,
         files: Vec<std::path::PathBuf>,
-        logs: Vec<std::path::PathBuf>,
+        logs: Vec<loading::ParsedLog>,
         errors: Vec<String>,
     ) {
         self.errors.extend(errors);
@@ -215,15 +215,21 @@ impl AppState {
                 dir.display()
             ));
         }
-        let bucket = logs.len() >= 2;
         for path in files {
             self.add_path(path);
         }
-        if bucket {
+        // Each log goes on parsed: the search read it once, for good.
+        if logs.len() >= 2 {
+            self.running.parsed_logs = logs.into_iter().map(|p| (p.path, p.log)).collect();
             self.apply_one(super::BucketsCommand::BucketCrashes(vec![dir]));
         } else {
-            for path in logs {
-                self.add_path(path);
+            for log in logs {
+                let path = log.path.clone();
+                self.add_input(
+                    path,
+                    crate::model::FileKind::Log,
+                    Source::Parsed(Box::new(log)),
+                );
             }
         }
     }
@@ -489,15 +495,21 @@ impl AppState {
         {
             return;
         }
-        let logs: Vec<std::path::PathBuf> = self
+        // The logs as loaded: the bucketing reads none of them again.
+        let logs: Vec<(std::path::PathBuf, crate::engine::LogFile)> = self
             .inputs
             .iter()
-            .filter(|e| together.contains(&e.id) && matches!(e.loaded, Some(Loaded::Log(_))))
-            .map(|e| e.path.clone())
+            .filter(|e| together.contains(&e.id))
+            .filter_map(|e| match &e.loaded {
+                Some(Loaded::Log(log)) => Some((e.path.clone(), log.clone())),
+                _ => None,
+            })
             .collect();
         self.running.added_together.clear();
         if logs.len() >= 2 {
-            self.apply_one(super::BucketsCommand::BucketCrashes(logs));
+            let paths = logs.iter().map(|(p, _)| p.clone()).collect();
+            self.running.parsed_logs = logs.into_iter().collect();
+            self.apply_one(super::BucketsCommand::BucketCrashes(paths));
         }
     }
 
@@ -573,9 +585,11 @@ impl AppState {
             .map(|s| dir.join(s))
             .collect();
         let symbols = self.symbol_set();
+        // Logs read and parsed already are taken as they are, once.
+        let parsed = std::mem::take(&mut self.running.parsed_logs);
         let job = self
             .jobs
-            .spawn(move |ctx| loading::bucket_crashes(ctx, &sources, &symbols));
+            .spawn(move |ctx| loading::bucket_crashes(ctx, &sources, &parsed, &symbols));
         self.running
             .names
             .insert(job, "bucket crash logs".to_owned());

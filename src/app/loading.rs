@@ -46,6 +46,22 @@ pub enum Source {
     Detected(Detected),
     /// A file, read (or mapped) by the job: the window's thread reads no file.
     Path(std::path::PathBuf),
+    /// A log another job already read and parsed (a folder's search): taken as it is.
+    Parsed(Box<ParsedLog>),
+}
+
+/// A log read and parsed once, handed to whoever takes it next (the load of a folder's one
+/// log, the bucketing of several) so that none reads or parses it again.
+#[derive(Debug)]
+pub struct ParsedLog {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// The log, parsed.
+    pub log: LogFile,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its content fingerprint, as the workspace records it.
+    pub hash: String,
 }
 
 /// What a job hands back.
@@ -73,8 +89,8 @@ pub enum JobOutput {
         dir: std::path::PathBuf,
         /// The symbol files worth adding.
         files: Vec<std::path::PathBuf>,
-        /// The logs with frames in it.
-        logs: Vec<std::path::PathBuf>,
+        /// The logs with frames in it, parsed.
+        logs: Vec<ParsedLog>,
         /// What could not be read.
         errors: Vec<String>,
     },
@@ -148,6 +164,18 @@ pub fn load(
     cache: Option<&Cache>,
 ) -> Result<JobOutput, engine::Error> {
     let file = match source {
+        Source::Parsed(parsed) => {
+            let ParsedLog {
+                log, size, hash, ..
+            } = *parsed;
+            return Ok(JobOutput::Loaded {
+                input,
+                kind: FileKind::Log,
+                loaded: Box::new(Loaded::Log(log)),
+                size,
+                hash,
+            });
+        }
         Source::Detected(file) => file,
         Source::Path(path) => ctx
             .phase("read", |_| super::input_bytes(&path))
@@ -262,7 +290,12 @@ pub fn search_folder(
             };
             match file.role() {
                 engine::Role::Symbols => files.push(path),
-                engine::Role::Log => logs.push(path),
+                engine::Role::Log(log) => logs.push(ParsedLog {
+                    path,
+                    log: *log,
+                    size: file.blob.len() as u64,
+                    hash: engine::fingerprint(file.blob.as_slice()),
+                }),
                 engine::Role::Neither => {}
             }
         }
@@ -276,10 +309,12 @@ pub fn search_folder(
 }
 
 /// Buckets every log under `sources` (folders read recursively) against `symbols`, on every
-/// thread of the pool; progress per log, cancellation between logs.
+/// thread of the pool; progress per log, cancellation between logs. A log in `parsed` (read
+/// and parsed by the folder's search, or loaded as an input) is not read again.
 pub fn bucket_crashes(
     ctx: &mut JobContext<JobOutput>,
     sources: &[std::path::PathBuf],
+    parsed: &std::collections::HashMap<std::path::PathBuf, LogFile>,
     symbols: &SymbolSet,
 ) -> Result<JobOutput, engine::Error> {
     let (paths, errors) = ctx.phase("list", |_| crate::workspace::expand_paths(sources));
@@ -288,6 +323,7 @@ pub fn bucket_crashes(
     let batch = ctx.phase("bucket", |_| {
         crate::jobs::batch::bucket_logs(
             &paths,
+            parsed,
             symbols,
             Options::default(),
             crate::engine::signature::DEFAULT_FRAMES,

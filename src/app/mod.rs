@@ -285,6 +285,9 @@ struct RunningJobs {
     /// Files added together (a drop of several files): once all are loaded, those that
     /// are crash logs are bucketed when there are two or more.
     added_together: std::collections::HashSet<InputId>,
+    /// Logs read and parsed already (by a folder's search, or loaded as inputs), for the
+    /// next bucketing to take instead of reading them again.
+    parsed_logs: HashMap<PathBuf, crate::engine::LogFile>,
 }
 
 /// Everything the app knows. `workspace` is the saved document; the rest is derived.

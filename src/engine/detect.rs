@@ -55,14 +55,15 @@ pub(super) const MAP_PHASE: &str = "parse + index";
 pub(super) const MAPPING_PHASE: &str = "scan";
 
 /// What a file found in a folder is for, decided here once for the CLI (`-s DIR`) and the
-/// window (a dropped folder) alike.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// window (a dropped folder) alike; a log comes parsed, so that whoever takes it next (the
+/// window's load, its bucketing) never reads or parses it again.
+#[derive(Debug)]
 pub enum Role {
     /// A symbol file: a source map, a JavaScript bundle (its text names functions by
     /// their scopes, and may carry its map), a ProGuard/R8 mapping or a native debug file.
     Symbols,
-    /// A crash log with at least one frame.
-    Log,
+    /// A crash log with at least one frame, read into its table.
+    Log(Box<super::LogFile>),
     /// Neither (an `Info.plist`, a log without frames, a Hermes bytecode file).
     Neither,
 }
@@ -79,20 +80,25 @@ impl Detected {
         )
     }
 
-    /// What this file is for when it is found in a folder (a log is parsed to find out).
+    /// What this file is for when it is found in a folder (a log is read into its table to
+    /// find out, and handed over read).
     pub fn role(&self) -> Role {
-        match self.kind {
-            _ if self.is_symbols() => Role::Symbols,
-            FileKind::Log
-                if formats::parse_log(self.blob.as_slice())
-                    .stacks
-                    .iter()
-                    .flat_map(|s| &s.frames)
-                    .any(|f| f.input.is_some()) =>
-            {
-                Role::Log
-            }
+        if self.is_symbols() {
+            return Role::Symbols;
+        }
+        if self.kind != FileKind::Log {
+            return Role::Neither;
+        }
+        match super::read_log(self, &super::Cfi::new(), &mut crate::model::NoProgress) {
+            Ok(log) if has_frames(&log.table) => Role::Log(Box::new(log)),
             _ => Role::Neither,
         }
     }
+}
+
+/// Whether a log's table has a frame a parser understood.
+fn has_frames(table: &super::FrameTable) -> bool {
+    (0..table.stack_count()).any(|s| {
+        (0..table.stack_len(s)).any(|f| table.frame(s, f).is_some_and(|fr| fr.input().is_some()))
+    })
 }

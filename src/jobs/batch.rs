@@ -23,10 +23,12 @@ pub struct Batch {
     pub cancelled: bool,
 }
 
-/// Reads, symbolicates and buckets the logs at `paths`; `on_log(done, total)` is called as
-/// logs are done and stops the run when it answers `false`.
+/// Reads, symbolicates and buckets the logs at `paths` (a log in `parsed`, read and parsed
+/// already, is not read again); `on_log(done, total)` is called as logs are done and stops
+/// the run when it answers `false`.
 pub fn bucket_logs(
     paths: &[PathBuf],
+    parsed: &std::collections::HashMap<PathBuf, engine::LogFile>,
     symbols: &SymbolSet,
     options: Options,
     frames: usize,
@@ -45,7 +47,7 @@ pub fn bucket_logs(
                 if stop.load(Ordering::Relaxed) {
                     return (buckets, bad);
                 }
-                match symbolicated(path, symbols, &cfi, options) {
+                match symbolicated(path, parsed.get(path), symbols, &cfi, options) {
                     Ok(table) => {
                         if buckets.add(i, &table).is_none() {
                             let name = path.display().to_string();
@@ -77,13 +79,17 @@ pub fn bucket_logs(
     }
 }
 
-/// One log read and symbolicated, or why it cannot be.
+/// One log read (unless `parsed` has it) and symbolicated, or why it cannot be.
 fn symbolicated(
     path: &std::path::Path,
+    parsed: Option<&engine::LogFile>,
     symbols: &SymbolSet,
     cfi: &engine::Cfi,
     options: Options,
 ) -> Result<Arc<engine::FrameTable>, engine::Error> {
+    if let Some(log) = parsed {
+        return Ok(log.symbolicate(symbols, options, &mut NoProgress)?.table);
+    }
     let name = path.display().to_string();
     let bytes =
         super::read_or_map(path).map_err(|e| engine::Error::new(&name, engine::Reason::Read(e)))?;
