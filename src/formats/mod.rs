@@ -64,19 +64,28 @@ pub fn parse_text_into(text: &str, sink: &mut dyn TraceSink) {
 const SNIFF_LINES: usize = 400;
 
 /// Whether a log is a Java/Android trace: its first lines hold Java frames
-/// (`at a.b.C.m(File.java:1)`, never matched by JavaScript frames) and more of them than
-/// JavaScript frames; or, with no frames of either kind, a line reads as a Java throwable
-/// (`a.b.C: message`, after any logcat prefix) or a `[CIRCULAR REFERENCE: …]` line, so that
-/// a mapping still deobfuscates its class names.
+/// (`at a.b.C.m(File.java:1)`) and more of them than JavaScript frames, the lines that read
+/// as Java frames not counted as JavaScript ones (a V8 reader would take `at a.b.C.m(F:1)`
+/// for a frame too), so the answer does not hang on how many frames the log has; or, with
+/// no frames of either kind, a line reads as a Java throwable (`a.b.C: message`, after any
+/// logcat prefix) or a `[CIRCULAR REFERENCE: …]` line, so that a mapping still deobfuscates
+/// its class names.
 pub fn is_java(text: &str) -> bool {
-    let java = java::count_frames(text, SNIFF_LINES);
     let head_end = text
         .match_indices('\n')
-        .nth(SNIFF_LINES)
+        .nth(SNIFF_LINES - 1)
         .map_or(text.len(), |(i, _)| i);
     let head = &text[..head_end];
-    let js_frames = || {
-        js::parse(head)
+    let java = java::count_frames(head, SNIFF_LINES);
+    // The head without its Java frames: what JavaScript frames it has are others.
+    let not_java = || -> String {
+        head.lines()
+            .filter(|l| java::parse_frame(java::strip_logcat(l)).is_none())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let js_frames = |text: &str| {
+        js::parse(text)
             .stacks
             .iter()
             .flat_map(|s| &s.frames)
@@ -87,7 +96,7 @@ pub fn is_java(text: &str) -> bool {
         return head.lines().any(|l| {
             let t = java::strip_logcat(l).trim();
             t.starts_with("[CIRCULAR REFERENCE: ") || java::parse_throwable(t).is_some()
-        }) && js_frames() == 0;
+        }) && js_frames(head) == 0;
     }
-    java >= js_frames()
+    java >= js_frames(&not_java())
 }

@@ -33,7 +33,7 @@
 //! Why ours and not the crate's remapper: each rule above has a reference case of R8's own in
 //! `tests/fixtures/java/r8-retrace` that the crate's answer fails (all 65 agree with ours), and
 //! not building the crate's cache over the cut-out classes halves the cold time
-//! (`cargo bench --bench proguard`). `tests/proguard_oracle.rs` still compares every frame of
+//! (`cargo bench --bench proguard`). `tests/proguard_oracle/` still compares every frame of
 //! real mappings with the crate, allowing only the documented R8 rules.
 //!
 //! A class line with text after its final `:` is not a class line (no ProGuard or R8 version
