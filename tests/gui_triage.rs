@@ -608,3 +608,27 @@ fn cancel_a_long_job() {
     h.get_by_label("trace.txt").click();
     settle(&mut h, |h| has_label(h, "16222:39"));
 }
+
+/// Deep recursion folds: a 3,000-frame `StackOverflowError` (read as Java whatever its
+/// length) shows its first round, one row for the 2,999 repeats, and the frame below; the
+/// row opens to every frame.
+#[test]
+fn deep_recursion_folds_into_one_row() {
+    let mut text = String::from("Exception in thread \"main\" java.lang.StackOverflowError\n");
+    for _ in 0..3_000 {
+        text.push_str("\tat com.example.Tree.walk(Tree.java:12)\n");
+    }
+    text.push_str("\tat com.example.Main.main(Main.java:3)\n");
+    let mut h = app();
+    h.run_steps(2);
+    let mut c = symscope::app::Commands::default();
+    c.send(symscope::app::InputCommand::PasteTrace(text));
+    h.state_mut().apply(c);
+    let fold = "× 2,999 the frame above (recursion)";
+    settle(&mut h, |h| has_label(h, fold));
+    assert_eq!(labels_containing(&h, "Tree.walk").len(), 1);
+    assert!(has_label(&h, "Main.main"));
+    h.get_by_label_contains(fold).click();
+    h.run_steps(3);
+    assert!(labels_containing(&h, "Tree.walk").len() > 10, "opened");
+}

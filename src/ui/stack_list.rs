@@ -193,6 +193,18 @@ pub(super) fn stack_list_ui(
                                 ),
                                 "Retrace leaves these frames out: the compiler added them",
                             ),
+                            GroupKind::Recursion { period } => (
+                                format!(
+                                    "× {} the {} above (recursion)",
+                                    thousands(count / period),
+                                    if period == 1 {
+                                        "frame".to_owned()
+                                    } else {
+                                        format!("{period} frames")
+                                    }
+                                ),
+                                "The frames above, repeated: recursion",
+                            ),
                         };
                         let text = RichText::new(format!("    {arrow} {what} ({verb})"))
                             .color(theme::MUTED)
@@ -615,4 +627,17 @@ mod tests {
         );
         assert_eq!(without_index("... 1 more", 1), "... 1 more");
     }
+}
+
+/// A count with thousands separated by commas (`2,997`).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -78,6 +78,40 @@ pub enum GroupKind {
     /// Frames the mapping hides as R8's retrace does (a `rewriteFrame` rule, an outline, a
     /// synthesized method).
     Hidden,
+    /// Recursion: the `period` frames above, repeated (a stack overflow's thousands of
+    /// frames), folded into one row.
+    Recursion {
+        /// How many frames one round of the recursion takes (1 to [`MAX_PERIOD`]).
+        period: usize,
+    },
+}
+
+/// The longest round of recursion folded: a cycle of this many frames or fewer.
+pub const MAX_PERIOD: usize = 4;
+
+/// How many frames from `f` on repeat the frames `period` above them, frame by frame (as
+/// the log printed them: function, file, line, column, address).
+fn repeats(table: &FrameTable, s: usize, f: usize, period: usize) -> usize {
+    let key = |k: usize| table.frame(s, k).and_then(|fr| fr.input());
+    let n = table.stack_len(s);
+    if f < period {
+        return 0;
+    }
+    (f..n)
+        .take_while(|&k| {
+            let here = key(k);
+            here.is_some() && here == key(k - period)
+        })
+        .count()
+}
+
+/// The recursion folded at frame `f` of stack `s`: its period and how many frames it folds
+/// (whole rounds only), when the frames above repeat at least twice more.
+fn recursion_at(table: &FrameTable, s: usize, f: usize) -> Option<(usize, usize)> {
+    (1..=MAX_PERIOD).find_map(|period| {
+        let run = repeats(table, s, f, period) / period * period;
+        (run >= 2 * period).then_some((period, run))
+    })
 }
 
 /// Why frames `first..first + count` of stack `s` are hidden, for their folded row
@@ -516,6 +550,22 @@ impl StackRows {
                     f += run;
                     continue;
                 }
+                // Recursion: the rounds after the first fold into one row.
+                if let Some((period, run)) = recursion_at(table, s, f) {
+                    let open = folds.expanded.contains(&(s, f));
+                    out.push(Run::Group {
+                        kind: GroupKind::Recursion { period },
+                        stack: s,
+                        first: f,
+                        count: run,
+                        expanded: open,
+                    });
+                    if open {
+                        out.push_frames(table, s, f, run, inline, folds);
+                    }
+                    f += run;
+                    continue;
+                }
                 // The innermost frame (where it crashed) is never folded away.
                 let run = if f == 0 {
                     0
@@ -537,7 +587,9 @@ impl StackRows {
                     f += run;
                 } else {
                     let plain = (f + 1..n)
-                        .take_while(|&k| !library(s, k) && !hidden(s, k))
+                        .take_while(|&k| {
+                            !library(s, k) && !hidden(s, k) && recursion_at(table, s, k).is_none()
+                        })
                         .count()
                         + 1;
                     out.push_frames(table, s, f, plain, inline, folds);

@@ -401,3 +401,69 @@ fn rows_are_found_by_binary_search_over_runs() {
         "stays at the end"
     );
 }
+
+/// A stack overflow's rounds after the first fold into one row, for a round of one frame or
+/// of several; a pair of equal frames does not fold, and an expanded fold shows them all.
+#[test]
+fn recursion_folds_into_one_row() {
+    let mut java = String::from("Exception in thread \"main\" java.lang.StackOverflowError\n");
+    for _ in 0..3_000 {
+        java.push_str("\tat a.b.C.walk(C.java:12)\n");
+    }
+    java.push_str("\tat a.b.C.main(C.java:3)\n");
+    let t = table(&java);
+    let rows = StackRows::build(&t, "", &Folds::default(), &FrameNotes::new(), true);
+    let all: Vec<Row> = rows.rows(0..rows.len()).collect();
+    assert_eq!(
+        all,
+        [
+            Row::Stack { stack: 0 },
+            Row::Frame { stack: 0, frame: 0 },
+            Row::Group {
+                kind: GroupKind::Recursion { period: 1 },
+                stack: 0,
+                first: 1,
+                count: 2_999,
+                expanded: false,
+            },
+            Row::Frame {
+                stack: 0,
+                frame: 3_000
+            },
+        ]
+    );
+    // Opened, every frame shows again.
+    let mut folds = Folds::default();
+    folds.expanded.insert((0, 1));
+    let open = StackRows::build(&t, "", &folds, &FrameNotes::new(), true);
+    assert_eq!(open.len(), 4 + 2_999);
+
+    // A round of two frames (a, b, a, b, …): the first round stays, the rest fold.
+    let mut v8 = String::from("RangeError: Maximum call stack size exceeded\n");
+    for _ in 0..500 {
+        v8.push_str("    at a (app.js:1:10)\n    at b (app.js:2:20)\n");
+    }
+    let t = table(&v8);
+    let rows = StackRows::build(&t, "", &Folds::default(), &FrameNotes::new(), true);
+    let groups: Vec<Row> = rows
+        .rows(0..rows.len())
+        .filter(|r| matches!(r, Row::Group { .. }))
+        .collect();
+    assert_eq!(
+        groups,
+        [Row::Group {
+            kind: GroupKind::Recursion { period: 2 },
+            stack: 0,
+            first: 2,
+            count: 998,
+            expanded: false,
+        }]
+    );
+    // Two equal frames in a row are no recursion to fold.
+    let t = table("Error\n    at a (app.js:1:10)\n    at a (app.js:1:10)\n    at b (app.js:2:2)\n");
+    let rows = StackRows::build(&t, "", &Folds::default(), &FrameNotes::new(), true);
+    assert!(
+        rows.rows(0..rows.len())
+            .all(|r| !matches!(r, Row::Group { .. }))
+    );
+}
