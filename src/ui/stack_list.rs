@@ -601,6 +601,19 @@ fn candidate_text(
         .color(theme::TEXT)
 }
 
+/// A count with thousands separated by commas (`2,997`).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -627,17 +640,4 @@ mod tests {
         );
         assert_eq!(without_index("... 1 more", 1), "... 1 more");
     }
-}
-
-/// A count with thousands separated by commas (`2,997`).
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
