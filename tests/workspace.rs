@@ -174,3 +174,79 @@ fn removing_an_input_drops_its_notes_and_selection() {
     assert_eq!(ws.selection.log, None);
     assert!(ws.remove_input(9).is_none());
 }
+
+/// Two writers in one process saving one file at once never collide: each save's temporary
+/// file is its own (`tempfile`), and the file is always one whole version.
+#[test]
+fn two_writers_in_one_process_never_collide() {
+    let dir = temp_dir("two-writers");
+    let file = dir.join("ws.ron");
+    let version = |n: usize| {
+        let mut ws = Workspace::default();
+        ws.source_roots = (0..n).map(|i| format!("src-{i}")).collect();
+        ws
+    };
+    std::thread::scope(|s| {
+        for w in 0..2 {
+            let file = &file;
+            s.spawn(move || {
+                for k in 0..200 {
+                    workspace::save(file, &version(w * 1_000 + k % 50 + 1)).unwrap();
+                }
+            });
+        }
+    });
+    let ws = workspace::load(&file).unwrap();
+    assert_eq!(ws, version(ws.source_roots.len()));
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["ws.ron"]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Not a test of its own: prints where the user's config file is (run by
+/// [`a_relative_xdg_config_home_is_ignored`] with its environment).
+#[test]
+fn config_file_child() {
+    if std::env::var_os("SYMSCOPE_PRINT_CONFIG").is_some() {
+        let file = symscope::workspace::user_dirs::config_file("settings.ron").unwrap();
+        println!("CONFIG={}", file.display());
+    }
+}
+
+/// A relative `XDG_CONFIG_HOME` is ignored, as the XDG spec says: the config file stays under
+/// the home folder; an absolute one is taken.
+#[test]
+fn a_relative_xdg_config_home_is_ignored() {
+    let exe = std::env::current_exe().unwrap();
+    let config = |xdg: &str| -> String {
+        let out = std::process::Command::new(&exe)
+            .args([
+                "--exact",
+                "config_file_child",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("SYMSCOPE_PRINT_CONFIG", "1")
+            .env("HOME", "/home/someone")
+            .env("XDG_CONFIG_HOME", xdg)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        // The test harness may print its own words before ours on the line.
+        text.lines()
+            .find_map(|l| l.split_once("CONFIG=").map(|(_, path)| path))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_owned()
+    };
+    assert_eq!(
+        config("relative/config"),
+        "/home/someone/.config/symscope/settings.ron"
+    );
+    assert_eq!(
+        config("/etc/xdg-here"),
+        "/etc/xdg-here/symscope/settings.ron"
+    );
+}
