@@ -181,10 +181,9 @@ fn removing_an_input_drops_its_notes_and_selection() {
 fn two_writers_in_one_process_never_collide() {
     let dir = temp_dir("two-writers");
     let file = dir.join("ws.ron");
-    let version = |n: usize| {
-        let mut ws = Workspace::default();
-        ws.source_roots = (0..n).map(|i| format!("src-{i}")).collect();
-        ws
+    let version = |n: usize| Workspace {
+        source_roots: (0..n).map(|i| format!("src-{i}")).collect(),
+        ..Workspace::default()
     };
     std::thread::scope(|s| {
         for w in 0..2 {
