@@ -113,6 +113,14 @@ fn buckets_equal_the_crashes_the_logs_came_from() {
     assert_eq!(seen.len(), crashgen::crashes().len());
     // Lodash's crash by three engines is one bucket.
     assert!(seen.contains("lodash"));
+    // An Apple report's bucket title says why it crashed, on one line with its thread.
+    assert!(
+        buckets
+            .iter()
+            .any(|b| b["title"] == "Thread 5 Crashed — SIGSEGV, SEGV_MAPERR at 0x88"),
+        "{:#?}",
+        buckets.iter().map(|b| &b["title"]).collect::<Vec<_>>()
+    );
     // The fingerprint `symbolicate` prints on the crashed stack is the bucket's.
     for b in buckets.iter().take(4) {
         let member = b["members"][3].as_str().unwrap();
@@ -329,6 +337,7 @@ fn different_bugs_with_alike_stacks_stay_apart() {
         .map(|b| b["signature"].as_str().unwrap())
         .collect();
     assert_eq!(buckets.len(), logs.len(), "{signatures:#?}");
+
     assert!(buckets.iter().all(|b| b["count"] == 1), "{signatures:#?}");
     std::fs::remove_dir_all(&dir).ok();
 }

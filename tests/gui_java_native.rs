@@ -199,7 +199,11 @@ fn drop_a_dsym_folder_and_a_minidump() {
             "(anonymous namespace)::crash()  /Users/travis/build/getsentry/breakpad-tools/macos/main.cpp:21",
         )
     });
-    assert!(has_label(&h, "Thread 0 Crashed"));
+    // The stack's header says why it crashed (the dump's exception), not only which thread.
+    assert!(has_label(
+        &h,
+        "Thread 0 Crashed — EXC_BAD_ACCESS / KERN_INVALID_ADDRESS at 0x45"
+    ));
     // The row shows the frame's number once (the dump's report line starts with it too).
     assert!(
         has_label(&h, "×   1  crash "),

@@ -35,13 +35,8 @@ impl Bucket {
 
     /// The first member's exception line (its first line; the thread's name for a native
     /// crash report).
-    pub fn title(&self) -> &str {
-        self.first
-            .stack_title(self.stack)
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim()
+    pub fn title(&self) -> String {
+        super::signature::headline(self.first.stack_title(self.stack))
     }
 
     /// The top frame of the signature, as `function (file)`.

@@ -407,11 +407,12 @@ pub fn write_text<W: Write>(
 /// A Markdown block for a ticket: the error as a heading, then [`write_text`]'s text in a
 /// fenced block (its fence longer than any run of backticks in the text).
 pub fn write_markdown<W: Write>(table: &FrameTable, log: &str, out: &mut W) -> std::io::Result<()> {
-    let title = (0..table.stack_count())
-        .map(|s| table.stack_title(s))
-        .find_map(|t| t.lines().rev().find(|l| !l.trim().is_empty()))
-        .unwrap_or(log);
-    writeln!(out, "### {}", title.trim())?;
+    // The crashed stack's headline: its exception, or a native crash's thread and reason.
+    let title = super::signature::signed_stack(table)
+        .map(|s| super::signature::headline(table.stack_title(s)))
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| log.to_owned());
+    writeln!(out, "### {title}")?;
     writeln!(out)?;
     writeln!(out, "Symbolicated with Symscope from `{log}`.")?;
     writeln!(out)?;
@@ -534,7 +535,7 @@ impl Serialize for BucketJson<'_> {
         let mut m = s.serialize_struct("Bucket", 10)?;
         m.serialize_field("fingerprint", &b.fingerprint.to_string())?;
         m.serialize_field("count", &b.count())?;
-        m.serialize_field("title", b.title())?;
+        m.serialize_field("title", &b.title())?;
         m.serialize_field("exception", &b.signature.exception)?;
         m.serialize_field("platform", b.signature.platform.as_str())?;
         m.serialize_field("signature", &b.signature.text())?;

@@ -289,6 +289,28 @@ fn is_system_module(module: &str) -> bool {
         || name.starts_with('[')
 }
 
+/// A stack's title on one line, as the stack list's header, a bucket's title and a
+/// comparison show it: a Java or JavaScript exception line where the title holds one (logcat
+/// puts `FATAL EXCEPTION` and `Process:` lines before it); else the first line with the lines
+/// after it, a native crash's reason (`Thread 0 Crashed — EXC_BAD_ACCESS /
+/// KERN_INVALID_ADDRESS at 0x0`), joined by ` — `.
+pub fn headline(title: &str) -> String {
+    let lines: Vec<&str> = title
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines.len() > 1
+        && let Some(exception) = lines
+            .iter()
+            .rev()
+            .find(|l| crate::formats::java::parse_throwable(l).is_some())
+    {
+        return (*exception).to_owned();
+    }
+    lines.join(" — ")
+}
+
 /// The exception type of a stack's title: the error's class (`TypeError`,
 /// `java.lang.IllegalStateException`, a `Caused by:` or `Exception in thread "…"` prefix
 /// dropped), the signal of a native crash (`SIGSEGV`), a sanitizer's kind (`AddressSanitizer:
@@ -440,5 +462,25 @@ mod tests {
         // Pinned (computed apart, in Python): the fingerprint must not change between
         // versions or machines.
         assert_eq!(sig.fingerprint().to_string(), "f1103f4a9e222517");
+    }
+
+    /// A native crash's reason joins its thread line; a logcat title gives its exception line.
+    #[test]
+    fn headlines_keep_the_crash_reason() {
+        assert_eq!(
+            super::headline("Thread 0 Crashed\nEXC_BAD_ACCESS / KERN_INVALID_ADDRESS at 0x45"),
+            "Thread 0 Crashed — EXC_BAD_ACCESS / KERN_INVALID_ADDRESS at 0x45"
+        );
+        assert_eq!(
+            super::headline(
+                "FATAL EXCEPTION: main\nProcess: com.example, PID: 1\njava.lang.IllegalStateException: boom"
+            ),
+            "java.lang.IllegalStateException: boom"
+        );
+        assert_eq!(
+            super::headline("TypeError: x is null"),
+            "TypeError: x is null"
+        );
+        assert_eq!(super::headline(""), "");
     }
 }

@@ -57,7 +57,7 @@ fn shown<'a>(state: &AppState, all: &'a CrashBuckets) -> Vec<&'a Bucket> {
     match sort {
         // Already largest first.
         BucketSort::Count => {}
-        BucketSort::Title => rows.sort_by(|a, b| a.title().cmp(b.title())),
+        BucketSort::Title => rows.sort_by_cached_key(|b| b.title()),
         BucketSort::TopFrame => rows.sort_by_key(|b| b.top_frame()),
         BucketSort::Platform => rows.sort_by_key(|b| b.signature.platform),
     }
@@ -368,7 +368,7 @@ fn compare_body_ui(ui: &mut egui::Ui, c: &LogCompare) {
         .strong(),
     );
     let title = |t: &crate::engine::FrameTable, s: usize| {
-        t.stack_title(s).lines().next().unwrap_or("").to_owned()
+        crate::engine::signature::headline(t.stack_title(s))
     };
     egui::Grid::new("log-compare-titles").show(ui, |ui| {
         ui.label(RichText::new(format!("A: {}", c.a.label())).strong());

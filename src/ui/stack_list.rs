@@ -84,16 +84,9 @@ pub(super) fn stack_list_ui(
                             table.stack_title(stack)
                         };
                         let title = if title.is_empty() {
-                            "(no error line)"
+                            "(no error line)".to_owned()
                         } else {
-                            // The exception line itself: the last header line (logcat puts
-                            // `FATAL EXCEPTION` and `Process:` lines before it).
-                            title
-                                .lines()
-                                .rev()
-                                .find(|l| crate::formats::java::parse_throwable(l).is_some())
-                                .or_else(|| title.lines().next())
-                                .unwrap_or("")
+                            crate::engine::signature::headline(title)
                         };
                         let folded = state.view.stack.folds.collapsed.contains(&stack);
                         let arrow = if folded { "▶" } else { "▼" };
