@@ -318,6 +318,12 @@ fn copy_a_frame() {
             "at De.expandByObject (out/three.min.js:1:98188)\n    → expandByObject (../node_modules/three/build/three.core.js:16222:39)"
         )
     );
+    // The status bar says what went onto the clipboard.
+    h.run_steps(2);
+    assert!(has_label(
+        &h,
+        "Copied 2 lines to the clipboard: at De.expandByObject (out/three.min.js:1:98188)…"
+    ));
 }
 
 /// Keys on a long list: End brings the last frame into view (the list is windowed, so only
@@ -388,7 +394,14 @@ fn triage_notes_are_shown_found_and_kept() {
     h.run_steps(1);
     h.get_by_label("Note on this frame")
         .type_text("the null comes from an unloaded mesh");
+    h.run_steps(1);
+    // Enter ends the note; it does not also inspect the frame, as Enter in the list does.
+    h.key_press(egui::Key::Enter);
     h.run_steps(3);
+    assert!(
+        !h.state().workspace.layout.inspector_open,
+        "Enter opened the inspector"
+    );
     h.get_by_label("Note on this exception").click();
     h.run_steps(1);
     h.get_by_label("Note on this exception")

@@ -33,6 +33,7 @@ impl AppState {
         if let Some(text) = self.pending_copy.take() {
             // eframe's `clipboard` feature puts it on the system clipboard.
             ctx.copy_text(text.clone());
+            self.notice = Some((Instant::now(), copied_notice(&text)));
             self.copied = Some(text);
         }
         if let Some(wait) = self.tick_autosave() {
@@ -164,5 +165,23 @@ impl AppState {
                 }
             }
         }
+    }
+}
+
+/// What the status bar says once text is on the clipboard: how much, and how it starts.
+fn copied_notice(text: &str) -> String {
+    let lines = text.lines().count();
+    let first: String = text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(60)
+        .collect();
+    if lines > 1 {
+        format!("Copied {lines} lines to the clipboard: {first}…")
+    } else {
+        format!("Copied to the clipboard: {first}")
     }
 }

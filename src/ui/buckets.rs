@@ -88,7 +88,7 @@ fn panel_ui(ui: &mut egui::Ui, state: &AppState, all: &CrashBuckets, commands: &
         if edit.changed() {
             commands.send(BucketsCommand::SetBucketFilter(filter));
         }
-        take_enter(ui, &edit);
+        super::widgets::take_enter(ui, &edit);
         if ui.small_button("Close buckets").clicked() {
             commands.send(BucketsCommand::CloseBuckets);
         }
@@ -222,7 +222,7 @@ fn bucket_detail_ui(
     if edit.changed() {
         commands.send(BucketsCommand::SetBucketNote(fp.clone(), note));
     }
-    take_enter(ui, &edit);
+    super::widgets::take_enter(ui, &edit);
     ui.label(
         RichText::new("Logs (click to open; A and B pick two to compare)").color(theme::MUTED),
     );
@@ -293,14 +293,6 @@ pub(super) fn compare_menu(
     {
         commands.send(BucketsCommand::PickCompare(true, pick.clone()));
         ui.close();
-    }
-}
-
-/// Enter ends the edit in a text field; it is taken here so that it does not also activate
-/// the widget focus moves to (a log's link).
-fn take_enter(ui: &mut egui::Ui, edit: &egui::Response) {
-    if edit.lost_focus() {
-        ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
     }
 }
 

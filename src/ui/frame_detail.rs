@@ -200,6 +200,7 @@ fn notes_ui(
                         .desired_width(f32::INFINITY),
                 )
                 .labelled_by(label.id);
+            super::widgets::take_enter(ui, &edit);
             if edit.changed() {
                 commands.send(StackCommand::SetNote {
                     stack,

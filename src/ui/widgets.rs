@@ -96,3 +96,11 @@ pub(super) fn keep_size(
 /// The largest share of the window a side panel may take, so that the stack list keeps
 /// most of it (a 900×600 window included).
 pub(super) const MAX_SHARE: f32 = 0.3;
+
+/// Enter ends the edit in a text field; it is taken here so that it does not also act on
+/// whatever the keys go to next (a log's link, the stack list's Enter that inspects a frame).
+pub fn take_enter(ui: &mut egui::Ui, edit: &egui::Response) {
+    if edit.lost_focus() {
+        ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+    }
+}
