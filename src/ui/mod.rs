@@ -28,6 +28,9 @@ use egui::RichText;
 /// the user asked for in `commands` (see `AppState::frame`, which calls this).
 pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut Commands) {
     let ctx = ui.ctx().clone();
+    if ctx.style_of(egui::Theme::Light).visuals.selection.bg_fill != theme::LIGHT_SELECTION.0 {
+        ctx.set_visuals_of(egui::Theme::Light, theme::light_visuals());
+    }
     menu::menu_bar_ui(ui, state, commands);
     status::status_bar_ui(ui, state, commands);
     workspace_panel::workspace_panel_ui(ui, state, commands);

@@ -45,6 +45,13 @@ pub(super) fn list_row(
     };
     let (rect, response) = ui.allocate_exact_size(egui::vec2(width, theme::ROW_HEIGHT), sense);
     let label = text.text().to_owned();
+    // A selected row's text takes the selection's colour: the row's own (a status colour)
+    // would not read on the selection in the light theme.
+    let text = if selected {
+        text.color(ui.visuals().selection.stroke.color)
+    } else {
+        text
+    };
     let role = if clickable {
         egui::Role::Button
     } else {
