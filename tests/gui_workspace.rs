@@ -392,3 +392,18 @@ fn a_broken_map_shows_its_error_and_the_rest_still_works() {
     assert!(!has_label(&h, "1 error"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Paths are kept and shown normalized: a file dropped as `…/three-esbuild/../three-esbuild/
+/// trace.txt` is `…/three-esbuild/trace.txt`, in the inputs and in the workspace.
+#[test]
+fn dropped_paths_are_normalized() {
+    let odd = js("three-esbuild/../three-esbuild/./trace.txt");
+    assert!(odd.to_string_lossy().contains(".."));
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(&mut h, std::slice::from_ref(&odd));
+    settle(&mut h, |h| !h.state().inputs.is_empty());
+    let input = &h.state().inputs[0];
+    assert_eq!(input.path, js("three-esbuild/trace.txt"));
+    assert!(!h.state().workspace.inputs[0].path.contains(".."));
+}

@@ -9,6 +9,10 @@ impl AppState {
         let changed = Instant::now();
         match command {
             BucketsCommand::BucketCrashes(paths) => {
+                let paths: Vec<_> = paths
+                    .iter()
+                    .map(|p| crate::workspace::normalized(p))
+                    .collect();
                 let dir = self.workspace_dir();
                 let mut known: std::collections::HashSet<String> =
                     self.workspace.buckets.sources.iter().cloned().collect();

@@ -528,13 +528,14 @@ impl AppState {
         let changed = Instant::now();
         match command {
             InputCommand::AddFiles(files) => {
+                // Paths are kept and shown without `.` and `..` (`/a/../b` is `/b`).
                 for (path, bytes) in files {
-                    self.add_file(path, bytes);
+                    self.add_file(workspace::normalized(&path), bytes);
                 }
             }
             InputCommand::AddPaths(paths) => {
                 let mut added = std::collections::HashSet::new();
-                for path in paths {
+                for path in paths.iter().map(|p| workspace::normalized(p)) {
                     if path.is_dir() {
                         self.add_folder(path);
                     } else {

@@ -12,7 +12,7 @@ mod paths;
 pub mod user_dirs;
 
 pub use extract::{Extracted, extract_sources};
-pub use paths::{expand_paths, files_under, relative_path};
+pub use paths::{expand_paths, files_under, normalized, relative_path};
 
 use crate::model::FileKind;
 use serde::{Deserialize, Serialize};

@@ -18,6 +18,30 @@ fn absolute(p: &Path) -> PathBuf {
     out
 }
 
+/// `path` with its `.` and `..` folded away lexically (`/a/../b` → `/b`), as the window
+/// shows and keeps paths; the file need not exist, and symbolic links are not followed. A
+/// `..` at the start of a relative path stays.
+pub fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else if !matches!(
+                    out.components().next_back(),
+                    Some(Component::RootDir | Component::Prefix(_))
+                ) {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 /// `file` relative to `base_dir`, with `/` separators (`../maps/a.map` where needed). A file
 /// on another drive or root stays absolute.
 pub fn relative_path(base_dir: &Path, file: &Path) -> String {
@@ -87,6 +111,14 @@ pub fn expand_paths(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_normalized_lexically() {
+        assert_eq!(normalized(Path::new("/a/../b/./c")), Path::new("/b/c"));
+        assert_eq!(normalized(Path::new("/../x")), Path::new("/x"));
+        assert_eq!(normalized(Path::new("../x/../y")), Path::new("../y"));
+        assert_eq!(normalized(Path::new("a/b/../../..")), Path::new(".."));
+    }
 
     #[test]
     fn relative_paths() {
