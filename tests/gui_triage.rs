@@ -267,6 +267,15 @@ fn copy_the_frame_and_the_trace_with_keys_and_the_menu() {
 fn export_the_selected_log() {
     let dir = temp_dir("export");
     let mut h = three_resolved();
+    // Notes go with the log into every export.
+    command(
+        &mut h,
+        symscope::app::StackCommand::SetNote {
+            stack: 0,
+            frame: Some(0),
+            text: "the mesh was disposed".to_owned(),
+        },
+    );
     for (format, name) in [
         (symscope::app::ExportFormat::Text, "t.txt"),
         (symscope::app::ExportFormat::Json, "t.json"),
@@ -288,13 +297,28 @@ fn export_the_selected_log() {
     assert!(asked_dir.is_some());
     let text = std::fs::read_to_string(dir.join("t.txt")).unwrap();
     assert!(text.contains("→ expandByObject (../node_modules/three/build/three.core.js:16222:39)"));
+    assert!(
+        text.contains(
+            "Notes:\n  stack 0, frame 0 (at De.expandByObject (out/three.min.js:1:98188)): the mesh was disposed"
+        ),
+        "{text}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("t.json")).unwrap()).unwrap();
     assert_eq!(json["schema"], 1);
     assert_eq!(json["stacks"][0]["frames"][0]["status"], "resolved");
+    assert_eq!(
+        json["notes"],
+        serde_json::json!([{"stack": 0, "frame": 0, "text": "the mesh was disposed"}])
+    );
     let md = std::fs::read_to_string(dir.join("t.md")).unwrap();
     assert!(md.starts_with("### TypeError"), "{md}");
-    assert!(md.contains("```text\n") && md.contains(&text), "{md}");
+    let trace = &text[..text.find("\nNotes:").unwrap()];
+    assert!(md.contains("```text\n") && md.contains(trace), "{md}");
+    assert!(
+        md.contains("- stack 0, frame 0 (at De.expandByObject"),
+        "{md}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -323,9 +323,40 @@ impl AppState {
         let log = self
             .selected_log()
             .map_or_else(|| "log".to_owned(), |e| e.name.clone());
+        // The user's notes on the log go with it: its stacks' and frames', in order.
+        let mut notes: Vec<(usize, Option<usize>, String)> = self
+            .workspace
+            .selection
+            .log
+            .as_deref()
+            .map(|log| {
+                self.workspace
+                    .notes
+                    .iter()
+                    .filter(|n| n.input == log)
+                    .map(|n| (n.stack, n.frame, n.text.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        notes.sort();
+        let where_ = |stack: usize, frame: Option<usize>| match frame {
+            Some(f) => {
+                let raw = table.frame(stack, f).map_or("", |fr| fr.raw()).trim();
+                format!("stack {stack}, frame {f} ({raw})")
+            }
+            None => format!("stack {stack}"),
+        };
         let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
         match format {
-            ExportFormat::Text => report::write_text(&table, &[], &mut out)?,
+            ExportFormat::Text => {
+                report::write_text(&table, &[], &mut out)?;
+                if !notes.is_empty() {
+                    writeln!(out, "\nNotes:")?;
+                    for (stack, frame, text) in &notes {
+                        writeln!(out, "  {}: {text}", where_(*stack, *frame))?;
+                    }
+                }
+            }
             ExportFormat::Json => {
                 let total_ms = table.timings().iter().map(|t| t.ms).sum();
                 let json = report::Json {
@@ -333,9 +364,28 @@ impl AppState {
                     warnings: &[],
                     total_ms,
                 };
-                report::write_json(&json, &mut out)?;
+                let mut doc = serde_json::to_value(&json).map_err(std::io::Error::other)?;
+                if let Some(map) = doc.as_object_mut() {
+                    let list: Vec<serde_json::Value> = notes
+                        .iter()
+                        .map(|(stack, frame, text)| {
+                            serde_json::json!({"stack": stack, "frame": frame, "text": text})
+                        })
+                        .collect();
+                    map.insert("notes".to_owned(), serde_json::Value::Array(list));
+                }
+                serde_json::to_writer_pretty(&mut out, &doc).map_err(std::io::Error::other)?;
+                writeln!(out)?;
             }
-            ExportFormat::Markdown => report::write_markdown(&table, &log, &mut out)?,
+            ExportFormat::Markdown => {
+                report::write_markdown(&table, &log, &mut out)?;
+                if !notes.is_empty() {
+                    writeln!(out, "\n**Notes**\n")?;
+                    for (stack, frame, text) in &notes {
+                        writeln!(out, "- {}: {text}", where_(*stack, *frame))?;
+                    }
+                }
+            }
         }
         out.flush()?;
         let name = path.file_name().map_or_else(
