@@ -669,3 +669,20 @@ fn deep_recursion_folds_into_one_row() {
     h.run_steps(3);
     assert!(labels_containing(&h, "Tree.walk").len() > 10, "opened");
 }
+
+/// Menus open from the keyboard: F10 opens File, Alt and a menu's first letter that menu.
+#[test]
+fn menus_open_from_the_keyboard() {
+    let mut h = app();
+    h.run_steps(2);
+    assert!(!has_label(&h, "Open files…"));
+    h.key_press(egui::Key::F10);
+    h.run_steps(3);
+    assert!(has_label(&h, "Open files…"), "F10 opens File");
+    h.key_press(egui::Key::Escape);
+    h.run_steps(3);
+    assert!(!has_label(&h, "Shortcuts  F1"));
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::H);
+    h.run_steps(3);
+    assert!(has_label(&h, "Shortcuts  F1"), "Alt+H opens Help");
+}

@@ -16,7 +16,7 @@ fn filter_id() -> egui::Id {
 pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
     egui::Panel::top("menu").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
+            let file = ui.menu_button("File", |ui| {
                 if ui.button("Open files…").clicked() {
                     commands.send(WorkspaceCommand::Dialog(DialogRequest::OpenFiles));
                     ui.close();
@@ -65,7 +65,7 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     }
                 }
             });
-            ui.menu_button("Edit", |ui| {
+            let edit_menu = ui.menu_button("Edit", |ui| {
                 let log = state.selected_table().is_some();
                 let frame = log && state.workspace.selection.frame.is_some();
                 if ui
@@ -87,7 +87,7 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                 }
                 ui.label(RichText::new("Paste a trace: Ctrl+V").weak());
             });
-            ui.menu_button("View", |ui| {
+            let view_menu = ui.menu_button("View", |ui| {
                 let theme = if state.workspace.layout.dark {
                     "Light theme"
                 } else {
@@ -116,12 +116,30 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     ui.close();
                 }
             });
-            ui.menu_button("Help", |ui| {
+            let help = ui.menu_button("Help", |ui| {
                 if ui.button("Shortcuts  F1").clicked() {
                     commands.send(WindowCommand::ToggleShortcuts);
                     ui.close();
                 }
             });
+            // From the keyboard: F10 opens File; Alt with a menu's first letter opens it.
+            let menus = [
+                (&file.response, egui::Key::F),
+                (&edit_menu.response, egui::Key::E),
+                (&view_menu.response, egui::Key::V),
+                (&help.response, egui::Key::H),
+            ];
+            for (k, (button, letter)) in menus.into_iter().enumerate() {
+                let asked = ui.input_mut(|i| {
+                    (k == 0 && i.consume_key(egui::Modifiers::NONE, egui::Key::F10))
+                        || i.consume_key(egui::Modifiers::ALT, letter)
+                });
+                if asked {
+                    egui::Popup::open_id(ui.ctx(), egui::Popup::default_response_id(button));
+                    button.request_focus();
+                    ui.ctx().request_repaint();
+                }
+            }
             ui.separator();
             let mut filter = state.view.stack.filter.clone();
             let edit = ui.add(

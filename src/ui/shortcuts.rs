@@ -29,6 +29,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("←", "fold the group or exception the frame is in"),
     ("Enter", "inspect the frame's source-map segment"),
     ("F1", "this list"),
+    ("F10, Alt+F E V H", "open the File, Edit, View or Help menu"),
 ];
 
 /// The shortcuts window, when open.
