@@ -185,6 +185,16 @@ fn every_frame(text: &str) -> (usize, Tally) {
     (n, tally)
 }
 
+/// Fails with the first differences when any of `n` checks found one.
+fn none_differ(mismatches: &[String], n: usize) {
+    assert!(
+        mismatches.is_empty(),
+        "{} of {n} differ:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(8)].join("\n")
+    );
+}
+
 fn read(name: &str) -> String {
     std::fs::read_to_string(format!("{DIR}/{name}")).unwrap()
 }
@@ -349,12 +359,7 @@ fn outline_then_callsite_equals_the_crate() {
                 }
             }
         }
-        assert!(
-            mismatches.is_empty(),
-            "{} of {n} differ:\n{}",
-            mismatches.len(),
-            mismatches[..mismatches.len().min(8)].join("\n")
-        );
+        none_differ(&mismatches, n);
         assert!(n > 0);
     }
 }
@@ -397,12 +402,7 @@ fn rewrite_rules_equal_the_crate() {
             }
         }
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} of {n} differ:\n{}",
-        mismatches.len(),
-        mismatches[..mismatches.len().min(8)].join("\n")
-    );
+    none_differ(&mismatches, n);
     assert!(n > 10);
 }
 
