@@ -174,7 +174,9 @@ fn the_inspector_goes_to_a_position_and_checks_the_map() {
         labels_containing(&h, "doctor")
     );
     assert!(has_label(&h, "133515 segments"));
-    h.get_by_label_contains("info  unmapped_generated: ")
+    // Kinds are named in words; no internal name reaches the screen.
+    assert!(labels_containing(&h, "unmapped_generated").is_empty());
+    h.get_by_label_contains("info  generated columns no segment maps: ")
         .click();
     h.run_steps(3);
     assert!(has_label(&h, "map to no source"));
@@ -333,11 +335,11 @@ fn the_inspector_searches_the_map() {
 /// and shown side by side.
 #[test]
 fn the_inspector_compares_two_maps() {
-    // A variant of three.js's map with one generated line more (a segment without source).
+    // A variant of three.js's map with two generated lines more (segments without source).
     let dir = temp_dir("gui-compare");
     let original = std::fs::read_to_string(js("three-esbuild/three.min.js.map")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&original).unwrap();
-    let mappings = format!("{};A", json["mappings"].as_str().unwrap());
+    let mappings = format!("{};A;A", json["mappings"].as_str().unwrap());
     json["mappings"] = serde_json::Value::String(mappings);
     let variant = dir.join("three-variant.js.map");
     std::fs::write(&variant, serde_json::to_vec(&json).unwrap()).unwrap();
@@ -353,11 +355,28 @@ fn the_inspector_compares_two_maps() {
     assert!(
         has_label(
             &h,
-            "three.min.js.map / three-variant.js.map: 1 of 4226 lines differ"
+            "three.min.js.map / three-variant.js.map: 2 of 4227 lines differ"
         ),
         "{:?}",
         labels_containing(&h, "differ")
     );
+    // It starts at the first difference: the inspector is there already (the inspected map
+    // has no line 4226: it shows its last), and each side is titled with its full path.
+    assert_eq!(h.state_mut().inspector_view().unwrap().line, 4224);
+    assert!(has_label(&h, "0 → (no source)"));
+    assert!(has_label(&h, &variant.display().to_string()));
+    // F7 goes to the next difference, Shift+F7 back; past the ends, nowhere.
+    let shown =
+        |h: &Harness<'static, AppState>| h.state().view.inspector.map_diff.as_ref().unwrap().shown;
+    h.key_press(egui::Key::F7);
+    h.run_steps(2);
+    assert_eq!(shown(&h), 1);
+    h.key_press(egui::Key::F7);
+    h.run_steps(2);
+    assert_eq!(shown(&h), 1);
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F7);
+    h.run_steps(2);
+    assert_eq!(shown(&h), 0);
     h.get_by_label("line 4226: 0 / 1").click();
     h.run_steps(3);
     assert!(has_label(&h, "0 → (no source)"));

@@ -376,7 +376,14 @@ impl AppState {
                     ),
                 ));
             }
-            JobOutput::Compared(compare) => view.map_diff = Some(*compare),
+            JobOutput::Compared(compare) => {
+                // The comparison starts at its first difference.
+                if let Some(first) = compare.diff.differing.get(compare.shown) {
+                    view.line = first.line;
+                    view.segment = None;
+                }
+                view.map_diff = Some(*compare);
+            }
             JobOutput::Searched { map, hits } => view.map_search = Some((map, hits)),
             JobOutput::OriginalIndexed { map, index } => {
                 if let Some(nav) = &mut view.original

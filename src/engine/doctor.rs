@@ -108,6 +108,23 @@ impl ProblemKind {
         }
     }
 
+    /// The kind in words, as the window shows it (the JSON keeps [`ProblemKind::as_str`]).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::OriginalOutOfRange => "original positions past the end of their source",
+            Self::GeneratedOutOfRange => "generated positions past the end of the bundle",
+            Self::UnsortedLine => "lines whose segments are out of column order",
+            Self::MissingSourceContent => "sources without their content",
+            Self::DuplicateSource => "sources listed twice",
+            Self::IgnoreListOutOfRange => "ignore-list entries that are no source",
+            Self::EmptySegment => "segments with no fields",
+            Self::BadSectionMap => "index-map sections that cannot be read",
+            Self::UnusedName => "names no segment uses",
+            Self::UnmappedGenerated => "generated columns no segment maps",
+            Self::IgnoredSource => "sources on the ignore list",
+        }
+    }
+
     /// Whether it is an error (else informational: it never fails a check).
     pub fn is_error(self) -> bool {
         !matches!(

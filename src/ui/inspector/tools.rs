@@ -50,6 +50,34 @@ pub(super) fn compare_ui(
     if diff.differing.is_empty() {
         return;
     }
+    // Previous / next difference, by button or F7 / Shift+F7 (as IDEs' diff views go).
+    let last = diff.differing.len() - 1;
+    let (prev, next) = ui.input_mut(|i| {
+        (
+            i.consume_key(egui::Modifiers::SHIFT, egui::Key::F7),
+            i.consume_key(egui::Modifiers::NONE, egui::Key::F7),
+        )
+    });
+    ui.horizontal(|ui| {
+        let back = ui
+            .add_enabled(
+                compare.shown > 0,
+                egui::Button::new("Previous difference").small(),
+            )
+            .on_hover_text("Shift+F7");
+        let forth = ui
+            .add_enabled(
+                compare.shown < last,
+                egui::Button::new("Next difference").small(),
+            )
+            .on_hover_text("F7");
+        if (back.clicked() || prev) && compare.shown > 0 {
+            commands.send(InspectorCommand::ShowDiffLine(compare.shown - 1));
+        }
+        if (forth.clicked() || next) && compare.shown < last {
+            commands.send(InspectorCommand::ShowDiffLine(compare.shown + 1));
+        }
+    });
     ui.horizontal_wrapped(|ui| {
         for (k, d) in diff.differing.iter().enumerate().take(theme::COMPARE_LINES) {
             let text = format!("line {}: {} / {}", d.line + 1, d.a.len(), d.b.len());
@@ -79,8 +107,9 @@ pub(super) fn compare_ui(
             egui::Grid::new("compare-grid")
                 .striped(true)
                 .show(ui, |ui| {
-                    ui.label(RichText::new(name(&compare.a)).strong());
-                    ui.label(RichText::new(name(&compare.b)).strong());
+                    // Each side titled with its full path.
+                    ui.label(RichText::new(&compare.a).strong());
+                    ui.label(RichText::new(&compare.b).strong());
                     ui.end_row();
                     for k in 0..d.a.len().max(d.b.len()) {
                         let (a, b) = (d.a.get(k), d.b.get(k));
@@ -375,7 +404,7 @@ pub(super) fn report_ui(
             ("info", theme::MUTED)
         };
         egui::CollapsingHeader::new(
-            RichText::new(format!("{mark}  {}: {}", p.kind.as_str(), p.count)).color(color),
+            RichText::new(format!("{mark}  {}: {}", p.kind.label(), p.count)).color(color),
         )
         .id_salt(("doctor", p.kind.as_str()))
         .show(ui, |ui| {
