@@ -80,7 +80,7 @@ fn segment_inspector() {
     h.get_by_label("Check map").click();
     settle(&mut h);
     h.run_steps(3);
-    h.get_by_label_contains("info  unmapped_generated: ")
+    h.get_by_label_contains("info  generated columns no segment maps: ")
         .click();
     h.run_steps(5);
     h.snapshot_options("segment_inspector", &screenshots());
