@@ -417,6 +417,12 @@ pub(super) fn build_from_dwarf<'d>(
     for share in &mut done {
         std::mem::replace(&mut share.result, Ok(()))?;
     }
+    // A thread whose units were all taken over before it claimed one read none: its share
+    // is empty, and would stand between the others (it starts where the share that took its
+    // units starts).
+    if done.len() > 1 {
+        done.retain(|share| share.start < share.end);
+    }
     let covered = done.first().is_some_and(|share| share.start == 0)
         && done.windows(2).all(|w| w[0].end == w[1].start)
         && done.last().map(|share| share.end) == Some(info.unit_count());
