@@ -221,7 +221,9 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             [theme::ORIGINAL_LEFT, 40.0],
             theme::COMPARE_WIDTH,
         )
-        .show(ui.ctx(), |ui| compare_ui(ui, compare, commands));
+        .show(ui.ctx(), |ui| {
+            compare_ui(ui, compare, &state.workspace_dir(), commands)
+        });
     }
     if let Some((path, hits)) = &state.view.inspector.map_search
         && state.workspace.selection.inspected_map.as_ref() == Some(path)

@@ -25,8 +25,15 @@ pub(super) fn tool_window(
 pub(super) fn compare_ui(
     ui: &mut egui::Ui,
     compare: &crate::app::MapCompare,
+    workspace_dir: &std::path::Path,
     commands: &mut Commands,
 ) {
+    // An input's path is kept relative to the workspace; its full path titles its side.
+    let full = |path: &str| {
+        crate::workspace::normalized(&workspace_dir.join(path))
+            .display()
+            .to_string()
+    };
     let name = |path: &str| crate::symbolicate::basename(path).to_owned();
     let diff = &compare.diff;
     ui.horizontal(|ui| {
@@ -108,8 +115,8 @@ pub(super) fn compare_ui(
                 .striped(true)
                 .show(ui, |ui| {
                     // Each side titled with its full path.
-                    ui.label(RichText::new(&compare.a).strong());
-                    ui.label(RichText::new(&compare.b).strong());
+                    ui.label(RichText::new(full(&compare.a)).strong());
+                    ui.label(RichText::new(full(&compare.b)).strong());
                     ui.end_row();
                     for k in 0..d.a.len().max(d.b.len()) {
                         let (a, b) = (d.a.get(k), d.b.get(k));
