@@ -367,9 +367,7 @@ fn the_inspector_compares_two_maps() {
     // The label is the whole path, not a tail of it.
     let full = variant.display().to_string();
     assert!(
-        labels_containing(&h, "three-variant.js.map")
-            .iter()
-            .any(|l| *l == full),
+        labels_containing(&h, "three-variant.js.map").contains(&full),
         "{:?}",
         labels_containing(&h, "three-variant.js.map")
     );
