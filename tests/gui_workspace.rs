@@ -407,3 +407,110 @@ fn dropped_paths_are_normalized() {
     assert_eq!(input.path, js("three-esbuild/trace.txt"));
     assert!(!h.state().workspace.inputs[0].path.contains(".."));
 }
+
+/// Closes the window as its close button does, and steps one frame.
+fn close_window(h: &mut Harness<'static, AppState>) {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+}
+
+/// Whether the last frame told the window `command`.
+fn told(h: &Harness<'static, AppState>, command: &egui::ViewportCommand) -> bool {
+    h.output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| v.commands.contains(command))
+}
+
+const QUESTION: &str = "Save changes to this workspace before closing?";
+
+/// Closing with unsaved changes keeps the window open and asks: Cancel (or Escape) stays,
+/// Don't save closes; closing with nothing unsaved just closes.
+#[test]
+fn closing_with_unsaved_changes_asks_first() {
+    let mut h = three_resolved();
+    assert!(h.state().unsaved());
+    close_window(&mut h);
+    assert!(told(&h, &egui::ViewportCommand::CancelClose));
+    h.run_steps(2);
+    h.get_by_label(QUESTION);
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(!has_label(&h, QUESTION));
+    assert!(!told(&h, &egui::ViewportCommand::Close));
+
+    close_window(&mut h);
+    h.run_steps(2);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(!has_label(&h, QUESTION), "Escape is Cancel");
+
+    close_window(&mut h);
+    h.run_steps(2);
+    h.get_by_label("Don't save").click();
+    h.step();
+    h.step();
+    assert!(told(&h, &egui::ViewportCommand::Close));
+    close_window(&mut h);
+    assert!(!told(&h, &egui::ViewportCommand::CancelClose));
+
+    // Nothing unsaved: no question.
+    let mut h = app();
+    h.run_steps(2);
+    close_window(&mut h);
+    assert!(!told(&h, &egui::ViewportCommand::CancelClose));
+    h.run_steps(2);
+    assert!(!has_label(&h, QUESTION));
+}
+
+/// Save in the question writes the workspace's own file, then closes.
+#[test]
+fn save_before_closing_writes_the_file() {
+    let (dir, file, mut h) = saved_shop_workspace("close-save");
+    let dark = h.state().workspace.layout.dark;
+    command(&mut h, symscope::app::WindowCommand::ToggleTheme);
+    assert!(h.state().unsaved());
+    close_window(&mut h);
+    h.run_steps(2);
+    h.get_by_label("Save changes to android.ron before closing?");
+    h.get_by_label("Save").click();
+    h.step();
+    h.step();
+    assert!(told(&h, &egui::ViewportCommand::Close));
+    assert_eq!(symscope::workspace::load(&file).unwrap().layout.dark, !dark);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A workspace never saved asks where on Save: cancelling that dialog keeps the window
+/// open; choosing a file saves there, then closes.
+#[test]
+fn save_before_closing_asks_where_for_a_new_workspace() {
+    let dir = temp_dir("close-save-as");
+    let file = dir.join("kept.ron");
+    let mut h = three_resolved();
+    h.state_mut().dialogs.script([vec![], vec![file.clone()]]);
+    for round in 0..2 {
+        close_window(&mut h);
+        h.run_steps(2);
+        h.get_by_label(QUESTION);
+        h.get_by_label("Save").click();
+        h.run_steps(3);
+        if round == 0 {
+            assert!(
+                !told(&h, &egui::ViewportCommand::Close),
+                "Save as… cancelled"
+            );
+            assert!(h.state().unsaved() && !has_label(&h, QUESTION));
+        }
+    }
+    assert_eq!(h.state().dialogs.asked.len(), 2);
+    assert_eq!(h.state().dialogs.asked[1].2.as_deref(), Some("trace.ron"));
+    assert!(told(&h, &egui::ViewportCommand::Close));
+    assert_eq!(symscope::workspace::load(&file).unwrap().inputs.len(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

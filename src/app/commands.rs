@@ -249,6 +249,8 @@ pub enum WindowCommand {
     ToggleShortcuts,
     /// The user resized a panel: keep its size in the workspace.
     PanelSize(Panel, f32),
+    /// The answer to "Save changes before closing?".
+    Close(super::CloseAnswer),
 }
 
 impl From<WindowCommand> for Command {

@@ -1,7 +1,7 @@
 //! The frame loop: what the app does around the UI's drawing, once per frame, and the
 //! user's input that is not a widget's (dropped and hovering files, pastes, shortcuts).
 
-use super::{AppState, Commands, DialogRequest, Views};
+use super::{AppState, CloseAnswer, Closing, Commands, DialogRequest, Views};
 use super::{InputCommand, Panel, StackCommand, WindowCommand, WorkspaceCommand};
 use std::time::Instant;
 
@@ -25,11 +25,22 @@ impl AppState {
         } else {
             egui::Theme::Light
         });
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.closing != Closing::Close
+            && self.unsaved()
+        {
+            // Unsaved changes: stay open and ask (see `ui::close_question_ui`).
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.closing = Closing::Asking;
+        }
         let mut commands = Commands::default();
         self.read_input(&ctx, &mut commands);
         let views = self.views();
         draw(ui, self, &views, &mut commands);
         self.apply(commands);
+        if self.closing == Closing::Close {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         if let Some(text) = self.pending_copy.take() {
             // eframe's `clipboard` feature puts it on the system clipboard.
             ctx.copy_text(text.clone());
@@ -151,6 +162,7 @@ impl AppState {
             WindowCommand::DismissError(i) => self.errors.dismiss(i),
             WindowCommand::ToggleErrors => self.errors_open = !self.errors_open,
             WindowCommand::ToggleShortcuts => self.view.shortcuts_open = !self.view.shortcuts_open,
+            WindowCommand::Close(answer) => self.answer_close(answer),
             WindowCommand::PanelSize(panel, size) => {
                 let layout = &mut self.workspace.layout;
                 let slot = match panel {
@@ -165,6 +177,28 @@ impl AppState {
                 }
             }
         }
+    }
+}
+
+impl AppState {
+    /// Acts on the answer to "Save changes before closing?".
+    fn answer_close(&mut self, answer: CloseAnswer) {
+        self.closing = match answer {
+            CloseAnswer::Cancel => Closing::Open,
+            CloseAnswer::Discard => Closing::Close,
+            CloseAnswer::Save if self.may_write_workspace() => match self.save_workspace(None) {
+                Ok(_) => Closing::Close,
+                Err(e) => {
+                    self.errors.push(e.to_string());
+                    Closing::Open
+                }
+            },
+            // No file of its own (never saved, a template, read-only): ask where first.
+            CloseAnswer::Save => {
+                self.apply_one(WorkspaceCommand::Dialog(DialogRequest::SaveWorkspaceAs));
+                Closing::SaveThenClose
+            }
+        };
     }
 }
 

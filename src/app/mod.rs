@@ -121,6 +121,32 @@ pub struct ViewState {
     pub shortcuts_open: bool,
 }
 
+/// Closing the window while the workspace has unsaved changes: the app asks Save, Don't
+/// save or Cancel first, as an editor does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Closing {
+    /// Not closing.
+    #[default]
+    Open,
+    /// The window was asked to close: the question is showing.
+    Asking,
+    /// The user chose Save for a workspace that needs a file: closes once Save as… saved.
+    SaveThenClose,
+    /// Closing: the window is told to close and no longer asks.
+    Close,
+}
+
+/// The answers to "Save changes before closing?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CloseAnswer {
+    /// Save (asking where if the workspace has no file of its own), then close.
+    Save,
+    /// Close without saving.
+    Discard,
+    /// Stay open.
+    Cancel,
+}
+
 /// The stack list's view.
 #[derive(Clone, Debug, Default)]
 pub struct StackView {
@@ -326,6 +352,8 @@ pub struct AppState {
     pub copied: Option<String>,
     /// What the status bar says for a moment ("Saved demo-copy.ron"), and since when.
     pub notice: Option<(Instant, String)>,
+    /// Where closing the window with unsaved changes stands.
+    pub closing: Closing,
     /// Text to put on the clipboard at the end of the frame.
     pending_copy: Option<String>,
     /// Whether this session saved the workspace to `workspace_path` (or made it): autosave
@@ -367,6 +395,7 @@ impl AppState {
             dialogs: Dialogs::default(),
             copied: None,
             notice: None,
+            closing: Closing::Open,
             pending_copy: None,
             adopted: false,
             title: String::new(),

@@ -289,7 +289,13 @@ impl AppState {
     /// Acts on the answers of the dialogs closed since the last frame.
     pub(super) fn poll_dialogs(&mut self) {
         for (request, paths) in self.dialogs.poll() {
+            let closing = request == DialogRequest::SaveWorkspaceAs
+                && self.closing == super::Closing::SaveThenClose;
             let Some(first) = paths.first().cloned() else {
+                if closing {
+                    // Save as… cancelled: the window stays open.
+                    self.closing = super::Closing::Open;
+                }
                 continue;
             };
             let command: super::Command = match request {
@@ -309,6 +315,13 @@ impl AppState {
                 DialogRequest::Locate(id) => InputCommand::Locate(id, first).into(),
             };
             self.apply_one(command);
+            if closing {
+                self.closing = if self.unsaved() {
+                    super::Closing::Open
+                } else {
+                    super::Closing::Close
+                };
+            }
         }
     }
 

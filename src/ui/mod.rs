@@ -6,10 +6,12 @@
 //! Panels: `menu.rs` (menu bar, filter), `status.rs` (jobs, errors), `workspace_panel.rs`
 //! (inputs), `stack_list.rs` (frames), `frame_detail.rs` (the selected frame),
 //! `timing_panel.rs` (job phases), `inspector.rs` (source-map segments), `buckets.rs` (crash
-//! logs grouped by signature, two logs compared); `widgets.rs` holds
+//! logs grouped by signature, two logs compared), `shortcuts.rs` (F1), `close_question.rs`
+//! (Save changes before closing?); `widgets.rs` holds
 //! the pieces they share.
 
 mod buckets;
+mod close_question;
 mod frame_detail;
 mod inspector;
 mod menu;
@@ -47,6 +49,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut
     });
     buckets::log_compare_ui(&ctx, state, commands);
     shortcuts::shortcuts_ui(&ctx, state, commands);
+    close_question::close_question_ui(&ctx, state, commands);
     if !state.view.hovered.is_empty() {
         drop_overlay_ui(&ctx, &state.view.hovered);
     }

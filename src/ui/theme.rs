@@ -15,6 +15,10 @@ pub const RESOLVED: Color32 = Color32::from_rgb(90, 190, 120);
 pub const ERRORS_WIDTH: f32 = 560.0;
 /// Width of the map doctor's window.
 pub const DOCTOR_WIDTH: f32 = 560.0;
+/// Widest a question (Save changes before closing?) grows.
+pub const QUESTION_WIDTH: f32 = 420.0;
+/// Space between a question's text and its buttons.
+pub const QUESTION_GAP: f32 = 8.0;
 /// The inspector's share of height for the generated code (the original source has the rest).
 pub const GENERATED_SHARE: f32 = 0.5;
 /// Rows of original source the inspector shows at the least.
