@@ -470,15 +470,7 @@ fn triage_notes_are_shown_found_and_kept() {
 #[test]
 fn a_small_window_leaves_the_list_most_of_the_room() {
     let mut h = app_sized(900.0, 600.0);
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            js("three-esbuild/trace.txt"),
-            js("three-esbuild/three.min.js.map"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16222:39"));
+    resolve_three(&mut h);
     h.get_all_by_label_contains(
         "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
     )

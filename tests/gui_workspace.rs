@@ -131,15 +131,7 @@ fn save_and_reopen_gives_the_same_workspace() {
     let file = dir.join("triage.ron");
     let mut h = app();
     h.state_mut().workspace_path = Some(file.clone());
-    h.run_steps(2);
-    drop_files(
-        &mut h,
-        &[
-            js("three-esbuild/trace.txt"),
-            js("three-esbuild/three.min.js.map"),
-        ],
-    );
-    settle(&mut h, |h| has_label(h, "16222:39"));
+    resolve_three(&mut h);
     h.get_by_label_contains("expandByObject  ../node_modules/three/build/three.core.js:16222:39")
         .click();
     h.run_steps(2);

@@ -88,16 +88,21 @@ pub fn settle(
 /// The app with three.min.js's trace and map dropped and the trace resolved.
 pub fn three_resolved() -> Harness<'static, AppState> {
     let mut h = app();
+    resolve_three(&mut h);
+    h
+}
+
+/// Drops three.min.js's trace and map on `h` and waits until the trace is resolved.
+pub fn resolve_three(h: &mut Harness<'static, AppState>) {
     h.run_steps(2);
     drop_files(
-        &mut h,
+        h,
         &[
             js("three-esbuild/trace.txt"),
             js("three-esbuild/three.min.js.map"),
         ],
     );
-    settle(&mut h, |h| has_label(h, "16222:39"));
-    h
+    settle(h, |h| has_label(h, "16222:39"));
 }
 
 pub fn three_with_frame_0() -> Harness<'static, AppState> {
