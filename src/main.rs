@@ -16,11 +16,19 @@ impl eframe::App for Shell {
 }
 
 fn gui(paths: Vec<std::path::PathBuf>) -> ExitCode {
+    // The window comes back where and as large as it was closed.
+    let layout = symscope::app::LayoutPrefs::load(symscope::app::layout_file().as_deref());
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Symscope")
+        .with_inner_size([1280.0, 800.0])
+        .with_drag_and_drop(true);
+    if let Some(w) = layout.window {
+        viewport = viewport
+            .with_inner_size([w.width, w.height])
+            .with_position([w.x, w.y]);
+    }
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Symscope")
-            .with_inner_size([1280.0, 800.0])
-            .with_drag_and_drop(true),
+        viewport,
         renderer: eframe::Renderer::Glow,
         ..Default::default()
     };

@@ -34,6 +34,17 @@ fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
         crashgen::crashes().len()
     );
     settle(&mut h, |h| has_label(h, &summary));
+    // Buckets is a main tab in front, in the stack list's tab bar, as wide as the main area.
+    assert!(tab_active(&h, "Buckets") && !tab_active(&h, "Stacks"));
+    assert_eq!(
+        tab(&h, "Buckets").rect().top(),
+        tab(&h, "Stacks").rect().top()
+    );
+    let heading = h.get_by_label(&summary).rect();
+    assert!(
+        heading.top() < 200.0 && heading.left() < 1280.0 * 0.4,
+        "{heading:?}"
+    );
     // The logs are not inputs: only the symbol files are.
     assert_eq!(h.state().inputs.len(), SYMBOLS.len());
     // Sorted by title (and back), then filtered: one bucket is left.
@@ -85,6 +96,10 @@ fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
         verdict[0].starts_with("8 same, 0 changed, 0 only in A, 0 only in B"),
         "{verdict:?}"
     );
+    // The comparison is a main tab in front; Buckets is the tab beside it.
+    assert!(tab_active(&h, "Compare stacks") && !tab_active(&h, "Buckets"));
+    tab(&h, "Buckets").click();
+    h.run_steps(2);
     // A log of the bucket opens in the stack list, resolved.
     h.get_by_label(&member(tree + SOURCES.len())).click();
     settle(&mut h, |h| {
@@ -101,8 +116,11 @@ fn a_folder_of_crashes_is_bucketed_and_two_logs_compared() {
     let mut h2 = app_sized(1280.0, 1000.0);
     h2.state_mut().start(std::slice::from_ref(&file));
     settle(&mut h2, |h| {
-        has_label(h, &summary) && has_label(h, "Compare stacks")
+        has_label(h, " same, ") && has_tab(h, "Compare stacks") && has_tab(h, "Buckets")
     });
+    tab(&h2, "Buckets").click();
+    h2.run_steps(2);
+    assert!(has_label(&h2, &summary));
     assert_eq!(h2.state().workspace.buckets, h.state().workspace.buckets);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -197,8 +215,8 @@ fn two_stacks_of_a_log_and_two_logs_of_the_workspace_compared() {
     );
 
     // Two logs of the workspace, by their names in the workspace panel.
-    h.get_by_label("Close window").click();
-    h.run_steps(2);
+    close_tab(&mut h, "Compare stacks");
+    assert!(!has_tab(&h, "Compare stacks"));
     assert!(h.state().workspace.compare.is_none());
     let other = dir.join("without-driver.txt");
     std::fs::write(

@@ -465,10 +465,11 @@ fn triage_notes_are_shown_found_and_kept() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// At 900×600 the stack list keeps most of the window: the side panels and the frame detail
-/// are held to a share of it; a resized panel's size is kept in the workspace.
+/// At 900×600 with every tile open (inputs, frame detail, inspector, timings) the stack
+/// list keeps its least room, and every control of the tiles in front lies inside the
+/// window and inside its own column (none clipped).
 #[test]
-fn a_small_window_leaves_the_list_most_of_the_room() {
+fn a_small_window_keeps_the_list_and_every_control() {
     let mut h = app_sized(900.0, 600.0);
     resolve_three(&mut h);
     h.get_all_by_label_contains(
@@ -478,23 +479,61 @@ fn a_small_window_leaves_the_list_most_of_the_room() {
     .unwrap()
     .click();
     h.run_steps(3);
+    h.get_by_label("Inspect segment").click();
+    settle(&mut h, |h| has_label(h, "Check map"));
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Show timings").click();
+    h.run_steps(4);
+    for t in [
+        "Inputs",
+        "Stacks",
+        "Frame detail",
+        "Segment inspector",
+        "Timings",
+    ] {
+        assert!(has_tab(&h, t), "{t}");
+    }
+    assert!(tab_active(&h, "Segment inspector"));
+    // The stack list's tile: from its tab bar down to the tiles below it, and across to
+    // the timings' column.
+    let stacks = tab(&h, "Stacks").rect();
+    let below = tab(&h, "Segment inspector").rect();
+    let right = tab(&h, "Timings").rect();
+    let (min_w, min_h) = (420.0, 220.0);
+    assert!(below.top() - stacks.top() >= min_h, "{stacks:?} {below:?}");
+    assert!(
+        right.left() - stacks.left() >= min_w,
+        "{stacks:?} {right:?}"
+    );
+    // Its rows show, full width of the tile.
     let row = h
         .get_all_by_label_contains("setFromObject  ../node_modules/three/build/three.core.js:")
         .next()
         .unwrap()
         .rect();
-    let detail = h.get_by_label("Copy frame  Ctrl+C").rect();
-    assert!(row.width() >= 900.0 * 0.6, "the list's rows: {row:?}");
     assert!(
-        detail.top() >= 600.0 * 0.6,
-        "the detail starts low: {detail:?}"
+        row.bottom() < below.top() && row.left() >= stacks.left(),
+        "{row:?}"
     );
-    // A size the user gives a panel is kept in the workspace (and saved with it).
-    command(
-        &mut h,
-        symscope::app::WindowCommand::PanelSize(symscope::app::Panel::Detail, 150.0),
-    );
-    assert_eq!(h.state().workspace.layout.detail_height, 150.0);
+    // Every control in front is inside the window and inside its column.
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 600.0));
+    for label in [
+        "File",
+        "View",
+        "Raw frames",
+        "Copy symbolicated trace",
+        "Jump to the selected frame's segment",
+        "Check map",
+        "Go to original…",
+        "Extract sources…",
+    ] {
+        let r = h.get_by_label(label).rect();
+        assert!(window.contains_rect(r), "{label}: {r:?}");
+        if r.top() > stacks.top() {
+            assert!(r.right() <= right.left() + 1.0, "{label} is clipped: {r:?}");
+        }
+    }
 }
 
 #[test]
@@ -504,7 +543,9 @@ fn the_timing_panel_lists_each_jobs_phases() {
     h.run_steps(2);
     h.get_by_label("Show timings").click();
     h.run_steps(3);
-    h.get_by_label("Timings");
+    // A column right of the stack list, in front.
+    assert!(tab_active(&h, "Timings"));
+    assert!(tab(&h, "Timings").rect().left() > tab(&h, "Stacks").rect().right());
     // The index job's phases and the look-up, with their figures.
     assert!(has_label(&h, "load three.min.js.map"));
     let phases = h.get_by_label_contains("parse + index");

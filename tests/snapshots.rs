@@ -128,6 +128,37 @@ fn timing_panel() {
     h.snapshot_options("timing_panel", &screenshots());
 }
 
+/// At 900×600 with the inspector and the timings open: the stack list keeps its room.
+#[test]
+fn small_window_tiles() {
+    let mut h = app_sized(900.0, 600.0);
+    h.step();
+    for f in ["three-esbuild/trace.txt", "three-esbuild/three.min.js.map"] {
+        let path = js(f);
+        let bytes = std::fs::read(&path).unwrap();
+        h.state_mut()
+            .add_file(PathBuf::from(f.rsplit('/').next().unwrap()), bytes);
+    }
+    settle(&mut h);
+    h.run_steps(3);
+    h.get_all_by_label_contains(
+        "expandByObject  ../node_modules/three/build/three.core.js:16287:9",
+    )
+    .next()
+    .unwrap()
+    .click();
+    h.run_steps(3);
+    h.get_by_label("Inspect segment").click();
+    settle(&mut h);
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Show timings").click();
+    // Real timings change from run to run: none are shown.
+    h.state_mut().timings.clear();
+    h.run_steps(5);
+    h.snapshot_options("small_window_tiles", &screenshots());
+}
+
 /// An obfuscated Java crash with `Caused by:` chains and its ProGuard mapping, deobfuscated;
 /// the frame with three inlined methods selected.
 #[test]
@@ -233,6 +264,9 @@ fn buckets_and_compare() {
     h.state_mut().apply(c);
     settle(&mut h);
     h.run_steps(3);
+    // The log opened in the Stacks tab; back to Buckets to pick two logs.
+    tab(&h, "Buckets").click();
+    h.run_steps(2);
     h.get_all_by_label("A").next().unwrap().click();
     h.run_steps(2);
     h.get_all_by_label("B").nth(2).unwrap().click();

@@ -111,7 +111,7 @@ fn a_failed_save_leaves_the_old_file_intact() {
     let dir = temp_dir("failed");
     let file = dir.join("ws.ron");
     let mut ws = Workspace::default();
-    ws.layout.timing_open = true;
+    ws.layout.inspector_open = true;
     workspace::save(&file, &ws).unwrap();
     let before = std::fs::read(&file).unwrap();
     let exe = std::env::current_exe().unwrap();
@@ -133,7 +133,7 @@ fn a_failed_save_leaves_the_old_file_intact() {
         before,
         "the old file is untouched"
     );
-    assert!(workspace::load(&file).unwrap().layout.timing_open);
+    assert!(workspace::load(&file).unwrap().layout.inspector_open);
     let left: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())

@@ -23,6 +23,10 @@ impl AppState {
                     }
                 }
                 self.autosave.changed(changed);
+                // Buckets opens as a main tab, in front (bucketing again later does not
+                // take the front from what the user looks at).
+                self.view.buckets.closed = false;
+                self.show_pane = Some(super::Pane::Buckets);
                 self.start_bucketing();
             }
             BucketsCommand::CloseBuckets => {
@@ -51,7 +55,11 @@ impl AppState {
                 let (current, reversed) = self.view.buckets.sort;
                 self.view.buckets.sort = (column, current == column && !reversed);
             }
-            BucketsCommand::OpenCrashLog(path) => self.open_crash_log(path),
+            BucketsCommand::OpenCrashLog(path) => {
+                // The log's stacks come to the front.
+                self.show_pane = Some(super::Pane::Stack);
+                self.open_crash_log(path);
+            }
             BucketsCommand::PickCompare(b_side, path) => {
                 if b_side {
                     self.view.buckets.compare_pick.1 = Some(path);
@@ -71,6 +79,7 @@ impl AppState {
                 });
                 self.view.buckets.compare_pick = (Some(a.clone()), Some(b.clone()));
                 self.autosave.changed(changed);
+                self.show_pane = Some(super::Pane::LogCompare);
                 self.start_log_compare(a, b);
             }
             BucketsCommand::CloseLogCompare => {

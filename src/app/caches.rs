@@ -344,6 +344,7 @@ impl AppState {
         };
         self.workspace.selection.inspected_map = Some(path);
         self.workspace.layout.inspector_open = true;
+        self.show_pane = Some(super::Pane::Inspector);
         self.view.inspector.line = line;
         self.focus_inspector(col);
     }

@@ -232,13 +232,19 @@ impl From<WorkspaceCommand> for Command {
     }
 }
 
-/// A request for the window itself: theme, panels and their sizes, messages, the shortcuts.
+/// A request for the window itself: theme, tiles, messages, the shortcuts.
 #[derive(Debug)]
 pub enum WindowCommand {
     /// Switch between dark and light.
     ToggleTheme,
-    /// Show or hide the timing panel.
-    ToggleTiming,
+    /// Open a pane (or bring its tab to the front).
+    OpenPane(super::Pane),
+    /// Close a pane (its tab's close button).
+    ClosePane(super::Pane),
+    /// The user moved, resized or picked tiles: the tree as they left it.
+    SetTiles(Box<egui_tiles::Tree<super::Pane>>),
+    /// Put the tiles back as they were at first.
+    ResetLayout,
     /// Dismiss every message.
     DismissErrors,
     /// Dismiss one message (its index in the list).
@@ -247,8 +253,6 @@ pub enum WindowCommand {
     ToggleErrors,
     /// Show or hide the shortcuts window (F1).
     ToggleShortcuts,
-    /// The user resized a panel: keep its size in the workspace.
-    PanelSize(Panel, f32),
     /// The answer to "Save changes before closing?".
     Close(super::CloseAnswer),
 }
@@ -257,19 +261,6 @@ impl From<WindowCommand> for Command {
     fn from(c: WindowCommand) -> Self {
         Self::Window(c)
     }
-}
-
-/// The window's resizable panels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Panel {
-    /// The inputs, on the left.
-    Workspace,
-    /// The timings, on the right.
-    Timing,
-    /// The selected frame, below the list.
-    Detail,
-    /// The segment inspector, docked below the list.
-    Inspector,
 }
 
 /// The frame's command queue.

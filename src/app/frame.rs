@@ -2,7 +2,7 @@
 //! user's input that is not a widget's (dropped and hovering files, pastes, shortcuts).
 
 use super::{AppState, CloseAnswer, Closing, Commands, DialogRequest, Views};
-use super::{InputCommand, Panel, StackCommand, WindowCommand, WorkspaceCommand};
+use super::{InputCommand, StackCommand, WindowCommand, WorkspaceCommand};
 use std::time::Instant;
 
 /// How long the status bar shows a notice ("Saved x.ron").
@@ -35,9 +35,12 @@ impl AppState {
         }
         let mut commands = Commands::default();
         self.read_input(&ctx, &mut commands);
+        self.sync_tiles();
         let views = self.views();
         draw(ui, self, &views, &mut commands);
         self.apply(commands);
+        self.sync_tiles();
+        self.keep_layout(&ctx);
         if self.closing == Closing::Close {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
@@ -146,7 +149,7 @@ impl AppState {
 }
 
 impl AppState {
-    /// Applies a request for the window itself: theme, panels and their sizes, messages, the shortcuts.
+    /// Applies a request for the window itself: theme, tiles, messages, the shortcuts.
     pub(super) fn apply_window(&mut self, command: WindowCommand) {
         let changed = Instant::now();
         match command {
@@ -154,28 +157,24 @@ impl AppState {
                 self.workspace.layout.dark = !self.workspace.layout.dark;
                 self.autosave.changed(changed);
             }
-            WindowCommand::ToggleTiming => {
-                self.workspace.layout.timing_open = !self.workspace.layout.timing_open;
-                self.autosave.changed(changed);
+            WindowCommand::OpenPane(pane) => self.open_pane(pane),
+            WindowCommand::ClosePane(pane) => self.close_pane(pane),
+            WindowCommand::SetTiles(tree) => {
+                self.layout.tree = *tree;
+                self.layout_changed = true;
+            }
+            WindowCommand::ResetLayout => {
+                self.layout = super::LayoutPrefs {
+                    window: self.layout.window,
+                    ..super::LayoutPrefs::default()
+                };
+                self.layout_changed = true;
             }
             WindowCommand::DismissErrors => self.errors.clear(),
             WindowCommand::DismissError(i) => self.errors.dismiss(i),
             WindowCommand::ToggleErrors => self.errors_open = !self.errors_open,
             WindowCommand::ToggleShortcuts => self.view.shortcuts_open = !self.view.shortcuts_open,
             WindowCommand::Close(answer) => self.answer_close(answer),
-            WindowCommand::PanelSize(panel, size) => {
-                let layout = &mut self.workspace.layout;
-                let slot = match panel {
-                    Panel::Workspace => &mut layout.side_panel_width,
-                    Panel::Timing => &mut layout.timing_width,
-                    Panel::Detail => &mut layout.detail_height,
-                    Panel::Inspector => &mut layout.inspector_height,
-                };
-                if (*slot - size).abs() >= 1.0 {
-                    *slot = size;
-                    self.autosave.changed(changed);
-                }
-            }
         }
     }
 }

@@ -289,6 +289,9 @@ impl AppState {
         match command {
             InspectorCommand::ToggleInspector => {
                 self.workspace.layout.inspector_open = !self.workspace.layout.inspector_open;
+                if self.workspace.layout.inspector_open {
+                    self.show_pane = Some(super::Pane::Inspector);
+                }
                 self.autosave.changed(changed);
             }
             InspectorCommand::InspectMap(path) => {
@@ -383,6 +386,7 @@ impl AppState {
                     view.segment = None;
                 }
                 view.map_diff = Some(*compare);
+                self.show_pane = Some(super::Pane::MapCompare);
             }
             JobOutput::Searched { map, hits } => view.map_search = Some((map, hits)),
             JobOutput::OriginalIndexed { map, index } => {

@@ -34,11 +34,12 @@ mod persist;
 mod rows;
 mod settings;
 mod stack_list;
+mod tiles;
 
 pub use caches::Views;
 pub use commands::{
-    BucketsCommand, Command, Commands, InputCommand, InspectorCommand, Panel, StackCommand,
-    WindowCommand, WorkspaceCommand,
+    BucketsCommand, Command, Commands, InputCommand, InspectorCommand, StackCommand, WindowCommand,
+    WorkspaceCommand,
 };
 pub use detail::{FrameDetail, SourceContext, find_under_roots, frame_detail, place};
 pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_available};
@@ -47,6 +48,8 @@ pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
 pub use rows::{Folds, FrameNotes, GroupKind, Row, StackRows, hidden_reason};
 pub use settings::{Settings, settings_file};
+pub use tiles::{LayoutPrefs, Pane, WindowPlace, default_tree, keep_main_room, layout_file};
+pub use tiles::{simplification as tile_simplification, sync as sync_tiles};
 
 use crate::engine::FrameTable;
 use crate::jobs::{JobId, JobState, Jobs, Span, Waker};
@@ -195,6 +198,8 @@ pub struct BucketsView {
     pub compare_pick: (Option<ComparePick>, Option<ComparePick>),
     /// The last comparison of two logs.
     pub log_compare: Option<Arc<LogCompare>>,
+    /// The user closed the Buckets tab (it comes back when logs are bucketed again).
+    pub closed: bool,
 }
 
 /// The "go to original" window: a source of the inspected map, a line of it, and the
@@ -334,8 +339,10 @@ pub struct AppState {
     pub errors: Errors,
     /// The error list is open.
     pub errors_open: bool,
-    /// Bumped when a workspace is opened: the panels take its sizes afresh.
-    pub layout_generation: u64,
+    /// The user's layout: the tiles, the panes kept open, the window's place.
+    pub layout: LayoutPrefs,
+    /// Where the layout is kept (`None`: not kept, as in tests).
+    pub layout_file: Option<PathBuf>,
     /// The user's settings (the editor command): never read from a workspace.
     pub settings: Settings,
     /// Recently opened workspaces.
@@ -360,6 +367,10 @@ pub struct AppState {
     /// writes only to such a file, never to one that was merely opened (the demo, a file
     /// in a repository).
     adopted: bool,
+    /// The layout changed since it was last written.
+    layout_changed: bool,
+    /// The pane to bring to the front at the next sync.
+    show_pane: Option<Pane>,
     /// The window title last sent.
     title: String,
     waker: Waker,
@@ -387,7 +398,10 @@ impl AppState {
             timings: Vec::new(),
             errors: Errors::default(),
             errors_open: false,
-            layout_generation: 0,
+            layout: LayoutPrefs::default(),
+            layout_file: None,
+            layout_changed: false,
+            show_pane: None,
             settings: Settings::default(),
             recent: Vec::new(),
             cache_root: None,

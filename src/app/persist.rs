@@ -24,7 +24,6 @@ impl AppState {
         self.workspace_path = Some(path.to_path_buf());
         // Opened, not saved: nothing is written to it until the user saves.
         self.adopted = false;
-        self.layout_generation += 1;
         self.autosave.clear();
         self.inputs.clear();
         self.results.clear();
@@ -105,6 +104,10 @@ impl AppState {
         if self.cache_root.is_none() {
             self.cache_root = workspace::user_dirs::cache_root();
         }
+        if self.layout_file.is_none() {
+            self.layout_file = super::layout_file();
+        }
+        self.layout = super::LayoutPrefs::load(self.layout_file.as_deref());
         self.recent = recent_file()
             .and_then(|f| std::fs::read_to_string(f).ok())
             .map(|t| {

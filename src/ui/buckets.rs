@@ -9,25 +9,17 @@ use crate::engine::buckets::Bucket;
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
 
-/// The Buckets panel, docked at the bottom while crash folders are bucketed.
+/// The Buckets tab: the buckets of the crash folders, once bucketed.
 pub fn buckets_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
-    if state.workspace.buckets.sources.is_empty() {
-        return;
+    match &state.view.buckets.bucketed {
+        None => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Bucketing crash logs…");
+            });
+        }
+        Some(b) => panel_ui(ui, state, b, commands),
     }
-    let height = ui.ctx().content_rect().height();
-    egui::Panel::bottom(("buckets", state.layout_generation))
-        .resizable(true)
-        .default_size(theme::BUCKETS_HEIGHT.min(height * 0.5))
-        .size_range(theme::BUCKETS_MIN_HEIGHT..=(height * 0.8).max(theme::BUCKETS_MIN_HEIGHT))
-        .show(ui, |ui| match &state.view.buckets.bucketed {
-            None => {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    ui.label("Bucketing crash logs…");
-                });
-            }
-            Some(b) => panel_ui(ui, state, b, commands),
-        });
 }
 
 /// The buckets that pass the filter, in the chosen order.
@@ -329,19 +321,16 @@ fn unreadable_ui(ui: &mut egui::Ui, all: &CrashBuckets) {
         });
 }
 
-/// The comparison of two logs (or two stacks), in a window: side by side, frames aligned.
-pub fn log_compare_ui(ctx: &egui::Context, state: &AppState, commands: &mut Commands) {
-    let Some(c) = &state.view.buckets.log_compare else {
-        return;
-    };
-    let mut open = true;
-    egui::Window::new("Compare stacks")
-        .id(egui::Id::unique("log-compare"))
-        .default_width(theme::LOG_COMPARE_WIDTH)
-        .open(&mut open)
-        .show(ctx, |ui| compare_body_ui(ui, c));
-    if !open {
-        commands.send(BucketsCommand::CloseLogCompare);
+/// The comparison of two logs (or two stacks), in a tab: side by side, frames aligned.
+pub fn log_compare_ui(ui: &mut egui::Ui, state: &AppState) {
+    match &state.view.buckets.log_compare {
+        Some(c) => compare_body_ui(ui, c),
+        None => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Comparing…");
+            });
+        }
     }
 }
 

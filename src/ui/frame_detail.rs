@@ -3,8 +3,7 @@
 //! original source around it.
 
 use super::theme;
-use super::widgets::{MAX_SHARE, keep_size, place};
-use crate::app::Panel;
+use super::widgets::place;
 use crate::app::{AppState, Commands};
 use crate::app::{InspectorCommand, StackCommand, WorkspaceCommand};
 use crate::model::FrameStatus;
@@ -17,163 +16,144 @@ pub(super) fn frame_detail_ui(
     detail: Option<&crate::app::FrameDetail>,
     commands: &mut Commands,
 ) {
-    let kept = state.workspace.layout.detail_height;
-    let height = ui.ctx().content_rect().height();
-    let shown = egui::Panel::bottom(("frame-detail", state.layout_generation))
-        .resizable(true)
-        .default_size(kept.min(height * MAX_SHARE))
-        .size_range(theme::DETAIL_MIN_HEIGHT..=(height * MAX_SHARE).max(theme::DETAIL_MIN_HEIGHT))
-        .show(ui, |ui| {
-            let selection = &state.workspace.selection;
-            let Some(d) = detail else {
-                ui.label(RichText::new("Select a frame to see its source.").weak());
-                return;
-            };
-            // The actions first, so a short panel never hides them.
-            ui.horizontal(|ui| {
-                if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
-                    commands.send(InspectorCommand::InspectSelectedFrame);
+    let selection = &state.workspace.selection;
+    let Some(d) = detail else {
+        ui.label(RichText::new("Select a frame to see its source.").weak());
+        return;
+    };
+    // The actions first, so a short panel never hides them.
+    ui.horizontal(|ui| {
+        if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
+            commands.send(InspectorCommand::InspectSelectedFrame);
+        }
+        if ui.small_button("Copy frame  Ctrl+C").clicked() {
+            commands.send(StackCommand::CopyFrame);
+        }
+        ui.label(RichText::new(d.raw.trim()).monospace());
+    });
+    if let Some(loc) = &d.location {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong());
+            ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+            if let Some(src) = loc.name_source {
+                ui.label(RichText::new(name_source_text(src)).weak());
+            }
+            if let Some(map) = &d.symbol_file {
+                ui.label(RichText::new(format!("via {map}")).weak());
+            }
+            if let Some((l, c)) = d.generated {
+                ui.label(RichText::new(format!("generated {}:{}", l + 1, c)).weak());
+            }
+        });
+    }
+    // An inline chain: the inlined callees first, each "inlined into" the next.
+    for loc in d.chain.iter().skip(1) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new("  inlined into").weak());
+            ui.label(RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong());
+            ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+        });
+    }
+    if !d.alternatives.is_empty() {
+        egui::CollapsingHeader::new(format!("{} candidates", d.alternatives.len() + 1))
+            .id_salt(("candidates", selection.stack, selection.frame))
+            .show(ui, |ui| {
+                ui.label(RichText::new("shown above (best)").weak());
+                for (n, chain) in d.alternatives.iter().enumerate() {
+                    for (i, loc) in chain.iter().enumerate() {
+                        let lead = if i == 0 {
+                            format!("{}.", n + 2)
+                        } else {
+                            "   inlined into".to_owned()
+                        };
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(RichText::new(lead).weak());
+                            ui.label(RichText::new(
+                                loc.function.as_deref().unwrap_or("<unknown>"),
+                            ));
+                            ui.label(place(loc.file.as_deref(), loc.line, loc.column));
+                        });
+                    }
                 }
-                if ui.small_button("Copy frame  Ctrl+C").clicked() {
-                    commands.send(StackCommand::CopyFrame);
-                }
-                ui.label(RichText::new(d.raw.trim()).monospace());
             });
-            if let Some(loc) = &d.location {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(
-                        RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong(),
-                    );
-                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
-                    if let Some(src) = loc.name_source {
-                        ui.label(RichText::new(name_source_text(src)).weak());
-                    }
-                    if let Some(map) = &d.symbol_file {
-                        ui.label(RichText::new(format!("via {map}")).weak());
-                    }
-                    if let Some((l, c)) = d.generated {
-                        ui.label(RichText::new(format!("generated {}:{}", l + 1, c)).weak());
-                    }
-                });
+    }
+    if !d.inherited.is_empty() {
+        ui.label(RichText::new("The frames this line stands for:").weak());
+        for f in &d.inherited {
+            ui.label(RichText::new(format!("    {f}")).monospace());
+        }
+    }
+    if let Some((addr, module, offset)) = &d.address {
+        let mut text = format!("address {addr:#x}");
+        if let Some(m) = module {
+            text.push_str(&format!(" in {m}"));
+        }
+        if let Some(o) = offset {
+            text.push_str(&format!(" at offset {o:#x}"));
+        }
+        ui.label(RichText::new(text).monospace().weak());
+    }
+    if let Some(note) = &d.note {
+        // A resolved frame's note says how it was resolved, a skipped one's why it was
+        // skipped: nothing to act on.
+        let text = RichText::new(note);
+        let calm = matches!(d.status, Some(FrameStatus::Resolved | FrameStatus::Skipped));
+        ui.label(if calm {
+            text.weak()
+        } else {
+            text.color(theme::WARNING)
+        });
+    }
+    if let Some(frame) = selection.frame {
+        notes_ui(ui, state, selection.stack, frame, commands);
+    }
+    if d.source_pending {
+        ui.label(RichText::new("Reading the source…").weak());
+    }
+    let no_source = d.context.is_none()
+        && !d.source_pending
+        && d.location
+            .as_ref()
+            .is_some_and(|l| l.file.is_some() && l.line.is_some());
+    if no_source {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("The source is not in the symbol file.").weak());
+            if ui
+                .small_button("Add source folder…")
+                .on_hover_text("Sources are looked for under it by ever shorter tails of the path")
+                .clicked()
+            {
+                commands.send(WorkspaceCommand::Dialog(
+                    crate::app::DialogRequest::AddSourceRoot,
+                ));
             }
-            // An inline chain: the inlined callees first, each "inlined into" the next.
-            for loc in d.chain.iter().skip(1) {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new("  inlined into").weak());
-                    ui.label(
-                        RichText::new(loc.function.as_deref().unwrap_or("<unknown>")).strong(),
-                    );
-                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
-                });
-            }
-            if !d.alternatives.is_empty() {
-                egui::CollapsingHeader::new(format!("{} candidates", d.alternatives.len() + 1))
-                    .id_salt(("candidates", selection.stack, selection.frame))
-                    .show(ui, |ui| {
-                        ui.label(RichText::new("shown above (best)").weak());
-                        for (n, chain) in d.alternatives.iter().enumerate() {
-                            for (i, loc) in chain.iter().enumerate() {
-                                let lead = if i == 0 {
-                                    format!("{}.", n + 2)
-                                } else {
-                                    "   inlined into".to_owned()
-                                };
-                                ui.horizontal_wrapped(|ui| {
-                                    ui.label(RichText::new(lead).weak());
-                                    ui.label(RichText::new(
-                                        loc.function.as_deref().unwrap_or("<unknown>"),
-                                    ));
-                                    ui.label(place(loc.file.as_deref(), loc.line, loc.column));
-                                });
-                            }
+        });
+    }
+    if let Some(ctx) = &d.context {
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .id_salt("source")
+            .show(ui, |ui| {
+                for (i, line) in ctx.lines.iter().enumerate() {
+                    let n = ctx.first_line as usize + i;
+                    let text = RichText::new(format!("{n:>6}  {line}")).monospace();
+                    if i == ctx.highlight {
+                        let line = ui.label(text.background_color(theme::SOURCE_HIGHLIGHT));
+                        // Bring the frame's line into view when the selection changes
+                        // (not every frame, so the user can still scroll).
+                        let key = egui::Id::unique("source-shown");
+                        let shown = (selection.stack, selection.frame, ctx.file.clone());
+                        let last = ui.data(|d| d.get_temp::<(usize, Option<usize>, String)>(key));
+                        if last.as_ref() != Some(&shown) {
+                            line.scroll_to_me(Some(egui::Align::Center));
+                            ui.data_mut(|d| d.insert_temp(key, shown));
                         }
-                    });
-            }
-            if !d.inherited.is_empty() {
-                ui.label(RichText::new("The frames this line stands for:").weak());
-                for f in &d.inherited {
-                    ui.label(RichText::new(format!("    {f}")).monospace());
-                }
-            }
-            if let Some((addr, module, offset)) = &d.address {
-                let mut text = format!("address {addr:#x}");
-                if let Some(m) = module {
-                    text.push_str(&format!(" in {m}"));
-                }
-                if let Some(o) = offset {
-                    text.push_str(&format!(" at offset {o:#x}"));
-                }
-                ui.label(RichText::new(text).monospace().weak());
-            }
-            if let Some(note) = &d.note {
-                // A resolved frame's note says how it was resolved, a skipped one's why it was
-                // skipped: nothing to act on.
-                let text = RichText::new(note);
-                let calm = matches!(d.status, Some(FrameStatus::Resolved | FrameStatus::Skipped));
-                ui.label(if calm {
-                    text.weak()
-                } else {
-                    text.color(theme::WARNING)
-                });
-            }
-            if let Some(frame) = selection.frame {
-                notes_ui(ui, state, selection.stack, frame, commands);
-            }
-            if d.source_pending {
-                ui.label(RichText::new("Reading the source…").weak());
-            }
-            let no_source = d.context.is_none()
-                && !d.source_pending
-                && d.location
-                    .as_ref()
-                    .is_some_and(|l| l.file.is_some() && l.line.is_some());
-            if no_source {
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new("The source is not in the symbol file.").weak());
-                    if ui
-                        .small_button("Add source folder…")
-                        .on_hover_text(
-                            "Sources are looked for under it by ever shorter tails of the path",
-                        )
-                        .clicked()
-                    {
-                        commands.send(WorkspaceCommand::Dialog(
-                            crate::app::DialogRequest::AddSourceRoot,
-                        ));
+                    } else {
+                        ui.label(text.weak());
                     }
-                });
-            }
-            if let Some(ctx) = &d.context {
-                ui.separator();
-                egui::ScrollArea::vertical()
-                    .id_salt("source")
-                    .show(ui, |ui| {
-                        for (i, line) in ctx.lines.iter().enumerate() {
-                            let n = ctx.first_line as usize + i;
-                            let text = RichText::new(format!("{n:>6}  {line}")).monospace();
-                            if i == ctx.highlight {
-                                let line = ui.label(text.background_color(theme::SOURCE_HIGHLIGHT));
-                                // Bring the frame's line into view when the selection changes
-                                // (not every frame, so the user can still scroll).
-                                let key = egui::Id::unique("source-shown");
-                                let shown = (selection.stack, selection.frame, ctx.file.clone());
-                                let last =
-                                    ui.data(|d| d.get_temp::<(usize, Option<usize>, String)>(key));
-                                if last.as_ref() != Some(&shown) {
-                                    line.scroll_to_me(Some(egui::Align::Center));
-                                    ui.data_mut(|d| d.insert_temp(key, shown));
-                                }
-                            } else {
-                                ui.label(text.weak());
-                            }
-                        }
-                    });
-            }
-        })
-        .response
-        .rect
-        .height();
-    keep_size(ui.ctx(), commands, Panel::Detail, kept, shown);
+                }
+            });
+    }
 }
 
 /// The user's triage notes on the selected frame and on its exception: kept in the

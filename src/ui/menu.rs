@@ -1,10 +1,10 @@
 //! The menu bar: File (inputs, workspaces, recent ones, export), Edit (copy, paste), View
-//! (theme, panels), the frame filter and the raw/resolved switch.
+//! (theme, panes, reset layout), the frame filter and the raw/resolved switch.
 
 use super::theme;
 use super::widgets::file_name;
 use crate::app::{AppState, Commands, DialogRequest, ExportFormat};
-use crate::app::{InspectorCommand, StackCommand, WindowCommand, WorkspaceCommand};
+use crate::app::{Pane, StackCommand, WindowCommand, WorkspaceCommand};
 use egui::RichText;
 
 /// The filter's id, so that Ctrl+F can focus it.
@@ -97,22 +97,36 @@ pub(super) fn menu_bar_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Co
                     commands.send(WindowCommand::ToggleTheme);
                     ui.close();
                 }
-                let timing = if state.workspace.layout.timing_open {
-                    "Hide timings"
-                } else {
-                    "Show timings"
-                };
-                if ui.button(timing).clicked() {
-                    commands.send(WindowCommand::ToggleTiming);
+                ui.separator();
+                // Each pane that can be opened here, "Show …" or "Hide …".
+                let wanted = state.wanted_panes();
+                for pane in [Pane::Inputs, Pane::Detail, Pane::Inspector, Pane::Timings] {
+                    let open = wanted.contains(&pane);
+                    let verb = if open { "Hide" } else { "Show" };
+                    let name = pane.title().to_lowercase();
+                    if ui.button(format!("{verb} {name}")).clicked() {
+                        commands.send(if open {
+                            WindowCommand::ClosePane(pane)
+                        } else {
+                            WindowCommand::OpenPane(pane)
+                        });
+                        ui.close();
+                    }
+                }
+                if !state.workspace.buckets.sources.is_empty()
+                    && !wanted.contains(&Pane::Buckets)
+                    && ui.button("Show buckets").clicked()
+                {
+                    commands.send(WindowCommand::OpenPane(Pane::Buckets));
                     ui.close();
                 }
-                let inspector = if state.workspace.layout.inspector_open {
-                    "Hide segment inspector"
-                } else {
-                    "Show segment inspector"
-                };
-                if ui.button(inspector).clicked() {
-                    commands.send(InspectorCommand::ToggleInspector);
+                ui.separator();
+                if ui
+                    .button("Reset layout")
+                    .on_hover_text("Put the tiles back where they were at first")
+                    .clicked()
+                {
+                    commands.send(WindowCommand::ResetLayout);
                     ui.close();
                 }
             });

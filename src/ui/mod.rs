@@ -1,4 +1,5 @@
-//! The window, in egui only. [`app_ui`] lays out the panels; each panel is a `*_ui` function
+//! The window, in egui only. [`app_ui`] draws the menu and status bars and the tiles
+//! (`tiles.rs`, rerun's `egui_tiles`); each pane is a `*_ui` function
 //! in a file of its own that reads [`AppState`] and the frame's [`Views`] and emits
 //! [`Command`](crate::app::Command)s, which the app applies at the end of the frame. No
 //! panel writes state. Colours and sizes are named tokens in `theme.rs`.
@@ -19,6 +20,7 @@ mod shortcuts;
 mod stack_list;
 mod status;
 mod theme;
+mod tiles;
 mod timing_panel;
 mod widgets;
 mod workspace_panel;
@@ -35,19 +37,9 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut
     }
     menu::menu_bar_ui(ui, state, commands);
     status::status_bar_ui(ui, state, commands);
-    workspace_panel::workspace_panel_ui(ui, state, commands);
-    if state.workspace.layout.timing_open {
-        timing_panel::timing_panel_ui(ui, state, commands);
-    }
-    buckets::buckets_ui(ui, state, commands);
-    frame_detail::frame_detail_ui(ui, state, views.detail.as_deref(), commands);
-    if let Some(view) = &views.inspector {
-        inspector::inspector_ui(ui, state, view, commands);
-    }
-    egui::CentralPanel::default().show(ui, |ui| {
-        stack_list::stack_list_ui(ui, state, views.rows.as_deref(), commands);
-    });
-    buckets::log_compare_ui(&ctx, state, commands);
+    egui::CentralPanel::default()
+        .frame(egui::Frame::central_panel(&ctx.global_style()).inner_margin(0.0))
+        .show(ui, |ui| tiles::tiles_ui(ui, state, views, commands));
     shortcuts::shortcuts_ui(&ctx, state, commands);
     close_question::close_question_ui(&ctx, state, commands);
     if !state.view.hovered.is_empty() {

@@ -25,8 +25,6 @@ pub const GENERATED_SHARE: f32 = 0.5;
 pub const ORIGINAL_MIN_ROWS: f32 = 3.0;
 /// Height of the generated line's coverage strip in the inspector.
 pub const STRIP_HEIGHT: f32 = 6.0;
-/// Width of the map comparison's window.
-pub const COMPARE_WIDTH: f32 = 720.0;
 /// Differing lines the comparison lists to choose from.
 pub const COMPARE_LINES: usize = 60;
 /// Where the "go to original" window sits from the window's left.
@@ -91,14 +89,14 @@ pub const FILTER_WIDTH: f32 = 220.0;
 pub const STATUS_BAR_WIDTH: f32 = 80.0;
 /// Width of an input's bar in the workspace panel.
 pub const INPUT_BAR_WIDTH: f32 = 140.0;
-/// The frame detail panel's least height.
-pub const DETAIL_MIN_HEIGHT: f32 = 90.0;
-/// The workspace panel's smallest width.
-pub const SIDE_MIN_WIDTH: f32 = 160.0;
-/// The docked inspector's smallest height.
-pub const INSPECTOR_MIN_HEIGHT: f32 = 160.0;
-/// The timing panel: least and largest width.
-pub const TIMING_WIDTH: (f32, f32) = (220.0, 640.0);
+/// The least room the stack list's tile keeps (width, height), whatever the user's shares.
+pub const MAIN_MIN: (f32, f32) = (420.0, 220.0);
+/// The largest share of a split the stack list's minimum may claim.
+pub const MAIN_MAX_SHARE: f32 = 0.8;
+/// Space between a tile's edge and its content.
+pub const TILE_MARGIN: f32 = 6.0;
+/// The least size of a tile while the user resizes it.
+pub const TILE_MIN: f32 = 80.0;
 /// Height of one job's bar in the timing panel.
 pub const TIMING_BAR_HEIGHT: f32 = 14.0;
 /// The drop overlay's text size.
@@ -146,16 +144,10 @@ pub fn segment_color(i: usize, strong: bool) -> Color32 {
     Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), alpha)
 }
 
-/// Default height of the Buckets panel.
-pub const BUCKETS_HEIGHT: f32 = 420.0;
-/// Smallest height of the Buckets panel.
-pub const BUCKETS_MIN_HEIGHT: f32 = 140.0;
 /// Share of the Buckets panel's width the table takes (the selected bucket the rest).
 pub const BUCKETS_TABLE_SHARE: f32 = 0.6;
 /// Width of the Buckets table's count column.
 pub const BUCKETS_COUNT_WIDTH: f32 = 68.0;
-/// Default width of the window comparing two stacks.
-pub const LOG_COMPARE_WIDTH: f32 = 900.0;
 /// Height of the aligned rows of a comparison, at most (they scroll beyond).
 pub const LOG_COMPARE_HEIGHT: f32 = 420.0;
 /// Width of the mark column (`=`, `~`, `−`, `+`) of a comparison.

@@ -2,35 +2,19 @@
 //! phases, on one scale, exact figures on hover, and the phases as a table.
 
 use super::theme;
-use super::widgets::{MAX_SHARE, keep_size};
-use crate::app::{AppState, Commands, Panel};
+use crate::app::AppState;
 use egui::RichText;
 
 /// One bar per finished job split into its phases, newest at the bottom.
-/// Its width stays between a minimum and a maximum (a share of the window), and what does
-/// not fit scrolls inside it rather than spilling over the list.
-pub(super) fn timing_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
-    let kept = state.workspace.layout.timing_width;
-    let width = ui.ctx().content_rect().width();
-    let max = (width * MAX_SHARE).clamp(theme::TIMING_WIDTH.0, theme::TIMING_WIDTH.1);
-    let shown = egui::Panel::right(("timings", state.layout_generation))
-        .resizable(true)
-        .default_size(kept.clamp(theme::TIMING_WIDTH.0, max))
-        .size_range(theme::TIMING_WIDTH.0..=max)
+/// What does not fit its tile scrolls inside it.
+pub(super) fn timing_panel_ui(ui: &mut egui::Ui, state: &AppState) {
+    egui::ScrollArea::both()
+        .id_salt("timing-scroll")
         .show(ui, |ui| {
-            ui.heading("Timings");
-            egui::ScrollArea::both()
-                .id_salt("timing-scroll")
-                .show(ui, |ui| {
-                    timeline_ui(ui, state, &TimelineOptions::default());
-                    ui.separator();
-                    timing_table_ui(ui, state);
-                });
-        })
-        .response
-        .rect
-        .width();
-    keep_size(ui.ctx(), commands, Panel::Timing, kept, shown);
+            timeline_ui(ui, state, &TimelineOptions::default());
+            ui.separator();
+            timing_table_ui(ui, state);
+        });
 }
 
 /// Options of the timing timeline (after puffin's flamegraph options).

@@ -81,29 +81,6 @@ pub(super) fn list_row(
 
 pub(super) use crate::app::place;
 
-/// Keeps a resizable panel's size in the workspace when the user resized it: when its
-/// size changed from the last frame's while the pointer is down (not when the window laid
-/// it out, or clamped it to a smaller window).
-pub(super) fn keep_size(
-    ctx: &egui::Context,
-    commands: &mut crate::app::Commands,
-    panel: crate::app::Panel,
-    kept: f32,
-    shown: f32,
-) {
-    let id = egui::Id::unique("panel-size").with(format!("{panel:?}"));
-    let before = ctx.data(|d| d.get_temp::<f32>(id));
-    ctx.data_mut(|d| d.insert_temp(id, shown));
-    let dragging = ctx.input(|i| i.pointer.any_down());
-    if dragging && before.is_some_and(|b| (b - shown).abs() >= 0.5) && (kept - shown).abs() >= 1.0 {
-        commands.send(crate::app::WindowCommand::PanelSize(panel, shown));
-    }
-}
-
-/// The largest share of the window a side panel may take, so that the stack list keeps
-/// most of it (a 900×600 window included).
-pub(super) const MAX_SHARE: f32 = 0.3;
-
 /// Enter ends the edit in a text field; it is taken here so that it does not also act on
 /// whatever the keys go to next (a log's link, the stack list's Enter that inspects a frame).
 pub fn take_enter(ui: &mut egui::Ui, edit: &egui::Response) {

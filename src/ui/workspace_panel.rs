@@ -3,8 +3,7 @@
 //! folders.
 
 use super::theme;
-use super::widgets::{MAX_SHARE, file_name, keep_size, progress_ui};
-use crate::app::Panel;
+use super::widgets::{file_name, progress_ui};
 use crate::app::{AppState, Commands, DialogRequest, InputState, Loaded};
 use crate::app::{InputCommand, StackCommand, WorkspaceCommand};
 use crate::engine::SymbolFile;
@@ -12,77 +11,61 @@ use crate::model::FileKind;
 use egui::RichText;
 
 /// The inputs, grouped by kind, with status; select a log, remove an input.
-pub(super) fn workspace_panel_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
-    let kept = state.workspace.layout.side_panel_width;
-    let width = ui.ctx().content_rect().width();
-    let shown = egui::Panel::left(("workspace", state.layout_generation))
-        .resizable(true)
-        .default_size(kept)
-        .size_range(theme::SIDE_MIN_WIDTH..=(width * MAX_SHARE).max(theme::SIDE_MIN_WIDTH))
-        .show(ui, |ui| {
-            let title = state
-                .workspace_path
-                .as_deref()
-                .map_or_else(|| "Unsaved workspace".to_owned(), file_name);
-            ui.heading(title);
-            if state.inputs.is_empty() {
-                ui.label(
-                    RichText::new(
-                        "Drop symbol files and crash logs here, or paste a trace (Ctrl+V).",
-                    )
-                    .weak(),
-                );
-            }
-            // One row per group heading, input and error message, windowed: a thousand
-            // inputs cost the rows in view.
-            let rows = panel_rows(state);
-            let selected = state.selected_log().map(|e| e.id);
-            egui::ScrollArea::vertical()
-                .id_salt("inputs")
-                .auto_shrink([false, true])
-                .max_height(ui.available_height() - theme::ROW_HEIGHT * 4.0)
-                .show_rows(ui, theme::ROW_HEIGHT, rows.len(), |ui, range| {
-                    for row in &rows[range] {
-                        match *row {
-                            PanelRow::Group(group) => {
-                                ui.label(RichText::new(group).strong());
-                            }
-                            PanelRow::Input(e) => input_row_ui(ui, state, e, selected, commands),
-                            PanelRow::Message(message) => {
-                                ui.add(
-                                    egui::Label::new(
-                                        RichText::new(message.to_string())
-                                            .small()
-                                            .color(theme::ERROR),
-                                    )
-                                    .truncate(),
-                                );
-                            }
-                        }
+pub(super) fn inputs_pane_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    let title = state
+        .workspace_path
+        .as_deref()
+        .map_or_else(|| "Unsaved workspace".to_owned(), file_name);
+    ui.heading(title);
+    if state.inputs.is_empty() {
+        ui.label(
+            RichText::new("Drop symbol files and crash logs here, or paste a trace (Ctrl+V).")
+                .weak(),
+        );
+    }
+    // One row per group heading, input and error message, windowed: a thousand
+    // inputs cost the rows in view.
+    let rows = panel_rows(state);
+    let selected = state.selected_log().map(|e| e.id);
+    egui::ScrollArea::vertical()
+        .id_salt("inputs")
+        .auto_shrink([false, true])
+        .max_height(ui.available_height() - theme::ROW_HEIGHT * 4.0)
+        .show_rows(ui, theme::ROW_HEIGHT, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                match *row {
+                    PanelRow::Group(group) => {
+                        ui.label(RichText::new(group).strong());
                     }
-                });
-            if !state.workspace.source_roots.is_empty() {
-                ui.separator();
-                ui.label(RichText::new("Source folders").strong());
-                for (i, root) in state.workspace.source_roots.iter().enumerate() {
-                    ui.horizontal(|ui| {
-                        ui.label(RichText::new(root).monospace());
-                        let name = format!("Remove source folder {root}");
-                        let remove = ui.small_button("x").on_hover_text(&name);
-                        remove.widget_info(|| {
-                            egui::WidgetInfo::labeled(egui::Role::Button, true, &name)
-                        });
-                        if remove.clicked() {
-                            commands.send(InputCommand::RemoveSourceRoot(i));
-                        }
-                    });
+                    PanelRow::Input(e) => input_row_ui(ui, state, e, selected, commands),
+                    PanelRow::Message(message) => {
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(message.to_string())
+                                    .small()
+                                    .color(theme::ERROR),
+                            )
+                            .truncate(),
+                        );
+                    }
                 }
             }
-        })
-        .response
-        .rect
-        .width();
-    keep_size(ui.ctx(), commands, Panel::Workspace, kept, shown);
+        });
+    if !state.workspace.source_roots.is_empty() {
+        ui.separator();
+        ui.label(RichText::new("Source folders").strong());
+        for (i, root) in state.workspace.source_roots.iter().enumerate() {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(root).monospace());
+                let name = format!("Remove source folder {root}");
+                let remove = ui.small_button("x").on_hover_text(&name);
+                remove.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+                if remove.clicked() {
+                    commands.send(InputCommand::RemoveSourceRoot(i));
+                }
+            });
+        }
+    }
 }
 
 /// A row of the inputs list.

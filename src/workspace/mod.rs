@@ -171,7 +171,8 @@ pub struct Selection {
     pub inspected_map: Option<String>,
 }
 
-/// Panel layout and view options.
+/// View options of the document. Where the panels are is the user's, not the
+/// workspace's (`app::LayoutPrefs`); sizes written by older versions are ignored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Layout {
@@ -181,16 +182,6 @@ pub struct Layout {
     pub raw_frames: bool,
     /// Segment inspector open.
     pub inspector_open: bool,
-    /// Timing panel open.
-    pub timing_open: bool,
-    /// Width of the workspace side panel in points.
-    pub side_panel_width: f32,
-    /// Width of the timing panel.
-    pub timing_width: f32,
-    /// Height of the frame detail panel.
-    pub detail_height: f32,
-    /// Height of the segment inspector (docked below the list).
-    pub inspector_height: f32,
 }
 
 impl Default for Layout {
@@ -199,11 +190,6 @@ impl Default for Layout {
             dark: true,
             raw_frames: false,
             inspector_open: false,
-            timing_open: false,
-            side_panel_width: 260.0,
-            timing_width: 380.0,
-            detail_height: 220.0,
-            inspector_height: 300.0,
         }
     }
 }
@@ -472,7 +458,7 @@ mod tests {
             frame: Some(3),
             text: "the null comes from here".to_owned(),
         });
-        ws.layout.timing_open = true;
+        ws.layout.inspector_open = true;
         let text = to_ron(&ws);
         assert_eq!(parse(&text, Path::new("x.ron")).unwrap(), ws);
         // Missing fields take their defaults (older or hand-written files).

@@ -38,7 +38,11 @@ pub fn app() -> Harness<'static, AppState> {
 /// The real app in a window of this size, with a waker that does nothing: the test polls
 /// frames itself.
 pub fn app_sized(width: f32, height: f32) -> Harness<'static, AppState> {
-    let state = AppState::new(Arc::new(|| {}));
+    let mut state = AppState::new(Arc::new(|| {}));
+    // The user's layout file is never read or written by a test.
+    static HARNESSES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = HARNESSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    state.layout_file = Some(temp_dir(&format!("layout-{n}")).join("layout.ron"));
     Harness::builder()
         .with_size(egui::vec2(width, height))
         .build_ui_state(
@@ -263,4 +267,40 @@ pub fn settle_jobs(app: &mut AppState) {
         assert!(Instant::now() < deadline, "the app did not settle");
         std::thread::sleep(Duration::from_millis(2));
     }
+}
+
+/// The tab titled `title` (a tile's tab: a button that says whether it is the active one).
+pub fn tab<'h>(h: &'h Harness<'static, AppState>, title: &str) -> egui_kittest::Node<'h> {
+    use egui_kittest::kittest::NodeT as _;
+    h.get_all_by_role(egui::Role::Button)
+        .find(|n| {
+            let node = n.accesskit_node();
+            node.label().as_deref() == Some(title) && node.toggled().is_some()
+        })
+        .unwrap_or_else(|| panic!("no tab {title:?}"))
+}
+
+/// Whether a tab titled `title` is shown.
+pub fn has_tab(h: &Harness<'static, AppState>, title: &str) -> bool {
+    use egui_kittest::kittest::NodeT as _;
+    h.get_all_by_role(egui::Role::Button).any(|n| {
+        let node = n.accesskit_node();
+        node.label().as_deref() == Some(title) && node.toggled().is_some()
+    })
+}
+
+/// Whether the tab titled `title` is its tab bar's active one.
+pub fn tab_active(h: &Harness<'static, AppState>, title: &str) -> bool {
+    use egui_kittest::kittest::NodeT as _;
+    tab(h, title).accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)
+}
+
+/// Clicks the close button of the tab titled `title` (the "Close" button inside its tab).
+pub fn close_tab(h: &mut Harness<'static, AppState>, title: &str) {
+    let at = tab(h, title).rect();
+    h.get_all_by_label("Close")
+        .find(|n| at.contains_rect(n.rect()))
+        .unwrap_or_else(|| panic!("no close button on the tab {title:?}"))
+        .click();
+    h.run_steps(3);
 }

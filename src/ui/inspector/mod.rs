@@ -10,8 +10,7 @@ mod table;
 mod tools;
 
 use super::theme;
-use super::widgets::{MAX_SHARE, keep_size};
-use crate::app::{AppState, Commands, InspectorView, Loaded, Panel};
+use crate::app::{AppState, Commands, InspectorView, Loaded};
 use crate::app::{InspectorCommand, WorkspaceCommand};
 use crate::symbols::sourcemap::NONE;
 use code::{generated_ui, original_ui};
@@ -29,8 +28,7 @@ const BEFORE: u32 = 60;
 /// Columns of generated code shown after it.
 const AFTER: u32 = 180;
 
-/// The inspector, docked below the stack list (it shares the window, never covers the
-/// list); its height is kept in the workspace.
+/// The inspector, in a tile of its own.
 pub fn inspector_ui(
     ui: &mut egui::Ui,
     state: &AppState,
@@ -38,82 +36,61 @@ pub fn inspector_ui(
     commands: &mut Commands,
 ) {
     let ctx = ui.ctx().clone();
-    let kept = state.workspace.layout.inspector_height;
-    let height = ctx.content_rect().height();
-    let max = (height * MAX_SHARE).max(theme::INSPECTOR_MIN_HEIGHT);
-    let shown = egui::Panel::bottom(("inspector", state.layout_generation))
-        .resizable(true)
-        .default_size(kept.clamp(theme::INSPECTOR_MIN_HEIGHT, max))
-        .size_range(theme::INSPECTOR_MIN_HEIGHT..=max)
-        .show(ui, |ui| {
-            header_ui(ui, state, view, commands);
-            let hover_id = egui::Id::unique("inspector-hover");
-            let hovered: Option<usize> = ctx
-                .data(|d| d.get_temp::<Option<usize>>(hover_id))
-                .flatten();
-            let selected = state.view.inspector.segment;
-            let marks = Marks {
-                focus: hovered
-                    .or(selected)
-                    .or((!view.segments.is_empty()).then_some(0)),
-                selected,
-                hovered,
-            };
-            let mut hovered_now = None;
-            // The map's segments by original position, for the panes and Go to original.
-            let inspected = state.workspace.selection.inspected_map.as_ref();
-            let originals = state
-                .view
-                .inspector
-                .originals
-                .as_ref()
-                .filter(|(m, _)| Some(m) == inspected)
-                .map(|(_, i)| i.as_ref());
-            if originals.is_none() && state.view.inspector.originals_pending.as_ref() != inspected {
-                commands.send(InspectorCommand::IndexOriginals);
-            }
-            // The panes number sources as the map (or its section) does: the index's numbers
-            // are those of a regular map only.
-            let originals = originals
-                .filter(|_| matches!(*view.map, crate::symbols::sourcemap::SourceMap::Regular(_)));
-            // The body fits the panel: the table scrolls; beside it the generated code (its
-            // half, scrolling) and the original source below it (the rest, scrolling).
-            let body = ui.available_height();
-            ui.columns(2, |cols| {
-                if let [left, right] = cols {
-                    segment_table_ui(left, view, marks, &mut hovered_now, commands);
-                    egui::ScrollArea::vertical()
-                        .id_salt("inspector-code")
-                        .max_height(body * theme::GENERATED_SHARE)
-                        .auto_shrink([false, true])
-                        .show(right, |right| {
-                            generated_ui(right, view, marks, &mut hovered_now, commands);
-                        });
-                    right.separator();
-                    original_ui(right, view, originals, marks, &mut hovered_now);
-                }
-            });
-            if hovered_now != hovered {
-                ctx.data_mut(|d| d.insert_temp(hover_id, hovered_now));
-                ctx.request_repaint();
-            }
-        })
-        .response
-        .rect
-        .height();
-    keep_size(&ctx, commands, Panel::Inspector, kept, shown);
+    header_ui(ui, state, view, commands);
+    let hover_id = egui::Id::unique("inspector-hover");
+    let hovered: Option<usize> = ctx
+        .data(|d| d.get_temp::<Option<usize>>(hover_id))
+        .flatten();
+    let selected = state.view.inspector.segment;
+    let marks = Marks {
+        focus: hovered
+            .or(selected)
+            .or((!view.segments.is_empty()).then_some(0)),
+        selected,
+        hovered,
+    };
+    let mut hovered_now = None;
+    // The map's segments by original position, for the panes and Go to original.
+    let inspected = state.workspace.selection.inspected_map.as_ref();
+    let originals = state
+        .view
+        .inspector
+        .originals
+        .as_ref()
+        .filter(|(m, _)| Some(m) == inspected)
+        .map(|(_, i)| i.as_ref());
+    if originals.is_none() && state.view.inspector.originals_pending.as_ref() != inspected {
+        commands.send(InspectorCommand::IndexOriginals);
+    }
+    // The panes number sources as the map (or its section) does: the index's numbers
+    // are those of a regular map only.
+    let originals =
+        originals.filter(|_| matches!(*view.map, crate::symbols::sourcemap::SourceMap::Regular(_)));
+    // The body fits the panel: the table scrolls; beside it the generated code (its
+    // half, scrolling) and the original source below it (the rest, scrolling).
+    let body = ui.available_height();
+    ui.columns(2, |cols| {
+        if let [left, right] = cols {
+            segment_table_ui(left, view, marks, &mut hovered_now, commands);
+            egui::ScrollArea::vertical()
+                .id_salt("inspector-code")
+                .max_height(body * theme::GENERATED_SHARE)
+                .auto_shrink([false, true])
+                .show(right, |right| {
+                    generated_ui(right, view, marks, &mut hovered_now, commands);
+                });
+            right.separator();
+            original_ui(right, view, originals, marks, &mut hovered_now);
+        }
+    });
+    if hovered_now != hovered {
+        ctx.data_mut(|d| d.insert_temp(hover_id, hovered_now));
+        ctx.request_repaint();
+    }
 }
 
 fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands: &mut Commands) {
-    ui.horizontal(|ui| {
-        if ui
-            .small_button("Close")
-            .on_hover_text("Close the segment inspector")
-            .clicked()
-        {
-            commands.send(InspectorCommand::ToggleInspector);
-        }
-        ui.label(RichText::new("Segment inspector").strong());
+    ui.horizontal_wrapped(|ui| {
         egui::ComboBox::from_id_salt("inspected-map")
             .selected_text(&view.map_name)
             .show_ui(ui, |ui| {
@@ -211,20 +188,6 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
         )
         .show(ui.ctx(), |ui| original_nav_ui(ui, nav, commands));
     }
-    if let Some(compare) = &state.view.inspector.map_diff
-        && state.workspace.selection.inspected_map.as_ref() == Some(&compare.a)
-    {
-        tool_window(
-            "Compare maps",
-            "compare-maps",
-            egui::Align2::LEFT_TOP,
-            [theme::ORIGINAL_LEFT, 40.0],
-            theme::COMPARE_WIDTH,
-        )
-        .show(ui.ctx(), |ui| {
-            compare_ui(ui, compare, &state.workspace_dir(), commands)
-        });
-    }
     if let Some((path, hits)) = &state.view.inspector.map_search
         && state.workspace.selection.inspected_map.as_ref() == Some(path)
     {
@@ -272,6 +235,13 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             view.sections.len(),
             list.join(", ")
         ));
+    }
+}
+
+/// Two maps of one bundle compared, in a tab as wide as the main area.
+pub fn map_compare_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    if let Some(compare) = &state.view.inspector.map_diff {
+        compare_ui(ui, compare, &state.workspace_dir(), commands);
     }
 }
 
