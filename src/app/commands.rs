@@ -224,6 +224,8 @@ pub enum WorkspaceCommand {
     Export(ExportFormat, PathBuf),
     /// Open a file dialog (it never blocks painting; its answer comes in a later frame).
     Dialog(DialogRequest),
+    /// The answer to "Restore unsaved work?" (true: restore) for the first work on offer.
+    Recover(bool),
 }
 
 impl From<WorkspaceCommand> for Command {

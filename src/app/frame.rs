@@ -42,6 +42,8 @@ impl AppState {
         self.sync_tiles();
         self.keep_layout(&ctx);
         if self.closing == Closing::Close {
+            // Closed on purpose (saved, or changes discarded): no recovery file is left.
+            self.recovery = None;
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         if let Some(text) = self.pending_copy.take() {
@@ -51,6 +53,9 @@ impl AppState {
             self.copied = Some(text);
         }
         if let Some(wait) = self.tick_autosave() {
+            ctx.request_repaint_after(wait);
+        }
+        if let Some(wait) = self.tick_recovery() {
             ctx.request_repaint_after(wait);
         }
         if let Some((at, _)) = &self.notice {

@@ -343,6 +343,10 @@ pub struct AppState {
     pub layout: LayoutPrefs,
     /// Where the layout is kept (`None`: not kept, as in tests).
     pub layout_file: Option<PathBuf>,
+    /// The folder of recovery files (`None`: unsaved work is not kept, as in tests).
+    pub recovery_dir: Option<PathBuf>,
+    /// Work left by a Symscope that did not close, offered back (newest first).
+    pub recovered: Vec<crate::workspace::recovery::Orphan>,
     /// The user's settings (the editor command): never read from a workspace.
     pub settings: Settings,
     /// Recently opened workspaces.
@@ -367,6 +371,8 @@ pub struct AppState {
     /// writes only to such a file, never to one that was merely opened (the demo, a file
     /// in a repository).
     adopted: bool,
+    /// This session's recovery file, once unsaved work was written to it.
+    recovery: Option<crate::workspace::recovery::Session>,
     /// The layout changed since it was last written.
     layout_changed: bool,
     /// The pane to bring to the front at the next sync.
@@ -400,6 +406,9 @@ impl AppState {
             errors_open: false,
             layout: LayoutPrefs::default(),
             layout_file: None,
+            recovery_dir: None,
+            recovered: Vec::new(),
+            recovery: None,
             layout_changed: false,
             show_pane: None,
             settings: Settings::default(),

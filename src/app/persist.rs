@@ -19,9 +19,17 @@ impl AppState {
     /// Opens a workspace file: inputs that exist are loaded, missing ones are shown as missing.
     pub fn open_workspace(&mut self, path: &Path) -> Result<(), workspace::WorkspaceError> {
         let ws = workspace::load(path)?;
+        self.remember_recent(path);
+        self.show_document(ws, Some(path.to_path_buf()));
+        Ok(())
+    }
+
+    /// Shows `ws`, the document of the file at `path` (or of none): its inputs that exist
+    /// are loaded, missing ones shown as missing.
+    fn show_document(&mut self, ws: workspace::Workspace, path: Option<PathBuf>) {
         self.view.inspector.when_ready = ws.layout.inspector_open && ws.selection.frame.is_some();
         self.workspace = ws;
-        self.workspace_path = Some(path.to_path_buf());
+        self.workspace_path = path;
         // Opened, not saved: nothing is written to it until the user saves.
         self.adopted = false;
         self.autosave.clear();
@@ -31,7 +39,6 @@ impl AppState {
         self.view.buckets.bucketed = None;
         self.view.buckets.log_compare = None;
         self.view.buckets.compare_pick = (None, None);
-        self.remember_recent(path);
         let dir = self.workspace_dir();
         let docs = self.workspace.inputs.clone();
         for doc in docs {
@@ -74,7 +81,59 @@ impl AppState {
         // Bucketed and compared now, and again as symbol files finish loading.
         self.start_bucketing();
         self.compare_again();
-        Ok(())
+    }
+
+    /// Restores (or drops) the work of the first recovery file on offer: restored, it is
+    /// the open document again, as unsaved changes to its own file (which is untouched).
+    pub(super) fn answer_recovery(&mut self, restore: bool) {
+        if self.recovered.is_empty() {
+            return;
+        }
+        let orphan = self.recovered.remove(0);
+        if restore {
+            let doc = orphan.doc.clone();
+            self.show_document(doc.workspace, doc.original);
+            self.autosave.changed(Instant::now());
+        }
+        orphan.forget();
+    }
+
+    /// Writes the work to this session's recovery file a moment after each change while it
+    /// is unsaved, and removes it once saved. Returns when to look again.
+    pub fn tick_recovery(&mut self) -> Option<Duration> {
+        let dir = self.recovery_dir.clone()?;
+        if !self.unsaved() {
+            if let Some(s) = &mut self.recovery {
+                s.clear();
+            }
+            return None;
+        }
+        let now = Instant::now();
+        let never = self.recovery.as_ref().is_none_or(|s| !s.is_written());
+        if !(self.autosave.recovery_due(now) || never) {
+            return self.autosave.recovery_wait(now);
+        }
+        if self.recovery.is_none() {
+            match workspace::recovery::Session::start(&dir) {
+                Ok(s) => self.recovery = Some(s),
+                Err(e) => {
+                    // Once: the work cannot be kept here; say so and stop trying.
+                    self.errors
+                        .push(format!("unsaved work is not kept for recovery: {e}"));
+                    self.recovery_dir = None;
+                    return None;
+                }
+            }
+        }
+        let (original, dir) = (self.workspace_path.clone(), self.workspace_dir());
+        if let Some(s) = &mut self.recovery
+            && let Err(e) = s.write(&self.workspace, original.as_deref(), &dir)
+        {
+            self.errors
+                .push(format!("unsaved work is not kept for recovery: {e}"));
+            self.recovery_dir = None;
+        }
+        None
     }
 
     fn remember_recent(&mut self, path: &Path) {
@@ -108,6 +167,13 @@ impl AppState {
             self.layout_file = super::layout_file();
         }
         self.layout = super::LayoutPrefs::load(self.layout_file.as_deref());
+        if self.recovery_dir.is_none() {
+            self.recovery_dir = workspace::recovery::recovery_dir();
+        }
+        // Work left by a Symscope that crashed or was killed is offered back.
+        if let Some(dir) = &self.recovery_dir {
+            self.recovered = workspace::recovery::orphans(dir);
+        }
         self.recent = recent_file()
             .and_then(|f| std::fs::read_to_string(f).ok())
             .map(|t| {
@@ -454,6 +520,7 @@ impl AppState {
             }
 
             WorkspaceCommand::Dialog(request) => self.show_dialog(request),
+            WorkspaceCommand::Recover(restore) => self.answer_recovery(restore),
         }
     }
 }

@@ -8,7 +8,8 @@
 //! (inputs), `stack_list.rs` (frames), `frame_detail.rs` (the selected frame),
 //! `timing_panel.rs` (job phases), `inspector.rs` (source-map segments), `buckets.rs` (crash
 //! logs grouped by signature, two logs compared), `shortcuts.rs` (F1), `close_question.rs`
-//! (Save changes before closing?); `widgets.rs` holds
+//! (Save changes before closing?), `recovery_question.rs` (Restore unsaved work?),
+//! `tiles.rs` (the panes in tiles); `widgets.rs` holds
 //! the pieces they share.
 
 mod buckets;
@@ -16,6 +17,7 @@ mod close_question;
 mod frame_detail;
 mod inspector;
 mod menu;
+mod recovery_question;
 mod shortcuts;
 mod stack_list;
 mod status;
@@ -42,6 +44,7 @@ pub fn app_ui(ui: &mut egui::Ui, state: &AppState, views: &Views, commands: &mut
         .show(ui, |ui| tiles::tiles_ui(ui, state, views, commands));
     shortcuts::shortcuts_ui(&ctx, state, commands);
     close_question::close_question_ui(&ctx, state, commands);
+    recovery_question::recovery_question_ui(&ctx, state, commands);
     if !state.view.hovered.is_empty() {
         drop_overlay_ui(&ctx, &state.view.hovered);
     }

@@ -1,14 +1,16 @@
 //! The workspace: a RON document under `workspaces/` listing the inputs (paths relative to the
-//! document), per-log settings, the user's triage notes, selection and panel layout.
+//! document), per-log settings, the user's triage notes, selection and view options.
 //!
 //! Saving writes a temporary file, fsyncs it and renames it over the old one, so a crash or a
 //! kill during a save loses nothing. A file written by a newer Symscope, or one that is not a
 //! workspace, is refused with a clear error and never overwritten. Derived data (indexes,
 //! caches) lives in the user's cache folder, keyed by the document ([`user_dirs`]), never beside
-//! the user's file, and is never needed for correctness.
+//! the user's file, and is never needed for correctness. Unsaved work is kept in a recovery
+//! file in the user's data folder ([`recovery`]) until it is saved.
 
 mod extract;
 mod paths;
+pub mod recovery;
 pub mod user_dirs;
 
 pub use extract::{Extracted, extract_sources};
@@ -386,11 +388,13 @@ impl Workspace {
     }
 }
 
-/// Debounces autosave: a save is due a moment after the last change.
+/// Debounces autosave: a save is due a moment after the last change; so is the write of
+/// the recovery file ([`recovery`]), which a save does not make due.
 #[derive(Clone, Copy, Debug)]
 pub struct Autosave {
     delay: Duration,
     dirty_since: Option<Instant>,
+    recovery_since: Option<Instant>,
 }
 
 impl Autosave {
@@ -399,12 +403,31 @@ impl Autosave {
         Self {
             delay,
             dirty_since: None,
+            recovery_since: None,
         }
     }
 
     /// Records a change at `now`.
     pub fn changed(&mut self, now: Instant) {
         self.dirty_since = Some(now);
+        self.recovery_since = Some(now);
+    }
+
+    /// Whether the recovery file is due at `now`; if so, it counts as written.
+    pub fn recovery_due(&mut self, now: Instant) -> bool {
+        match self.recovery_since {
+            Some(t) if now.duration_since(t) >= self.delay => {
+                self.recovery_since = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// How long until the recovery file is due.
+    pub fn recovery_wait(&self, now: Instant) -> Option<Duration> {
+        self.recovery_since
+            .map(|t| self.delay.saturating_sub(now.duration_since(t)))
     }
 
     /// Whether there are unsaved changes.
