@@ -32,9 +32,9 @@
 //! | [`symbolicate`] | pure: matching frames to symbol files, resolving, naming functions, explaining failures, frame by frame into a result sink |
 //! | [`engine`] | pure: the one journey of the CLI and the window: detect once, load by one route with one cache scheme, read a log into its compact table, symbolicate it, write it out (text, the JSON contract) |
 //! | [`jobs`] | background work: a named rayon pool whose jobs report progress, can be cancelled, record timing spans and turn panics into failed jobs; the `ChunkRunner` on all cores |
-//! | [`workspace`] | the RON document (`workspaces/*.ron`): atomic saves, schema checks, missing and changed inputs, autosave debounce |
-//! | [`app`] | state, commands, the frame loop and view models (knows eframe) |
-//! | [`ui`] | egui only: a file per panel that reads state and emits commands; the theme's tokens |
+//! | [`workspace`] | the RON document (`workspaces/*.ron`): atomic saves, schema checks, missing and changed inputs, autosave debounce, recovery files of unsaved work |
+//! | [`app`] | state, commands, the frame loop and view models, the tiles' tree and the user's layout (knows eframe) |
+//! | [`ui`] | egui only: a file per pane, drawn in tiles, that reads state and emits commands; the theme's tokens |
 //!
 //! The pure layers start no threads and take no cancel flag: they report progress through
 //! [`model::Progress`], whose answer says whether to go on, and run pieces on several cores

@@ -28,7 +28,8 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
     h.run_steps(3);
     h.get_by_label("Inspect segment").click();
     h.run_steps(4);
-    // The frame's segment is selected: generated column 98699 → three.core.js 16287:9, and
+    // The frame's segment is selected: generated column 98700 (1-based, as the trace says it)
+    // → three.core.js 16287:9, and
     // the table scrolled to it although the line has thousands of segments.
     let view = h.state_mut().inspector_view().unwrap();
     let at = h.state().view.inspector.segment.unwrap();
@@ -37,7 +38,7 @@ fn the_segment_inspector_jumps_to_a_frame_and_links_both_sides() {
         "{} {at}",
         view.segments.len()
     );
-    h.get_by_label_contains("98699 → ../node_modules/three/build/three.core.js:16287:9");
+    h.get_by_label_contains("98700 → ../node_modules/three/build/three.core.js:16287:9");
     h.get_by_label("Original, ../node_modules/three/build/three.core.js:16287:9");
     // The generated code around it comes from the bundle, the original line from sourcesContent.
     assert!(has_label(&h, "this.expandByObject(i[r],e)"));
@@ -243,6 +244,35 @@ fn the_inspector_goes_to_an_original_line() {
     let at = h.state().view.inspector.segment.unwrap();
     let view = h.state_mut().inspector_view().unwrap();
     assert_eq!(view.segments[at].gen_col, 98699);
+    // It lands on screen as Jump does: the table scrolled to the segment (its row is among
+    // the rows drawn), both code panes at it.
+    assert_lands(&h, at, 98699, "three.core.js:16287:9");
+}
+
+/// The segment `at` (at 0-based generated column `column`) is on screen: its row among the
+/// table's visible rows, the original pane titled with `original`, the generated pane
+/// centred on it (its window starts 60 columns before).
+fn assert_lands(h: &Harness<'static, AppState>, at: usize, column: u32, original: &str) {
+    let row = format!("segment {at}: ");
+    assert!(
+        has_label(h, &row),
+        "the table is not scrolled to segment {at}: {:?}",
+        labels_containing(h, "segment ")
+            .iter()
+            .take(3)
+            .collect::<Vec<_>>()
+    );
+    let title = labels_containing(h, "Original, ");
+    assert!(
+        title.iter().any(|t| t.ends_with(original)),
+        "the original pane shows {title:?}, not {original}"
+    );
+    let from = format!("… from column {}", column.saturating_sub(60) + 1);
+    assert!(
+        has_label(h, &from),
+        "the generated pane is elsewhere: {:?}",
+        labels_containing(h, "from column")
+    );
 }
 
 /// Go to original on an index map: its sections' sources, one list, and a line of lodash
@@ -326,6 +356,14 @@ fn the_inspector_searches_the_map() {
     h.run_steps(3);
     let view = h.state_mut().inspector_view().unwrap();
     assert_eq!(view.line, at.line);
+    let seg = h.state().view.inspector.segment.unwrap();
+    assert_eq!(view.gen_col(seg), Some(at.column));
+    let place = format!(
+        "{}:{}",
+        view.segments[seg].src_line + 1,
+        view.segments[seg].src_col + 1
+    );
+    assert_lands(&h, seg, at.column, &place);
     h.get_by_label("Close search").click();
     h.run_steps(2);
     assert!(!has_label(&h, "Close search"));
@@ -363,7 +401,7 @@ fn the_inspector_compares_two_maps() {
     // It starts at the first difference: the inspector is there already (the inspected map
     // has no line 4226: it shows its last), and each side is titled with its full path.
     assert_eq!(h.state_mut().inspector_view().unwrap().line, 4224);
-    assert!(has_label(&h, "0 → (no source)"));
+    assert!(has_label(&h, "1 → (no source)"));
     // The label is the whole path, not a tail of it.
     let full = variant.display().to_string();
     assert!(
@@ -385,7 +423,7 @@ fn the_inspector_compares_two_maps() {
     assert_eq!(shown(&h), 0);
     h.get_by_label("line 4226: 0 / 1").click();
     h.run_steps(3);
-    assert!(has_label(&h, "0 → (no source)"));
+    assert!(has_label(&h, "1 → (no source)"));
     // The inspected map has no line 4226: the inspector shows its last.
     assert_eq!(h.state_mut().inspector_view().unwrap().line, 4224);
     h.get_by_label("Close comparison").click();

@@ -114,3 +114,49 @@ fn a_broken_layout_file_gives_the_first_layout() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The frame detail's source shows the frame's line centred, at every window size, and
+/// centred again when the window changes size.
+#[test]
+fn the_frame_line_is_centred_in_the_source_at_every_size() {
+    let line_of = |h: &Harness<'static, AppState>| {
+        // The highlighted line: three.core.js line 16222 (`  16222  …`).
+        h.get_all_by_label_contains(" 16222  ")
+            .next()
+            .unwrap_or_else(|| panic!("the frame's line is not shown"))
+            .rect()
+    };
+    let check = |h: &Harness<'static, AppState>, size: egui::Vec2| {
+        let line = line_of(h);
+        let top = h.get_by_label("Note on this exception").rect().bottom();
+        let bottom = h.get_by_label("Ready").rect().top();
+        let middle = (top + bottom) / 2.0;
+        assert!(
+            (line.center().y - middle).abs() <= line.height() * 1.5,
+            "{size:?}: the line at {:?}, the source from {top} to {bottom}",
+            line
+        );
+    };
+    for size in [
+        egui::vec2(1280.0, 800.0),
+        egui::vec2(900.0, 600.0),
+        egui::vec2(1920.0, 1080.0),
+    ] {
+        let mut h = app_sized(size.x, size.y);
+        resolve_three(&mut h);
+        h.get_all_by_label_contains(
+            "expandByObject  ../node_modules/three/build/three.core.js:16222:39",
+        )
+        .next()
+        .unwrap()
+        .click();
+        settle(&mut h, |h| has_label(h, " 16222  "));
+        h.run_steps(3);
+        check(&h, size);
+        // A taller window: centred again.
+        let bigger = size + egui::vec2(0.0, 200.0);
+        h.set_size(bigger);
+        h.run_steps(4);
+        check(&h, bigger);
+    }
+}

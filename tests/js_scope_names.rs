@@ -146,6 +146,83 @@ fn every_scope_named_frame_is_named_as_v8_names_the_unminified_code() {
     assert!(compared >= 140, "{compared}");
 }
 
+/// With the maps alone (no bundle to parse), every frame is named from its enclosing
+/// function in the map's original source (`sourcesContent`), as V8 names it: one name per
+/// position, whichever frame calls it (lodash's `9:5583` was `func` called from `reduce`
+/// and `arrayReduce` called from `baseWrapperValue`, after the callers' call-site tokens).
+#[test]
+fn with_the_maps_alone_frames_are_named_from_the_original_source_as_v8_names_them() {
+    let mut compared = 0;
+    let mut mismatches = Vec::new();
+    for (case, trace) in TRACES {
+        let v8 = v8_names(case);
+        let dir = js(case);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_symscope"));
+        cmd.args(["symbolicate", "--format", "json"]);
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "map") {
+                cmd.arg("-s").arg(p);
+            }
+        }
+        let out = cmd.arg(dir.join(trace)).output().unwrap();
+        assert!(out.status.success(), "{case}/{trace}");
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut by_position: std::collections::HashMap<String, String> = Default::default();
+        let mut named = 0;
+        for stack in doc["stacks"].as_array().unwrap() {
+            for frame in stack["frames"].as_array().unwrap() {
+                if frame["status"] != "resolved" {
+                    continue;
+                }
+                let loc = &frame["resolved"][0];
+                if loc["name_source"] == "function_map" {
+                    continue;
+                }
+                assert_eq!(
+                    loc["name_source"], "original_scope",
+                    "{case}/{trace}: {frame}"
+                );
+                let ours = loc["function"].as_str().unwrap_or_default();
+                // One name per generated position.
+                let input = &frame["input"];
+                let at = format!("{}:{}:{}", input["file"], input["line"], input["column"]);
+                let first = by_position
+                    .entry(at.clone())
+                    .or_insert_with(|| ours.to_owned());
+                assert_eq!(first, ours, "{case}/{trace}: two names at {at}");
+                let key = (
+                    normal(loc["file"].as_str().unwrap()),
+                    loc["line"].as_u64().unwrap(),
+                );
+                let Some(names) = v8.get(&key) else {
+                    mismatches.push(format!(
+                        "{case}/{trace}: {} at {key:?}: the unminified run has no frame there",
+                        frame["raw"]
+                    ));
+                    continue;
+                };
+                if !names.iter().all(|v| same_name(ours, v)) {
+                    mismatches.push(format!(
+                        "{case}/{trace}: {}: ours {ours:?}, V8 {names:?} at {key:?}",
+                        frame["raw"]
+                    ));
+                }
+                named += 1;
+            }
+        }
+        assert!(named > 0, "{case}/{trace}");
+        compared += named;
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} of {compared} frames named otherwise than V8:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+    assert!(compared >= 140, "{compared}");
+}
+
 /// Names that must never appear: a callee or wrapper a frame passes through.
 const NEVER: &[&str] = &[
     "apply",

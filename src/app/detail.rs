@@ -90,8 +90,9 @@ impl FrameDetail {
 /// The largest source file read from a source folder.
 const MAX_SOURCE_BYTES: u64 = 8 << 20;
 
-/// Lines of context shown above and below the frame's line.
-const CONTEXT: u32 = 5;
+/// Lines of context shown above and below the frame's line: more than the tallest pane
+/// holds, so that the line can be centred in it.
+const CONTEXT: u32 = 80;
 
 /// The detail of frame `frame` of stack `stack`, its source context from the maps' sources
 /// (a source under a source folder is read by a job: [`source_from_roots`]).

@@ -7,14 +7,16 @@
 //! - `frame.rs`: the frame loop and input handling;
 //! - `commands.rs`: what the UI may ask, and how the state applies it;
 //! - `events.rs`: starting jobs and taking in what they hand back;
-//! - `persist.rs`: opening and saving workspaces, the recent list, autosave;
+//! - `persist.rs`: opening and saving workspaces, the recent list, autosave, recovery of
+//!   unsaved work;
 //! - `caches.rs`: the view models the panels read, each computed once per change;
 //! - `loading.rs`: the jobs' work, on the engine's journey;
 //! - `rows.rs`, `detail.rs`, `inspector.rs`: the stack list's rows, the frame detail, the
 //!   segment inspector's line;
 //! - `dialogs.rs`: file dialogs on threads of their own (painting never waits for one);
 //! - `errors.rs`: the messages for the user, timed, dismissed one by one;
-//! - `settings.rs`: the user's own settings (the editor), never read from a workspace.
+//! - `settings.rs`: the user's own settings (the editor), never read from a workspace;
+//! - `tiles.rs`: which panes are open and where (`egui_tiles`), the user's layout.
 //!
 //! The window's thread reads no input file: a load job reads (or maps) it, fingerprints it
 //! and records what it found when it finishes. Nothing is written to the working directory,

@@ -76,6 +76,8 @@
 //!   "name_source": "scope",    // JS: function_map | scope (the enclosing function in the
 //!                              // bundle; with "function": null or "X.<anonymous>", an
 //!                              // anonymous function, X the receiver V8 printed) |
+//!                              // original_scope (the enclosing function in the original
+//!                              // source, from sourcesContent, when the bundle is not here) |
 //!                              // caller_token | caller_source | token | trace; null elsewhere
 //!   "token_name": "expandByObject", // JS: the `names` entry at the position
 //!   "file": "../node_modules/three/build/three.core.js",  // sourceRoot applied

@@ -41,6 +41,11 @@ pub enum NameSource {
     /// mapped to their original names (Chrome DevTools' and Sentry's way); with no function
     /// name, the enclosing function is anonymous (or the frame is top-level code).
     Scope,
+    /// The function that encloses the frame's original position in the map's
+    /// `sourcesContent`, parsed (the bundle is not here): the same position always gets the
+    /// same name, whoever called it; with no function name, the function is anonymous (or
+    /// the frame is top-level code).
+    OriginalScope,
     /// The name of the caller frame's call-site token (the Sentry heuristic).
     CallerToken,
     /// The callee of the caller frame's call expression, read from the original source text

@@ -18,7 +18,8 @@
 //! run's warnings.
 
 use super::names::{callee_at, is_ident};
-use super::scope_names::{ScopeAnswer, ScopeNames, scope_pass};
+use super::scope_names::{OriginalName, OriginalNames, ScopeAnswer, ScopeNames};
+use super::scope_names::{original_scope_pass, scope_pass};
 use super::{
     Options, Resolver, ResultSink, Summary, SymbolSet, basename, timings, unresolved, walk,
 };
@@ -43,10 +44,12 @@ pub(super) fn symbolicate(
         .column_base
         .unwrap_or_else(|| trace.format().default_column_base());
     let scopes = scope_pass(trace, symbols, base);
+    let originals = original_scope_pass(trace, symbols, base, &scopes);
     let mut js = Js {
         symbols,
         base,
         scopes,
+        originals,
         matches: HashMap::new(),
         next_maps: HashMap::new(),
         // A map that breaks a rule of the spec but is read anyway says so.
@@ -77,6 +80,8 @@ struct Js<'s> {
     base: u32,
     /// What the bundles say about each frame's enclosing function.
     scopes: ScopeNames,
+    /// What the original sources say, where the bundle is not here.
+    originals: OriginalNames,
     /// One match per frame file name and run; the name is copied only the first time.
     matches: HashMap<String, Option<Resolver>>,
     /// The next map of a transitive chain, by map and original source.
@@ -127,6 +132,21 @@ impl super::Resolve for Js<'_> {
             resolved.generated,
         ) {
             t.scope = self.scopes.get(file).and_then(|s| s.get(&(l, c))).cloned();
+            // The original source's answer holds where the frame resolved to (not past a
+            // chain of maps).
+            let here = resolved.resolved.first().map(|r| {
+                (
+                    r.file.clone(),
+                    r.line.unwrap_or(0).saturating_sub(1),
+                    r.column.unwrap_or(0).saturating_sub(1),
+                )
+            });
+            t.original = self
+                .originals
+                .get(file)
+                .and_then(|s| s.get(&(l, c)))
+                .filter(|o| Some(&o.at) == here.as_ref())
+                .cloned();
         }
         let printed_as = token.as_ref().and_then(|_| frame.input.as_ref()?.function);
         let next = Pending {
@@ -158,6 +178,8 @@ struct NamedToken {
     callee: Option<String>,
     /// The enclosing function in the bundle, when the bundle is here.
     scope: Option<ScopeAnswer>,
+    /// The enclosing function in the original source, when the bundle is not here.
+    original: Option<OriginalName>,
 }
 fn resolve_frame(
     input: Option<&FrameInput<&str>>,
@@ -334,6 +356,7 @@ fn resolve_frame(
         token_name,
         callee,
         scope: None,
+        original: None,
     };
     (
         SymbolicatedFrame {
@@ -384,7 +407,8 @@ fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
 }
 /// A frame with its function named, in this order: Metro's function map; the enclosing
 /// function in the bundle (anonymous stays anonymous); the name the engine printed, when the
-/// bundle is here, unminified, but could not be parsed there; the caller frame's call-site
+/// bundle is here, unminified, but could not be parsed there; the named function enclosing
+/// the original position in `sourcesContent` (the bundle not here); the caller frame's call-site
 /// token (the Sentry heuristic); the callee of the caller's call expression in the original
 /// source; the frame's own token; the method name the engine printed.
 fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
@@ -408,6 +432,13 @@ fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
         (name, Some(NameSource::Scope))
     } else if let (Some(ScopeAnswer::Unminified), Some(p)) = (&own.scope, printed_full) {
         (Some(p), Some(NameSource::Trace))
+    } else if let Some(o) = own.original {
+        note = Some(o.note);
+        // As in the bundle: an anonymous function keeps the receiver V8 printed.
+        let name = o
+            .name
+            .or_else(|| receiver.map(|r| format!("{r}.<anonymous>")));
+        (name, Some(NameSource::OriginalScope))
     } else if let Some(c) = caller.and_then(|c| c.token_name.clone()) {
         (Some(c), Some(NameSource::CallerToken))
     } else if let Some(c) = caller.and_then(|c| c.callee.clone()) {

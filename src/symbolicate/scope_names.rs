@@ -7,10 +7,12 @@
 
 use super::names::is_ident;
 use super::{Resolver, SymbolSet, basename};
+use crate::model::SourceText;
 use crate::model::{TraceView, utf16_col_to_byte, utf16_len};
-use crate::symbols::scopes::{Scope, enclosing_functions};
+use crate::symbols::scopes::{Dialect, Scope, enclosing_functions, enclosing_functions_in};
 use crate::symbols::sourcemap::SourceMap;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// What the bundle says about a frame's function.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,6 +151,159 @@ pub(super) fn scope_pass(trace: &dyn TraceView, symbols: &SymbolSet, base: u32) 
                 }
             };
             out.entry(file).or_default().insert((l, c), answer);
+        }
+    }
+    out
+}
+
+/// The enclosing function of a frame's original position, found in the map's
+/// `sourcesContent` when the bundle is not here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct OriginalName {
+    /// The original source's path, 0-based line and UTF-16 column this answer is for (the
+    /// frame's own resolution must be there: a chain of maps may lead elsewhere).
+    pub at: (Option<String>, u32, u32),
+    /// The function's name (`XRef.parse`); `None`: anonymous, or top-level code.
+    pub name: Option<String>,
+    /// What the frame detail says about it.
+    pub note: String,
+}
+
+/// Original-source answers by frame file, then 0-based generated position.
+pub(super) type OriginalNames = HashMap<String, HashMap<(u32, u32), OriginalName>>;
+
+/// Finds the function enclosing the original position of every frame that the bundle
+/// pass did not answer (its bundle is not loaded), by parsing the original source of the map's
+/// `sourcesContent` (`base`: the log's column base). Each source is parsed once for all its
+/// positions. Frames of Metro maps (their function map names them) are left alone.
+pub(super) fn original_scope_pass(
+    trace: &dyn TraceView,
+    symbols: &SymbolSet,
+    base: u32,
+    bundle: &ScopeNames,
+) -> OriginalNames {
+    let mut out = OriginalNames::new();
+    // Positions per (map, source): the frame's key, and the original line and column.
+    type Wanted = Vec<(FramePos, u32, u32)>;
+    let mut wanted: HashMap<(usize, u32), Wanted> = HashMap::new();
+    let mut matched: HashMap<String, Option<usize>> = HashMap::new();
+    let mut seen: std::collections::HashSet<FramePos> = std::collections::HashSet::new();
+    for s in 0..trace.stack_count() {
+        for f in 0..trace.frame_count(s) {
+            let Some(input) = trace.frame(s, f).and_then(|v| v.input) else {
+                continue;
+            };
+            let (Some(file), Some(line), false) = (input.file, input.line, input.builtin) else {
+                continue;
+            };
+            if line == 0 {
+                continue;
+            }
+            let col = input.column.unwrap_or(base).saturating_sub(base);
+            if bundle
+                .get(file)
+                .is_some_and(|b| b.contains_key(&(line - 1, col)))
+            {
+                continue;
+            }
+            let m = *matched.entry(file.to_owned()).or_insert_with(|| {
+                match symbols.find(file)?.resolver {
+                    Resolver::Map(m)
+                        if !symbols.maps[m]
+                            .map
+                            .regular_maps()
+                            .iter()
+                            .any(|r| r.has_function_map()) =>
+                    {
+                        Some(m)
+                    }
+                    _ => None,
+                }
+            });
+            let Some(m) = m else { continue };
+            let key = (file.to_owned(), line - 1, col);
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let Ok(Some(token)) = symbols.maps[m].map.lookup(line - 1, col) else {
+                continue;
+            };
+            let (Some(idx), Some(l), Some(c)) =
+                (token.source_index(), token.src_line(), token.src_col())
+            else {
+                continue;
+            };
+            wanted.entry((m, idx)).or_default().push((key, l, c));
+        }
+    }
+    for ((m, idx), frames) in wanted {
+        // An index map's sections each number their sources: grouped by the source text
+        // itself (looked up again for the section's map; both cheap).
+        let mut by_text: HashMap<usize, (Arc<SourceText>, Option<String>, Wanted)> = HashMap::new();
+        for (key, l, c) in frames {
+            let Ok(Some(token)) = symbols.maps[m].map.lookup(key.1, key.2) else {
+                continue;
+            };
+            let Some(text) = token.map().source_text(idx) else {
+                continue;
+            };
+            let id = Arc::as_ptr(&text) as usize;
+            by_text
+                .entry(id)
+                .or_insert_with(|| (text, token.source_path(), Vec::new()))
+                .2
+                .push((key, l, c));
+        }
+        for (_, (text, path, frames)) in by_text {
+            let src = text.as_str();
+            let lines = Lines::new(src);
+            let offsets: Vec<usize> = frames
+                .iter()
+                .map(|&(_, l, c)| lines.offset(l, c).unwrap_or(usize::MAX))
+                .collect();
+            let dialect = Dialect::of_path(path.as_deref().unwrap_or_default());
+            let found = enclosing_functions_in(src, &offsets, dialect);
+            for (((file, gl, gc), l, c), (found, off)) in
+                frames.into_iter().zip(found.into_iter().zip(offsets))
+            {
+                let Some(found) = found.filter(|_| off != usize::MAX) else {
+                    continue;
+                };
+                let (fl, fc) = lines.position(found.function_at);
+                let at = format!("{}:{}", fl + 1, fc + 1);
+                let (name, note) = match found.scope {
+                    Scope::Named(parts) => (
+                        Some(
+                            parts
+                                .iter()
+                                .map(|r| &src[r.clone()])
+                                .collect::<Vec<_>>()
+                                .join("."),
+                        ),
+                        format!(
+                            "named after its enclosing function in the original source, at {at}"
+                        ),
+                    ),
+                    Scope::Anonymous => (
+                        None,
+                        format!(
+                            "its enclosing function in the original source (at {at}) is anonymous"
+                        ),
+                    ),
+                    Scope::TopLevel => (
+                        None,
+                        "top-level code of the original source (outside any function)".to_owned(),
+                    ),
+                };
+                out.entry(file).or_default().insert(
+                    (gl, gc),
+                    OriginalName {
+                        at: (path.clone(), l, c),
+                        name,
+                        note,
+                    },
+                );
+            }
         }
     }
     out

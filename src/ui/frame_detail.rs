@@ -42,7 +42,7 @@ pub(super) fn frame_detail_ui(
                 ui.label(RichText::new(format!("via {map}")).weak());
             }
             if let Some((l, c)) = d.generated {
-                ui.label(RichText::new(format!("generated {}:{}", l + 1, c)).weak());
+                ui.label(RichText::new(format!("generated {}:{}", l + 1, c + 1)).weak());
             }
         });
     }
@@ -131,19 +131,30 @@ pub(super) fn frame_detail_ui(
     }
     if let Some(ctx) = &d.context {
         ui.separator();
+        // The room the source has: when it changes (a resized tile or window), the line is
+        // centred again.
+        let room = ui.available_size().round();
         egui::ScrollArea::vertical()
             .id_salt("source")
+            .auto_shrink([false, false])
             .show(ui, |ui| {
                 for (i, line) in ctx.lines.iter().enumerate() {
                     let n = ctx.first_line as usize + i;
                     let text = RichText::new(format!("{n:>6}  {line}")).monospace();
                     if i == ctx.highlight {
                         let line = ui.label(text.background_color(theme::SOURCE_HIGHLIGHT));
-                        // Bring the frame's line into view when the selection changes
+                        // Centre the frame's line when the selection or the room changes
                         // (not every frame, so the user can still scroll).
                         let key = egui::Id::unique("source-shown");
-                        let shown = (selection.stack, selection.frame, ctx.file.clone());
-                        let last = ui.data(|d| d.get_temp::<(usize, Option<usize>, String)>(key));
+                        let shown = (
+                            selection.stack,
+                            selection.frame,
+                            ctx.file.clone(),
+                            room.x as i32,
+                            room.y as i32,
+                        );
+                        let last = ui
+                            .data(|d| d.get_temp::<(usize, Option<usize>, String, i32, i32)>(key));
                         if last.as_ref() != Some(&shown) {
                             line.scroll_to_me(Some(egui::Align::Center));
                             ui.data_mut(|d| d.insert_temp(key, shown));
@@ -197,6 +208,7 @@ fn name_source_text(src: crate::model::NameSource) -> &'static str {
     match src {
         NameSource::FunctionMap => "name from Metro's function map",
         NameSource::Scope => "name of the enclosing function in the bundle",
+        NameSource::OriginalScope => "name of the enclosing function in the original source",
         NameSource::CallerToken => "name from the caller's call-site token",
         NameSource::CallerSource => "name from the caller's call in the source",
         NameSource::Token => "name of the token here",

@@ -1,4 +1,5 @@
-//! The shortcuts window (F1, Help → Shortcuts): every key the window answers to.
+//! The shortcuts window (F1, Help → Shortcuts): every key the window answers to, and what
+//! positions on screen are counted from.
 
 use crate::app::WindowCommand;
 use crate::app::{AppState, Commands};
@@ -50,6 +51,8 @@ pub(super) fn shortcuts_ui(ctx: &egui::Context, state: &AppState, commands: &mut
                     ui.end_row();
                 }
             });
+            ui.separator();
+            ui.label(egui::RichText::new(super::widgets::ONE_BASED).weak());
         });
     if !open {
         commands.send(WindowCommand::ToggleShortcuts);

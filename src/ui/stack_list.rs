@@ -371,7 +371,10 @@ fn frame_menu(
             .map(|l| place(l.file, l.line, l.column));
         if ui
             .add_enabled(location.is_some(), egui::Button::new("Copy location"))
-            .on_hover_text("file:line:column of the original source")
+            .on_hover_text(format!(
+                "file:line:column of the original source. {}",
+                super::widgets::ONE_BASED
+            ))
             .clicked()
             && let Some(text) = location
         {

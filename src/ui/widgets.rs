@@ -81,6 +81,10 @@ pub(super) fn list_row(
 
 pub(super) use crate::app::place;
 
+/// What every position on screen is counted from (said where positions are shown).
+pub(super) const ONE_BASED: &str = "Lines and columns are counted from 1 everywhere in Symscope, \
+     as engines print them and editors show them";
+
 /// Enter ends the edit in a text field; it is taken here so that it does not also act on
 /// whatever the keys go to next (a log's link, the stack list's Enter that inspects a frame).
 pub fn take_enter(ui: &mut egui::Ui, edit: &egui::Response) {

@@ -55,11 +55,50 @@ pub struct Found {
 /// The enclosing function of each byte offset in `src` (a generated JavaScript file), in the
 /// order given. `None` where no parse succeeded (the file is not JavaScript oxc reads).
 pub fn enclosing_functions(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
+    enclosing_functions_in(src, offsets, Dialect::default())
+}
+
+/// The language a source is written in, beyond JavaScript: TypeScript, JSX.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dialect {
+    /// TypeScript (`.ts`, `.tsx`, `.mts`, `.cts`).
+    pub typescript: bool,
+    /// JSX (`.jsx`, `.tsx`).
+    pub jsx: bool,
+}
+
+impl Dialect {
+    /// The dialect a source's path names by its extension (JavaScript when it names none).
+    pub fn of_path(path: &str) -> Self {
+        let ext = path
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.rsplit_once('.'))
+            .map_or("", |(_, e)| e);
+        Self {
+            typescript: matches!(ext, "ts" | "tsx" | "mts" | "cts"),
+            jsx: matches!(ext, "jsx" | "tsx"),
+        }
+    }
+
+    fn source_type(self) -> SourceType {
+        SourceType::unambiguous()
+            .with_typescript(self.typescript)
+            .with_jsx(self.jsx)
+    }
+}
+
+/// [`enclosing_functions`] for a source in `dialect` (an original source of a map).
+pub fn enclosing_functions_in(
+    src: &str,
+    offsets: &[usize],
+    dialect: Dialect,
+) -> Vec<Option<Found>> {
     // Each distinct offset is answered once.
     let mut distinct: Vec<usize> = offsets.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
-    let answers = enclosing_sorted(src, &distinct);
+    let answers = enclosing_sorted(src, &distinct, dialect);
     offsets
         .iter()
         .map(|o| answers[distinct.binary_search(o).unwrap_or(0)].clone())
@@ -79,11 +118,14 @@ pub fn enclosing_functions_whole(src: &str, offsets: &[usize]) -> Vec<Option<Fou
 }
 
 /// `enclosing_functions` for sorted, distinct offsets.
-fn enclosing_sorted(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
+fn enclosing_sorted(src: &str, offsets: &[usize], dialect: Dialect) -> Vec<Option<Found>> {
     let bytes = src.as_bytes();
     let order: Vec<usize> = (0..offsets.len()).collect();
     let mut answers: Vec<Option<Found>> = vec![None; offsets.len()];
-    let mut parser = SliceParser::default();
+    let mut parser = SliceParser {
+        dialect,
+        ..SliceParser::default()
+    };
     let mut unanswered: Vec<usize> = Vec::new();
     let mut zero: Option<lexer::Scanner<'_>> = None;
     // Positions that share a restart point are scanned together.
@@ -161,6 +203,7 @@ fn enclosing_sorted(src: &str, offsets: &[usize]) -> Vec<Option<Found>> {
 struct SliceParser {
     alloc: Allocator,
     parsed: usize,
+    dialect: Dialect,
 }
 
 impl SliceParser {
@@ -243,7 +286,7 @@ impl SliceParser {
         offsets: &[usize],
     ) -> Vec<(usize, Option<Found>)> {
         self.alloc.reset();
-        let ret = parse(&self.alloc, src);
+        let ret = parse(&self.alloc, src, self.dialect);
         let ok = !ret.panicked && ret.diagnostics.is_empty();
         which
             .iter()
@@ -264,7 +307,7 @@ impl SliceParser {
 
     fn parse(&mut self, text: &str, pos: usize, start: usize, top: bool) -> Answer {
         self.alloc.reset();
-        let ret = parse(&self.alloc, text);
+        let ret = parse(&self.alloc, text, self.dialect);
         if ret.panicked || !ret.diagnostics.is_empty() {
             return Answer::Unparsed;
         }
@@ -426,8 +469,12 @@ enum Answer {
     Unparsed,
 }
 
-fn parse<'a>(alloc: &'a Allocator, text: &'a str) -> oxc_parser::ParserReturn<'a> {
-    Parser::new(alloc, text, SourceType::unambiguous())
+fn parse<'a>(
+    alloc: &'a Allocator,
+    text: &'a str,
+    dialect: Dialect,
+) -> oxc_parser::ParserReturn<'a> {
+    Parser::new(alloc, text, dialect.source_type())
         .with_options(ParseOptions {
             allow_return_outside_function: true,
             preserve_parens: false,

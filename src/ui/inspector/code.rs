@@ -111,7 +111,11 @@ pub(super) fn generated_ui(
         chars,
     );
     if c0 > 0 {
-        ui.label(RichText::new(format!("… from column {c0}")).weak().small());
+        ui.label(
+            RichText::new(format!("… from column {}", c0 + 1))
+                .weak()
+                .small(),
+        );
     }
     let (response, over) = pieces_ui(ui, job, &pieces);
     if over.is_some() {

@@ -47,10 +47,11 @@ pub(super) fn segment_table_ui(
         font.clone(),
         ui.visuals().weak_text_color(),
     );
-    let (rect, _) = ui.allocate_exact_size(
+    let (rect, header_response) = ui.allocate_exact_size(
         egui::vec2(ui.available_width(), theme::SEGMENT_ROW_HEIGHT),
         egui::Sense::hover(),
     );
+    header_response.on_hover_text(crate::ui::widgets::ONE_BASED);
     ui.painter().galley(
         rect.left_center() + egui::vec2(theme::ROW_PADDING, -header.size().y / 2.0),
         header,
@@ -84,7 +85,8 @@ pub(super) fn segment_table_ui(
                 let Some(seg) = view.segments.get(i) else {
                     continue;
                 };
-                let gen_col = view.gen_col(i).unwrap_or(0);
+                // 1-based, as everywhere on screen.
+                let gen_col = view.gen_col(i).unwrap_or(0) + 1;
                 let source = view.source(i).unwrap_or_default();
                 let name = view.name(i).unwrap_or_default();
                 let text = if seg.source == NONE {

@@ -104,7 +104,7 @@ pub(super) fn compare_ui(
                 |(p, l, c)| format!("{}:{}:{}", crate::symbolicate::basename(p), l + 1, c + 1),
             );
             let name = m.name.as_deref().map_or(String::new(), |n| format!(" {n}"));
-            format!("{} → {original}{name}", m.column)
+            format!("{} → {original}{name}", m.column + 1)
         }
     };
     egui::ScrollArea::vertical()
