@@ -2,7 +2,8 @@
 //! stack list (idle, scrolling, and while a job runs), the memory a loaded 1M-frame trace
 //! takes per frame, and the time from dropping pdf.worker's map and trace to resolved frames
 //! on screen. The app is driven headless through egui_kittest (layout and tessellation, no
-//! GPU), as in the GUI tests.
+//! GPU), as in the GUI tests. `-- tiles`: the frame time with every tile open on a
+//! 200,000-frame log.
 
 #[path = "../tests/common/mod.rs"]
 mod tests_common;
@@ -111,6 +112,10 @@ fn main() {
     }
     if std::env::args().any(|a| a == "maps") {
         map_tools_in_the_window();
+        return;
+    }
+    if std::env::args().any(|a| a == "tiles") {
+        every_tile_open();
         return;
     }
     println!("# UI benchmark (headless egui_kittest, 1280×800; medians)\n");
@@ -574,4 +579,118 @@ fn drop_and_time(
         }
         std::thread::sleep(pause);
     }
+}
+
+/// `-- tiles`: the frame time with every tile open on a 200,000-frame log (issue #35): the
+/// log resolved through three.js's map and bundle, a frame selected (its detail and
+/// source), the segment inspector on its segment, Buckets of a folder of crash logs, two
+/// stacks compared and the timings; each tab brought to the front in turn, idle and while
+/// the stack list scrolls.
+fn every_tile_open() {
+    use symscope::app::{BucketsCommand, Commands, ComparePick, InspectorCommand, Pane};
+    use symscope::app::{StackCommand, WindowCommand};
+    let send = |h: &mut Harness<'static, AppState>, c: symscope::app::Command| {
+        let mut commands = Commands::default();
+        commands.send(c);
+        h.state_mut().apply(commands);
+    };
+    let mut h = app();
+    h.step();
+    let n = 200_000;
+    let dir = tests_common::temp_dir("bench-tiles");
+    let log = dir.join("big-trace.txt");
+    std::fs::write(&log, synthetic_trace(n)).unwrap();
+    let crashes = dir.join("crashes");
+    std::fs::create_dir_all(&crashes).unwrap();
+    crashgen::generate(&crashes, 60, 3);
+    for f in [
+        "three-esbuild/three.min.js.map",
+        "three-esbuild/three.min.js",
+    ] {
+        h.state_mut().add_path(fixture(f));
+    }
+    h.state_mut().add_path(log.clone());
+    let resolved = settle(&mut h, |h| !h.state().results.is_empty());
+    send(
+        &mut h,
+        StackCommand::SelectFrame {
+            stack: 0,
+            frame: 10,
+        }
+        .into(),
+    );
+    send(&mut h, InspectorCommand::InspectSelectedFrame.into());
+    send(&mut h, WindowCommand::OpenPane(Pane::Timings).into());
+    send(
+        &mut h,
+        BucketsCommand::BucketCrashes(vec![crashes.clone()]).into(),
+    );
+    settle(&mut h, |h| h.state().view.buckets.bucketed.is_some());
+    let pick = ComparePick {
+        log: log.clone(),
+        stack: Some(0),
+    };
+    send(
+        &mut h,
+        BucketsCommand::CompareLogs(pick.clone(), pick).into(),
+    );
+    settle(&mut h, |h| {
+        h.state().view.buckets.log_compare.is_some()
+            && h.query_all_by_label_contains("segments on this line")
+                .next()
+                .is_some()
+    });
+    h.run_steps(5);
+    let open = h.state().wanted_panes();
+    println!(
+        "# Every tile open (headless egui_kittest, 1280×800): a {n}-frame log resolved in {:.1} s\n",
+        resolved.as_secs_f64()
+    );
+    println!("Panes open: {open:?}\n");
+    println!("| in front | idle: median / worst | scrolling the list: median / worst |");
+    println!("|---|---:|---:|");
+    let stats = |h: &mut Harness<'static, AppState>, scroll: f32| {
+        let mut t: Vec<f64> = (0..120)
+            .map(|_| {
+                if scroll != 0.0 {
+                    h.event(egui::Event::MouseWheel {
+                        unit: egui::MouseWheelUnit::Point,
+                        delta: egui::vec2(0.0, scroll),
+                        modifiers: egui::Modifiers::default(),
+                        phase: egui::TouchPhase::Move,
+                        source: egui::MouseWheelSource::Wheel,
+                    });
+                }
+                let start = Instant::now();
+                h.step();
+                start.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        t.sort_by(f64::total_cmp);
+        (t[t.len() / 2], t[t.len() - 1])
+    };
+    let mut worst: f64 = 0.0;
+    for (main, below) in [
+        (Pane::Stack, Pane::Detail),
+        (Pane::Stack, Pane::Inspector),
+        (Pane::Buckets, Pane::Inspector),
+        (Pane::LogCompare, Pane::Detail),
+    ] {
+        send(&mut h, WindowCommand::OpenPane(main).into());
+        h.step();
+        send(&mut h, WindowCommand::OpenPane(below).into());
+        h.run_steps(3);
+        // The wheel over the stack list's tile (or the main tab in front).
+        h.event(egui::Event::PointerMoved(egui::pos2(640.0, 200.0)));
+        let (im, iw) = stats(&mut h, 0.0);
+        let (sm, sw) = stats(&mut h, -300.0);
+        worst = worst.max(iw).max(sw);
+        println!(
+            "| {}, {} | {im:.2} / {iw:.2} ms | {sm:.2} / {sw:.2} ms |",
+            main.title(),
+            below.title()
+        );
+    }
+    println!("\nWorst frame: {worst:.2} ms (target ≤ 16 ms)");
+    std::fs::remove_dir_all(&dir).ok();
 }

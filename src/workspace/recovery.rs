@@ -113,7 +113,8 @@ impl Session {
             }
         }
         let doc = RecoveryDoc {
-            original: original.map(Path::to_path_buf),
+            // Absolute: the next launch may start elsewhere.
+            original: original.map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())),
             written: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),

@@ -166,9 +166,11 @@ pub(super) fn original_ui(
     let unmapped_color = ui.visuals().weak_text_color();
     let mapped_lines = originals.map(|index| index.mapped_lines(seg.source));
     let row_height = ui.text_style_height(&egui::TextStyle::Monospace);
-    let scrolled_id = egui::Id::unique("original-scrolled-to");
-    let target = (seg.source, seg.src_line);
-    let moved = ui.data(|d| d.get_temp::<(u32, u32)>(scrolled_id)) != Some(target);
+    // Keyed by this ui (a moved tile scrolls again) and by the pane's room.
+    let scrolled_id = ui.id().with("original-scrolled-to");
+    let room = ui.available_size().round();
+    let target = (seg.source, seg.src_line, room.x as i32, room.y as i32);
+    let moved = ui.data(|d| d.get_temp::<(u32, u32, i32, i32)>(scrolled_id)) != Some(target);
     // The rest of the pane's height, at least a few rows.
     let height = ui
         .available_height()

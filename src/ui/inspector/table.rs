@@ -60,12 +60,20 @@ pub(super) fn segment_table_ui(
     let mut area = egui::ScrollArea::vertical()
         .id_salt("segments")
         .auto_shrink([false, false]);
-    // Bring the selected segment into the middle of the table when the selection changes
-    // (not every frame), however long the line.
-    let key = egui::Id::unique("segment-shown");
-    let shown = (view.map_name.clone(), view.line, selected);
+    // Bring the selected segment into the middle of the table when the selection or the
+    // table's room changes (not every frame), however long the line. Keyed by this ui: a
+    // tile moved elsewhere starts a new scroll area, scrolled again.
+    let key = ui.id().with("segment-shown");
+    let room = ui.available_size().round();
+    let shown = (
+        view.map_name.clone(),
+        view.line,
+        selected,
+        room.x as i32,
+        room.y as i32,
+    );
     if ui
-        .data(|d| d.get_temp::<(String, u32, Option<usize>)>(key))
+        .data(|d| d.get_temp::<(String, u32, Option<usize>, i32, i32)>(key))
         .as_ref()
         != Some(&shown)
     {
