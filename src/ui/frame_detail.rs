@@ -145,7 +145,7 @@ pub(super) fn frame_detail_ui(
                         let line = ui.label(text.background_color(theme::SOURCE_HIGHLIGHT));
                         // Centre the frame's line when the selection or the room changes
                         // (not every frame, so the user can still scroll).
-                        let key = ui.id().with("source-shown");
+                        let key = ui.scope_id().with("source-shown");
                         let shown = (
                             selection.stack,
                             selection.frame,

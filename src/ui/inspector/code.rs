@@ -167,7 +167,7 @@ pub(super) fn original_ui(
     let mapped_lines = originals.map(|index| index.mapped_lines(seg.source));
     let row_height = ui.text_style_height(&egui::TextStyle::Monospace);
     // Keyed by this ui (a moved tile scrolls again) and by the pane's room.
-    let scrolled_id = ui.id().with("original-scrolled-to");
+    let scrolled_id = ui.scope_id().with("original-scrolled-to");
     let room = ui.available_size().round();
     let target = (seg.source, seg.src_line, room.x as i32, room.y as i32);
     let moved = ui.data(|d| d.get_temp::<(u32, u32, i32, i32)>(scrolled_id)) != Some(target);

@@ -63,7 +63,7 @@ pub(super) fn segment_table_ui(
     // Bring the selected segment into the middle of the table when the selection or the
     // table's room changes (not every frame), however long the line. Keyed by this ui: a
     // tile moved elsewhere starts a new scroll area, scrolled again.
-    let key = ui.id().with("segment-shown");
+    let key = ui.scope_id().with("segment-shown");
     let room = ui.available_size().round();
     let shown = (
         view.map_name.clone(),
