@@ -484,7 +484,7 @@ fn a_small_window_keeps_the_list_and_every_control() {
     .click();
     h.run_steps(3);
     h.get_by_label("Inspect segment").click();
-    settle(&mut h, |h| has_label(h, "Check map"));
+    settle(&mut h, |h| has_label(h, "More tools…"));
     h.get_by_label("View").click();
     h.run_steps(2);
     h.get_by_label("Show timings").click();
@@ -522,22 +522,33 @@ fn a_small_window_keeps_the_list_and_every_control() {
     );
     // Every control in front is inside the window and inside its column.
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 600.0));
+    let inside = |h: &Harness<'static, AppState>, label: &str| {
+        let r = h.get_by_label(label).rect();
+        assert!(window.contains_rect(r), "{label}: {r:?}");
+        if r.top() > stacks.top() {
+            assert!(r.right() <= right.left() + 1.0, "{label} is clipped: {r:?}");
+        }
+    };
     for label in [
         "File",
         "View",
         "Raw frames",
         "Copy symbolicated trace",
         "Jump to the selected frame's segment",
-        "Check map",
-        "Go to original…",
-        "Extract sources…",
+        "More tools…",
     ] {
+        inside(&h, label);
+    }
+    // The map's tools that do not fit the inspector's tile are in its overflow menu.
+    assert!(!has_label(&h, "Check map"));
+    h.get_by_label("More tools…").click();
+    h.run_steps(2);
+    for label in ["Check map", "Go to original…", "Extract sources…"] {
         let r = h.get_by_label(label).rect();
         assert!(window.contains_rect(r), "{label}: {r:?}");
-        if r.top() > stacks.top() {
-            assert!(r.right() <= right.left() + 1.0, "{label} is clipped: {r:?}");
-        }
     }
+    h.get_by_label("Check map").click();
+    settle(&mut h, |h| has_label(h, "Map doctor: "));
 }
 
 #[test]

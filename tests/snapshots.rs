@@ -155,6 +155,9 @@ fn small_window_tiles() {
     h.get_by_label("View").click();
     h.run_steps(2);
     h.get_by_label("Show timings").click();
+    settle(&mut h);
+    h.run_steps(3);
+    settle(&mut h);
     // Real timings change from run to run: none are shown.
     h.state_mut().timings.clear();
     h.run_steps(5);

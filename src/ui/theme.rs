@@ -93,6 +93,8 @@ pub const INPUT_BAR_WIDTH: f32 = 140.0;
 pub const MAIN_MIN: (f32, f32) = (420.0, 220.0);
 /// The largest share of a split the stack list's minimum may claim.
 pub const MAIN_MAX_SHARE: f32 = 0.8;
+/// The inspector's width below which its map tools go into a menu.
+pub const INSPECTOR_TOOLS_WIDTH: f32 = 860.0;
 /// Space between a tile's edge and its content.
 pub const TILE_MARGIN: f32 = 6.0;
 /// The least size of a tile while the user resizes it.

@@ -126,54 +126,11 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
     ui.horizontal_wrapped(|ui| {
         go_to_ui(ui, commands);
         search_ui(ui, commands);
-        if ui
-            .button("Check map")
-            .on_hover_text(
-                "Run the map doctor: positions past the end of a source or of the bundle, \
-                 unsorted lines, missing or duplicate sources, unused names, unmapped code",
-            )
-            .clicked()
-        {
-            commands.send(InspectorCommand::CheckMap);
-        }
-        if ui
-            .button("Go to original…")
-            .on_hover_text(
-                "Pick a source and a line: every generated segment that maps there is listed",
-            )
-            .clicked()
-        {
-            commands.send(InspectorCommand::OpenOriginal);
-        }
-        // Compare with another loaded map of the same bundle.
-        let others: Vec<(String, String)> = state
-            .inputs
-            .iter()
-            .zip(&state.workspace.inputs)
-            .filter(|(_, d)| state.workspace.selection.inspected_map.as_ref() != Some(&d.path))
-            .filter_map(|(e, d)| Some((e.loaded.as_ref()?.map()?.name.clone(), d.path.clone())))
-            .collect();
-        if !others.is_empty() {
-            ui.menu_button("Compare with…", |ui| {
-                for (name, path) in others {
-                    if ui.button(name).clicked() {
-                        commands.send(InspectorCommand::CompareWith(path));
-                        ui.close();
-                    }
-                }
-            });
-        }
-        if ui
-            .button("Extract sources…")
-            .on_hover_text(
-                "Write the map's original sources (sourcesContent) into a folder you pick, \
-                 each under its own path, kept inside the folder",
-            )
-            .clicked()
-        {
-            commands.send(WorkspaceCommand::Dialog(
-                crate::app::DialogRequest::ExtractSources,
-            ));
+        // The map's tools in a narrow tile go into a menu, so every one stays reachable.
+        if ui.available_width() < theme::INSPECTOR_TOOLS_WIDTH {
+            ui.menu_button("More tools…", |ui| map_tools_ui(ui, state, commands));
+        } else {
+            map_tools_ui(ui, state, commands);
         }
     });
     if let Some(nav) = &state.view.inspector.original
@@ -234,6 +191,59 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, view: &InspectorView, commands
             "Index map, {} sections at {}{current}",
             view.sections.len(),
             list.join(", ")
+        ));
+    }
+}
+
+/// The map's tools: the doctor, Go to original…, Compare with…, Extract sources….
+fn map_tools_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    if ui
+        .button("Check map")
+        .on_hover_text(
+            "Run the map doctor: positions past the end of a source or of the bundle, \
+             unsorted lines, missing or duplicate sources, unused names, unmapped code",
+        )
+        .clicked()
+    {
+        commands.send(InspectorCommand::CheckMap);
+    }
+    if ui
+        .button("Go to original…")
+        .on_hover_text(
+            "Pick a source and a line: every generated segment that maps there is listed",
+        )
+        .clicked()
+    {
+        commands.send(InspectorCommand::OpenOriginal);
+    }
+    // Compare with another loaded map of the same bundle.
+    let others: Vec<(String, String)> = state
+        .inputs
+        .iter()
+        .zip(&state.workspace.inputs)
+        .filter(|(_, d)| state.workspace.selection.inspected_map.as_ref() != Some(&d.path))
+        .filter_map(|(e, d)| Some((e.loaded.as_ref()?.map()?.name.clone(), d.path.clone())))
+        .collect();
+    if !others.is_empty() {
+        ui.menu_button("Compare with…", |ui| {
+            for (name, path) in others {
+                if ui.button(name).clicked() {
+                    commands.send(InspectorCommand::CompareWith(path));
+                    ui.close();
+                }
+            }
+        });
+    }
+    if ui
+        .button("Extract sources…")
+        .on_hover_text(
+            "Write the map's original sources (sourcesContent) into a folder you pick, \
+             each under its own path, kept inside the folder",
+        )
+        .clicked()
+    {
+        commands.send(WorkspaceCommand::Dialog(
+            crate::app::DialogRequest::ExtractSources,
         ));
     }
 }
