@@ -49,6 +49,38 @@ pub enum Command {
     /// Write a source map's original sources (`sourcesContent`) into a folder, each under its
     /// own path kept inside the folder.
     ExtractSources(ExtractArgs),
+    /// Symbolicate a CPU profile (`.cpuprofile`) and rank its functions by self time.
+    Profile(ProfileArgs),
+}
+
+/// Arguments of `profile`.
+#[derive(Debug, clap::Args)]
+pub struct ProfileArgs {
+    /// A symbol file, or a directory searched recursively (repeatable).
+    #[arg(short = 's', long = "symbols", value_name = "PATH")]
+    pub symbols: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ProfileFormat::Text)]
+    pub format: ProfileFormat,
+    /// Only the first N functions (json and text).
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// The profile, or `-` for standard input.
+    #[arg(value_name = "PROFILE")]
+    pub profile: PathBuf,
+}
+
+/// What `profile` writes (the JSON contract is documented in `engine::profile`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProfileFormat {
+    /// The functions by self time, as a table.
+    Text,
+    /// The JSON document: every node resolved, the functions ranked.
+    Json,
+    /// Folded stacks (`a;b;c 12`) with original names, for flame graph tools.
+    Collapsed,
+    /// The profile itself with original call frames (DevTools, speedscope).
+    Cpuprofile,
 }
 
 /// Arguments of `buckets`.
@@ -188,7 +220,44 @@ pub fn run(command: Command) -> ExitCode {
             let mut stdout = std::io::stdout().lock();
             exit_code(diff_command(&args, &mut stdout).map(|()| 0))
         }
+        Command::Profile(args) => {
+            let mut stdout = std::io::stdout().lock();
+            exit_code(profile_command(&args, &mut stdout).map(|()| 0))
+        }
     }
+}
+
+/// `symscope profile`, writing its output to `out`: the profile read, each distinct
+/// location resolved once against the symbol files, the functions ranked (see
+/// `engine::profile`).
+pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    let file = read_log(&args.profile)?;
+    let text = std::str::from_utf8(file.blob.as_slice())
+        .map_err(|_| unusable(format!("{}: not UTF-8 text, not a CPU profile", file.name)))?;
+    let profile = crate::formats::cpuprofile::parse(text)
+        .map_err(|e| unusable(format!("{}: {e}", file.name)))?;
+    let mut symbols = SymbolSet::new();
+    let mut warnings = Vec::new();
+    for path in &args.symbols {
+        load_symbols(path, None, &mut symbols, &mut warnings)?;
+    }
+    for w in &warnings {
+        eprintln!("symscope: warning: {w}");
+    }
+    let resolved =
+        engine::profile::symbolicate_profile(&file.name, profile, &symbols, &mut NoProgress)
+            .map_err(unusable)?;
+    let written = match args.format {
+        ProfileFormat::Text => out.write_all(resolved.to_text(args.top).as_bytes()),
+        ProfileFormat::Collapsed => out.write_all(resolved.collapsed().as_bytes()),
+        ProfileFormat::Json => serde_json::to_writer_pretty(&mut *out, &resolved.to_json(args.top))
+            .map_err(std::io::Error::other)
+            .and_then(|()| out.write_all(b"\n")),
+        ProfileFormat::Cpuprofile => serde_json::to_writer(&mut *out, &resolved.to_cpuprofile())
+            .map_err(std::io::Error::other)
+            .and_then(|()| out.write_all(b"\n")),
+    };
+    finish_output(written.and_then(|()| out.flush()))
 }
 
 /// The process exit code of a command's result, its failure said on standard error.

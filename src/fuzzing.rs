@@ -380,3 +380,36 @@ pub fn native_symbols(data: &[u8]) {
         }
     }
 }
+
+/// Reads any bytes as a V8 CPU profile; when it parses, the profile must hold together
+/// (parents first, samples naming nodes, times in order), every view of it must be written
+/// without a panic, and the rewritten profile must read back with the same samples.
+pub fn cpuprofile(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(profile) = formats::cpuprofile::parse(&text) else {
+        return;
+    };
+    for (i, n) in profile.nodes.iter().enumerate() {
+        assert!(n.parent.is_none_or(|p| (p as usize) < i), "parents first");
+        assert!((n.location as usize) < profile.locations.len());
+    }
+    assert!(
+        profile
+            .samples
+            .iter()
+            .all(|&s| (s as usize) < profile.nodes.len())
+    );
+    assert!(profile.times_us.windows(2).all(|w| w[0] <= w[1]));
+    let samples = profile.samples.len();
+    let Ok(resolved) =
+        engine::profile::symbolicate_profile("fuzz", profile, &SymbolSet::new(), &mut NoProgress)
+    else {
+        return;
+    };
+    let _ = resolved.to_text(Some(10));
+    let _ = resolved.collapsed();
+    let _ = resolved.to_json(None);
+    let again = serde_json::to_string(&resolved.to_cpuprofile()).unwrap_or_default();
+    let back = formats::cpuprofile::parse(&again).expect("the rewritten profile reads back");
+    assert_eq!(back.samples.len(), samples);
+}

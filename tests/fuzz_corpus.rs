@@ -58,3 +58,8 @@ fn native_symbols_corpus() {
 fn scopes_corpus() {
     replay("scopes", symscope::fuzzing::scopes);
 }
+
+#[test]
+fn cpuprofile_corpus() {
+    replay("cpuprofile", symscope::fuzzing::cpuprofile);
+}

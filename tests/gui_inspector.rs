@@ -398,6 +398,12 @@ fn the_inspector_compares_two_maps() {
         "{:?}",
         labels_containing(&h, "differ")
     );
+    // A main tab in front, beside the stack list's, as wide as the main area.
+    assert!(tab_active(&h, "Compare maps") && !tab_active(&h, "Stacks"));
+    assert_eq!(
+        tab(&h, "Compare maps").rect().top(),
+        tab(&h, "Stacks").rect().top()
+    );
     // It starts at the first difference: the inspector is there already (the inspected map
     // has no line 4226: it shows its last), and each side is titled with its full path.
     assert_eq!(h.state_mut().inspector_view().unwrap().line, 4224);
@@ -429,5 +435,6 @@ fn the_inspector_compares_two_maps() {
     h.get_by_label("Close comparison").click();
     h.run_steps(2);
     assert!(!has_label(&h, "Close comparison"));
+    assert!(!has_tab(&h, "Compare maps"));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -16,6 +16,8 @@
 //!    [`map_search`] searches one; [`map_diff`] compares two of one bundle.
 //! 5. Many logs: each symbolicated stack has a [`signature`] (its fingerprint is in the
 //!    JSON); [`buckets`] groups logs by it; [`stack_diff`] aligns two stacks frame by frame.
+//! 6. A CPU profile's distinct locations are resolved once each on the same journey
+//!    ([`profile`]), and its samples ranked by function.
 //!
 //! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
 //! cores) and no cancel flag (progress answers whether to go on).
@@ -30,6 +32,7 @@ mod load;
 mod log;
 pub mod map_diff;
 pub mod map_search;
+pub mod profile;
 pub mod report;
 pub mod signature;
 pub mod stack_diff;

@@ -1,6 +1,7 @@
 //! Pure parsers of crash logs and stack traces, and file-kind detection from bytes.
 
 pub mod apple;
+pub mod cpuprofile;
 pub mod detect;
 mod images;
 pub mod java;

@@ -1,8 +1,9 @@
 //! Plain data shared by every layer: traces and the traits that read and write them, frames,
-//! resolved frames, file kinds, progress and the seam for running pieces on several cores.
+//! resolved frames, CPU profiles, file kinds, progress and the seam for running pieces on several cores.
 
 mod blob;
 mod kind;
+mod profile;
 mod progress;
 mod resolved;
 mod runner;
@@ -11,6 +12,7 @@ mod trace;
 
 pub use blob::Blob;
 pub use kind::{FileKind, LogFormat};
+pub use profile::{LocationInterner, Profile, ProfileLocation, ProfileNode};
 pub use progress::{NoProgress, Progress};
 pub use resolved::{
     Coverage, FrameStatus, ModuleCoverage, NameSource, ResolvedLocation, SymbolicatedFrame,

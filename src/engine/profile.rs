@@ -1,0 +1,423 @@
+//! CPU profiles symbolicated at the cost of their distinct locations: each location with a
+//! script position becomes a one-frame V8 stack of its own (so no frame's name depends on a
+//! neighbour's), the stacks go through the same journey as a crash log's
+//! ([`symbolicate`](crate::symbolicate)), and the samples only index the answers. Times are
+//! the DevTools Performance panel's ([`Profile::sample_durations_us`]): a function's self time
+//! is the time of the samples it is the leaf of; its total time that of the samples it is on
+//! the stack of, once per sample however deep the recursion.
+//!
+//! # `symscope profile`
+//!
+//! ```text
+//! symscope profile [-s PATH]... [--format json|text|collapsed|cpuprofile] [--top N] PROFILE
+//! ```
+//! `json` writes one document:
+//! ```jsonc
+//! {
+//!   "profile": "CPU.cpuprofile",   // the file as named
+//!   "duration_ms": 942.3,          // endTime − startTime
+//!   "samples": 1387,
+//!   "locations": 212,              // distinct recorded call frames (each resolved once)
+//!   "warnings": ["…"],             // what was read but not as the format says
+//!   "nodes": [{                    // every node, parents first
+//!     "id": 7, "parent": 3,        // ids as recorded (parent: null for the root)
+//!     "call_frame": {"function_name": "Ct", "url": "file:///…/lodash.min.js",
+//!                    "line": 8, "column": 5570},   // as recorded: 0-based
+//!     "status": "resolved",        // as a crash frame's (symbolicate's JSON); null: no script
+//!     "function": "arrayReduce",   // the original function (null: anonymous or unresolved)
+//!     "file": "node_modules/lodash/lodash.js", "line": 690, "column": 4, // 1-based line, 0-based column
+//!     "note": null,                // why not resolved, or how it was named
+//!     "hits": 12, "self_ms": 3.1
+//!   }],
+//!   "functions": [{                // by self time, largest first (`--top N`: the first N)
+//!     "function": "arrayReduce", "file": "…", "line": 690, "column": 4,
+//!     "samples": 40, "self_ms": 10.2, "total_ms": 55.0
+//!   }]
+//! }
+//! ```
+//! `text` is the functions as a table; `collapsed` the folded stacks (`a;b;c 12`, sample
+//! counts, original names) that flame graph tools read; `cpuprofile` the profile itself with
+//! each node's `callFrame` carrying the original function, file, line and column (0-based,
+//! the format's own convention), so DevTools and speedscope show original names.
+
+use super::table::ResultsBuilder;
+use super::{Error, FrameTable};
+use crate::model::{Frame, FrameInput, FrameStatus, LogFormat, Profile, Progress, Stack, Trace};
+use crate::symbolicate::{Options, SymbolSet};
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+
+/// A profile with each distinct location resolved.
+#[derive(Debug)]
+pub struct ResolvedProfile {
+    /// The file as named.
+    pub name: String,
+    /// The profile.
+    pub profile: Profile,
+    /// One single-frame stack per location with a script position.
+    table: FrameTable,
+    /// Each location's stack in `table`.
+    stack_of: Vec<Option<usize>>,
+}
+
+/// What a location resolved to.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// The original function (or the recorded one, unresolved).
+    pub function: Option<String>,
+    /// The original file (or the recorded URL).
+    pub file: Option<String>,
+    /// 1-based line.
+    pub line: Option<u32>,
+    /// 0-based column.
+    pub column: Option<u32>,
+}
+
+/// One function's share of the profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionRow {
+    /// Where it is.
+    pub place: Place,
+    /// Samples it is the leaf of.
+    pub samples: u64,
+    /// Self time, µs.
+    pub self_us: i64,
+    /// Total time, µs.
+    pub total_us: i64,
+}
+
+/// Resolves each distinct location of `profile` against `symbols` once.
+pub fn symbolicate_profile(
+    name: &str,
+    profile: Profile,
+    symbols: &SymbolSet,
+    progress: &mut dyn Progress,
+) -> Result<ResolvedProfile, Error> {
+    let mut stacks = Vec::new();
+    let mut stack_of = vec![None; profile.locations.len()];
+    for (i, loc) in profile.locations.iter().enumerate() {
+        if loc.url.is_empty() || loc.line < 0 {
+            continue;
+        }
+        let (line, column) = (loc.line as u32 + 1, loc.column.max(0) as u32 + 1);
+        let raw = if loc.function.is_empty() {
+            format!("    at {}:{line}:{column}", loc.url)
+        } else {
+            format!("    at {} ({}:{line}:{column})", loc.function, loc.url)
+        };
+        stack_of[i] = Some(stacks.len());
+        stacks.push(Stack {
+            title: String::new(),
+            title_line: 0,
+            crashed: false,
+            frames: vec![Frame {
+                raw,
+                line_no: stacks.len() + 1,
+                input: Some(FrameInput {
+                    function: (!loc.function.is_empty()).then(|| loc.function.clone()),
+                    file: Some(loc.url.clone()),
+                    line: Some(line),
+                    column: Some(column),
+                    ..FrameInput::default()
+                }),
+            }],
+        });
+    }
+    let trace = Trace {
+        format: LogFormat::V8,
+        stacks,
+        modules: Vec::new(),
+    };
+    let table = FrameTable::from_trace(&trace, None);
+    let mut results = ResultsBuilder::new(&table);
+    let summary = crate::symbolicate::symbolicate_into(
+        &table,
+        symbols,
+        Options::default(),
+        progress,
+        &mut results,
+    );
+    if summary.cancelled {
+        return Err(Error::new(name, super::Reason::Cancelled));
+    }
+    let table = results.finish(summary);
+    Ok(ResolvedProfile {
+        name: name.to_owned(),
+        profile,
+        table,
+        stack_of,
+    })
+}
+
+impl ResolvedProfile {
+    /// Location `loc`'s status (`None`: V8's own entries, no script) and note.
+    pub fn status(&self, loc: u32) -> (Option<FrameStatus>, Option<&str>) {
+        match self.stack_of[loc as usize].and_then(|s| self.table.frame(s, 0)) {
+            Some(f) => (f.status(), f.note()),
+            None => (None, None),
+        }
+    }
+
+    /// Where location `loc` is: the original place when resolved, else as recorded.
+    pub fn place(&self, loc: u32) -> Place {
+        let recorded = &self.profile.locations[loc as usize];
+        if let Some(l) = self.stack_of[loc as usize]
+            .and_then(|s| self.table.frame(s, 0))
+            .filter(|f| f.status() == Some(FrameStatus::Resolved))
+            .and_then(|f| f.location())
+        {
+            return Place {
+                function: l.function.map(str::to_owned),
+                file: l.file.map(str::to_owned),
+                line: l.line,
+                column: l.column.map(|c| c.saturating_sub(1)),
+            };
+        }
+        Place {
+            function: (!recorded.function.is_empty()).then(|| recorded.function.clone()),
+            file: (!recorded.url.is_empty()).then(|| recorded.url.clone()),
+            line: (recorded.line >= 0).then(|| recorded.line as u32 + 1),
+            column: (recorded.column >= 0).then_some(recorded.column as u32),
+        }
+    }
+
+    /// A place's name as shown: its function, or `(anonymous)`.
+    fn shown(place: &Place) -> &str {
+        place.function.as_deref().unwrap_or("(anonymous)")
+    }
+
+    /// The functions by self time, largest first: self from the samples each is the leaf
+    /// of, total from the samples each is on the stack of (once per sample).
+    pub fn functions(&self) -> Vec<FunctionRow> {
+        let p = &self.profile;
+        let places: Vec<Place> = (0..p.locations.len() as u32)
+            .map(|l| self.place(l))
+            .collect();
+        // One key per distinct place.
+        let mut key_of: HashMap<&Place, usize> = HashMap::new();
+        let loc_key: Vec<usize> = places
+            .iter()
+            .map(|pl| {
+                let n = key_of.len();
+                *key_of.entry(pl).or_insert(n)
+            })
+            .collect();
+        let mut rows: Vec<FunctionRow> = vec![
+            FunctionRow {
+                place: Place::default(),
+                samples: 0,
+                self_us: 0,
+                total_us: 0,
+            };
+            key_of.len()
+        ];
+        for (pl, &k) in &key_of {
+            rows[k].place = (*pl).clone();
+        }
+        let self_us = p.self_us();
+        let hits = p.hits();
+        // Each node's time goes to every distinct function on its path to the root.
+        let mut seen = HashSet::new();
+        for (i, node) in p.nodes.iter().enumerate() {
+            if hits[i] == 0 {
+                continue;
+            }
+            let leaf = loc_key[node.location as usize];
+            rows[leaf].samples += hits[i];
+            rows[leaf].self_us += self_us[i];
+            seen.clear();
+            let mut at = Some(i as u32);
+            while let Some(n) = at {
+                let node = p.nodes[n as usize];
+                if seen.insert(loc_key[node.location as usize]) {
+                    rows[loc_key[node.location as usize]].total_us += self_us[i];
+                }
+                at = node.parent;
+            }
+        }
+        rows.retain(|r| r.total_us > 0 || r.samples > 0);
+        rows.sort_by(|a, b| {
+            b.self_us
+                .cmp(&a.self_us)
+                .then(b.total_us.cmp(&a.total_us))
+                .then_with(|| Self::shown(&a.place).cmp(Self::shown(&b.place)))
+        });
+        rows
+    }
+
+    /// The folded stacks (`root;…;leaf count`), original names, root entry left out.
+    pub fn collapsed(&self) -> String {
+        let p = &self.profile;
+        let hits = p.hits();
+        let names: Vec<String> = (0..p.locations.len() as u32)
+            .map(|l| Self::shown(&self.place(l)).replace(';', ":"))
+            .collect();
+        let mut out = String::new();
+        for (i, &h) in hits.iter().enumerate() {
+            if h == 0 {
+                continue;
+            }
+            let mut path = Vec::new();
+            let mut at = Some(i as u32);
+            while let Some(n) = at {
+                let node = p.nodes[n as usize];
+                if node.parent.is_some() {
+                    path.push(names[node.location as usize].as_str());
+                }
+                at = node.parent;
+            }
+            path.reverse();
+            out.push_str(&path.join(";"));
+            out.push_str(&format!(" {h}\n"));
+        }
+        out
+    }
+
+    /// The JSON document (see the module's docs), with the first `top` functions.
+    pub fn to_json(&self, top: Option<usize>) -> Value {
+        let p = &self.profile;
+        let self_us = p.self_us();
+        let hits = p.hits();
+        // Milliseconds to the microsecond.
+        let ms = |us: i64| us as f64 / 1e3;
+        let nodes: Vec<Value> = p
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let rec = &p.locations[n.location as usize];
+                let (status, note) = self.status(n.location);
+                let place = self.place(n.location);
+                let resolved = status == Some(FrameStatus::Resolved);
+                json!({
+                    "id": n.id,
+                    "parent": n.parent.map(|q| p.nodes[q as usize].id),
+                    "call_frame": {
+                        "function_name": rec.function, "url": rec.url,
+                        "line": rec.line, "column": rec.column,
+                    },
+                    "status": status.map(|s| s.as_str()),
+                    "function": if resolved { place.function.clone() } else { None },
+                    "file": if resolved { place.file.clone() } else { None },
+                    "line": if resolved { place.line } else { None },
+                    "column": if resolved { place.column } else { None },
+                    "note": note,
+                    "hits": hits[i],
+                    "self_ms": ms(self_us[i]),
+                })
+            })
+            .collect();
+        let mut functions = self.functions();
+        if let Some(n) = top {
+            functions.truncate(n);
+        }
+        let functions: Vec<Value> = functions
+            .iter()
+            .map(|f| {
+                json!({
+                    "function": f.place.function, "file": f.place.file,
+                    "line": f.place.line, "column": f.place.column,
+                    "samples": f.samples,
+                    "self_ms": ms(f.self_us), "total_ms": ms(f.total_us),
+                })
+            })
+            .collect();
+        json!({
+            "profile": self.name,
+            "duration_ms": ms(p.end_us - p.start_us),
+            "samples": p.samples.len(),
+            "locations": p.locations.len(),
+            "warnings": p.warnings,
+            "nodes": nodes,
+            "functions": functions,
+        })
+    }
+
+    /// The functions as a table (the first `top`).
+    pub fn to_text(&self, top: Option<usize>) -> String {
+        let p = &self.profile;
+        let all: i64 = p.sample_durations_us().iter().sum::<i64>().max(1);
+        let mut out = format!(
+            "{}: {} samples, {:.1} ms, {} distinct locations\n",
+            self.name,
+            p.samples.len(),
+            (p.end_us - p.start_us) as f64 / 1e3,
+            p.locations.len()
+        );
+        for w in &p.warnings {
+            out.push_str(&format!("warning: {w}\n"));
+        }
+        out.push_str(&format!(
+            "{:>10} {:>6} {:>10} {:>6}  function\n",
+            "self ms", "self%", "total ms", "total%"
+        ));
+        let mut rows = self.functions();
+        if let Some(n) = top {
+            rows.truncate(n);
+        }
+        for r in rows {
+            let place = match (&r.place.file, r.place.line) {
+                (Some(f), Some(l)) => format!("  {f}:{l}"),
+                (Some(f), None) => format!("  {f}"),
+                _ => String::new(),
+            };
+            out.push_str(&format!(
+                "{:>10.2} {:>5.1}% {:>10.2} {:>5.1}%  {}{place}\n",
+                r.self_us as f64 / 1e3,
+                r.self_us as f64 * 100.0 / all as f64,
+                r.total_us as f64 / 1e3,
+                r.total_us as f64 * 100.0 / all as f64,
+                Self::shown(&r.place),
+            ));
+        }
+        out
+    }
+
+    /// The profile as a `.cpuprofile` with original call frames.
+    pub fn to_cpuprofile(&self) -> Value {
+        let p = &self.profile;
+        let hits = p.hits();
+        let mut children: Vec<Vec<u64>> = vec![Vec::new(); p.nodes.len()];
+        for n in &p.nodes {
+            if let Some(q) = n.parent {
+                children[q as usize].push(n.id);
+            }
+        }
+        let nodes: Vec<Value> = p
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let rec = &p.locations[n.location as usize];
+                let (status, _) = self.status(n.location);
+                let mut frame = json!({
+                    "functionName": rec.function, "scriptId": rec.script_id, "url": rec.url,
+                    "lineNumber": rec.line, "columnNumber": rec.column,
+                });
+                if status == Some(FrameStatus::Resolved) {
+                    let place = self.place(n.location);
+                    frame["functionName"] = json!(place.function.unwrap_or_default());
+                    frame["url"] = json!(place.file.unwrap_or_default());
+                    frame["lineNumber"] = json!(place.line.map_or(-1, |l| l as i64 - 1));
+                    frame["columnNumber"] = json!(place.column.map_or(-1, i64::from));
+                }
+                json!({"id": n.id, "callFrame": frame, "hitCount": hits[i], "children": children[i]})
+            })
+            .collect();
+        let mut last = p.start_us;
+        let deltas: Vec<i64> = p
+            .times_us
+            .iter()
+            .map(|&t| {
+                let d = t - last;
+                last = t;
+                d
+            })
+            .collect();
+        let samples: Vec<u64> = p.samples.iter().map(|&s| p.nodes[s as usize].id).collect();
+        json!({
+            "nodes": nodes, "startTime": p.start_us, "endTime": p.end_us,
+            "samples": samples, "timeDeltas": deltas,
+        })
+    }
+}

@@ -1,0 +1,283 @@
+//! V8 CPU profiles (`.cpuprofile`: Chrome DevTools' "Save profile", `node --cpu-prof`, the
+//! inspector protocol's `Profiler.Profile`) read into a [`Profile`].
+//!
+//! The format: `{nodes, startTime, endTime, samples, timeDeltas}`; each node
+//! `{id, callFrame: {functionName, scriptId, url, lineNumber, columnNumber}, children?,
+//! parent?}` with 0-based positions; `samples[i]` is a leaf node's id and `timeDeltas[i]` the
+//! µs since the previous sample (the first: since `startTime`). Nodes are reordered parents
+//! first; negative deltas are kept as DevTools keeps them (the samples sorted by time) with a
+//! warning; a sample or child naming a node the profile lacks is an error.
+
+use crate::model::{LocationInterner, Profile, ProfileLocation, ProfileNode};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Why a file is not a CPU profile Symscope can read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileError {
+    /// The JSON does not parse (a truncated file).
+    #[error("not JSON: {0}")]
+    Json(String),
+    /// A field the format requires is missing or of the wrong type.
+    #[error("not a V8 CPU profile: {0}")]
+    Field(&'static str),
+    /// Two nodes share an id.
+    #[error("node {0} is listed twice")]
+    DuplicateNode(u64),
+    /// A node lists a child (or a parent) the profile does not have.
+    #[error("node {node} names node {missing}, which the profile does not have")]
+    UnknownNode {
+        /// The node that names it.
+        node: u64,
+        /// The id it names.
+        missing: u64,
+    },
+    /// A sample names a node the profile does not have.
+    #[error("sample {index} names node {id}, which the profile does not have")]
+    UnknownSample {
+        /// The sample's index.
+        index: usize,
+        /// The id it names.
+        id: u64,
+    },
+    /// `samples` and `timeDeltas` differ in length.
+    #[error("{samples} samples but {deltas} time deltas")]
+    DeltaCount {
+        /// Samples.
+        samples: usize,
+        /// Time deltas.
+        deltas: usize,
+    },
+    /// A node is its own ancestor.
+    #[error("the call tree has a cycle through node {0}")]
+    Cycle(u64),
+}
+
+/// Whether `bytes` look like a V8 CPU profile (a JSON object with `nodes` of `callFrame`s and
+/// a `startTime`), from its first kilobytes.
+pub fn is_cpuprofile(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    let Ok(text) =
+        std::str::from_utf8(head).or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
+    else {
+        return false;
+    };
+    text.trim_start().starts_with('{')
+        && text.contains("\"nodes\"")
+        && text.contains("\"callFrame\"")
+        && (text.contains("\"startTime\"") || bytes.len() > head.len())
+}
+
+fn int(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| v.as_f64().map(|f| f as i64))
+}
+
+/// Reads a V8 CPU profile.
+pub fn parse(text: &str) -> Result<Profile, ProfileError> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| ProfileError::Json(e.to_string()))?;
+    let nodes = doc["nodes"]
+        .as_array()
+        .ok_or(ProfileError::Field("no `nodes` array"))?;
+    let start_us = int(&doc["startTime"]).ok_or(ProfileError::Field("no `startTime`"))?;
+    let end_us = int(&doc["endTime"]).unwrap_or(start_us);
+    let mut warnings = Vec::new();
+    // Nodes by id, in file order, with their locations interned.
+    let mut interner = LocationInterner::default();
+    let mut by_id: HashMap<u64, usize> = HashMap::with_capacity(nodes.len());
+    let mut read: Vec<(u64, u32, Vec<u64>, Option<u64>)> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        let id = n["id"]
+            .as_u64()
+            .ok_or(ProfileError::Field("a node without a numeric `id`"))?;
+        let cf = &n["callFrame"];
+        if !cf.is_object() {
+            return Err(ProfileError::Field("a node without a `callFrame`"));
+        }
+        let location = ProfileLocation {
+            function: cf["functionName"].as_str().unwrap_or_default().to_owned(),
+            url: cf["url"].as_str().unwrap_or_default().to_owned(),
+            script_id: match &cf["scriptId"] {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                _ => String::new(),
+            },
+            line: int(&cf["lineNumber"]).unwrap_or(-1),
+            column: int(&cf["columnNumber"]).unwrap_or(-1),
+        };
+        let loc = interner.intern(location);
+        let children: Vec<u64> = n["children"]
+            .as_array()
+            .map(|c| c.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        if by_id.insert(id, read.len()).is_some() {
+            return Err(ProfileError::DuplicateNode(id));
+        }
+        read.push((id, loc, children, n["parent"].as_u64()));
+    }
+    // Parents from `children` (DevTools' files) or `parent` (trace events' chunks).
+    let mut parent: Vec<Option<usize>> = vec![None; read.len()];
+    for (k, (id, _, children, up)) in read.iter().enumerate() {
+        for c in children {
+            let &ci = by_id.get(c).ok_or(ProfileError::UnknownNode {
+                node: *id,
+                missing: *c,
+            })?;
+            parent[ci] = Some(k);
+        }
+        if let Some(p) = up {
+            let &pi = by_id.get(p).ok_or(ProfileError::UnknownNode {
+                node: *id,
+                missing: *p,
+            })?;
+            parent[k] = Some(pi);
+        }
+    }
+    // Parents first: each node after its parent (a cycle never reaches a root).
+    let mut children_of: Vec<Vec<usize>> = vec![Vec::new(); read.len()];
+    let mut roots = Vec::new();
+    for (k, p) in parent.iter().enumerate() {
+        match p {
+            Some(p) => children_of[*p].push(k),
+            None => roots.push(k),
+        }
+    }
+    if roots.len() > 1 {
+        warnings.push(format!(
+            "{} nodes have no parent (a profile has one root)",
+            roots.len()
+        ));
+    }
+    let mut order = Vec::with_capacity(read.len());
+    let mut new_index = vec![u32::MAX; read.len()];
+    let mut stack: Vec<usize> = roots.iter().rev().copied().collect();
+    while let Some(k) = stack.pop() {
+        new_index[k] = order.len() as u32;
+        order.push(k);
+        stack.extend(children_of[k].iter().rev());
+    }
+    if let Some(k) = new_index.iter().position(|&i| i == u32::MAX) {
+        return Err(ProfileError::Cycle(read[k].0));
+    }
+    let out_nodes: Vec<ProfileNode> = order
+        .iter()
+        .map(|&k| ProfileNode {
+            id: read[k].0,
+            parent: parent[k].map(|p| new_index[p]),
+            location: read[k].1,
+        })
+        .collect();
+    // Samples and their times.
+    let samples_in = doc["samples"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let deltas_in = doc["timeDeltas"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    if samples_in.is_empty() {
+        warnings.push("the profile has no samples (only the call tree)".to_owned());
+    } else if samples_in.len() != deltas_in.len() {
+        return Err(ProfileError::DeltaCount {
+            samples: samples_in.len(),
+            deltas: deltas_in.len(),
+        });
+    }
+    let mut pairs: Vec<(i64, u32)> = Vec::with_capacity(samples_in.len());
+    let mut t = start_us;
+    let mut negative = 0usize;
+    for (index, (s, d)) in samples_in.iter().zip(deltas_in).enumerate() {
+        let id = s
+            .as_u64()
+            .ok_or(ProfileError::Field("a sample that is not a node id"))?;
+        let &k = by_id
+            .get(&id)
+            .ok_or(ProfileError::UnknownSample { index, id })?;
+        let d = int(d).ok_or(ProfileError::Field("a time delta that is not a number"))?;
+        if d < 0 {
+            negative += 1;
+        }
+        t += d;
+        pairs.push((t, new_index[k]));
+    }
+    if negative > 0 {
+        warnings.push(format!(
+            "{negative} negative time deltas: the samples are taken in time order, as DevTools does"
+        ));
+        pairs.sort_by_key(|&(t, _)| t);
+    }
+    Ok(Profile {
+        start_us,
+        end_us,
+        locations: interner.locations,
+        nodes: out_nodes,
+        samples: pairs.iter().map(|&(_, n)| n).collect(),
+        times_us: pairs.iter().map(|&(t, _)| t).collect(),
+        warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"{"nodes":[
+        {"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
+        {"id":2,"callFrame":{"functionName":"a","scriptId":"5","url":"file:///x/app.min.js","lineNumber":0,"columnNumber":10},"children":[4]},
+        {"id":4,"callFrame":{"functionName":"b","scriptId":"5","url":"file:///x/app.min.js","lineNumber":0,"columnNumber":99}},
+        {"id":3,"callFrame":{"functionName":"(program)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],
+        "startTime":1000,"endTime":1100,"samples":[4,4,2,3],"timeDeltas":[10,20,30,10]}"#;
+
+    #[test]
+    fn reads_the_tree_the_samples_and_devtools_durations() {
+        let p = parse(SMALL).unwrap();
+        assert_eq!(p.nodes.len(), 4);
+        // Parents first.
+        for (i, n) in p.nodes.iter().enumerate() {
+            assert!(n.parent.is_none_or(|q| (q as usize) < i));
+        }
+        assert_eq!(p.times_us, [1010, 1030, 1060, 1070]);
+        // The last sample lasts the mean interval: (1070 − 1010) / 3.
+        assert_eq!(p.sample_durations_us(), [20, 30, 10, 20]);
+        let b = p.nodes.iter().position(|n| n.id == 4).unwrap();
+        assert_eq!(p.self_us()[b], 50);
+        assert_eq!(p.hits()[b], 2);
+        assert!(p.warnings.is_empty());
+        assert!(is_cpuprofile(SMALL.as_bytes()));
+    }
+
+    #[test]
+    fn bad_profiles_name_the_problem() {
+        assert!(matches!(parse("{\"nodes\": ["), Err(ProfileError::Json(_))));
+        let unknown = SMALL.replace("\"samples\":[4,4,2,3]", "\"samples\":[4,9,2,3]");
+        assert_eq!(
+            parse(&unknown),
+            Err(ProfileError::UnknownSample { index: 1, id: 9 })
+        );
+        let child = SMALL.replace("\"children\":[4]", "\"children\":[7]");
+        assert_eq!(
+            parse(&child),
+            Err(ProfileError::UnknownNode {
+                node: 2,
+                missing: 7
+            })
+        );
+        let count = SMALL.replace("[10,20,30,10]", "[10,20,30]");
+        assert!(matches!(
+            parse(&count),
+            Err(ProfileError::DeltaCount { .. })
+        ));
+        let negative = SMALL.replace("[10,20,30,10]", "[10,20,-15,10]");
+        let p = parse(&negative).unwrap();
+        assert!(p.times_us.windows(2).all(|w| w[0] <= w[1]));
+        assert!(p.warnings[0].contains("negative"), "{:?}", p.warnings);
+        let cycle = SMALL
+            .replace("\"children\":[2,3]", "\"children\":[3]")
+            .replace(
+                "\"columnNumber\":99}}",
+                "\"columnNumber\":99},\"children\":[2]}",
+            );
+        assert!(
+            matches!(parse(&cycle), Err(ProfileError::Cycle(_))),
+            "{:?}",
+            parse(&cycle)
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! CPU profiles as plain data: a call tree whose nodes point at interned locations, and the
+//! samples as node indexes with their times. Every distinct location (function as recorded,
+//! script, line, column) is stored once, so that resolving a profile costs its distinct
+//! locations, never its samples.
+
+use std::collections::HashMap;
+
+/// Where a profile node runs, as the profiler recorded it (V8's `callFrame`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ProfileLocation {
+    /// The function's name as recorded (minified names included; empty: anonymous).
+    pub function: String,
+    /// The script's URL (`file:///…/app.min.js`); empty for V8's own entries (`(program)`).
+    pub url: String,
+    /// The script's id, as recorded.
+    pub script_id: String,
+    /// 0-based line of the function (−1: unknown).
+    pub line: i64,
+    /// 0-based column of the function (−1: unknown).
+    pub column: i64,
+}
+
+/// One node of the call tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProfileNode {
+    /// The node's id as recorded.
+    pub id: u64,
+    /// The parent node's index (`None`: the root).
+    pub parent: Option<u32>,
+    /// The node's location, an index into [`Profile::locations`].
+    pub location: u32,
+}
+
+/// A CPU profile: the call tree, and each sample's leaf node and time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Profile {
+    /// Start of the profile, µs on the profiler's clock.
+    pub start_us: i64,
+    /// End of the profile, µs on the profiler's clock.
+    pub end_us: i64,
+    /// The distinct locations.
+    pub locations: Vec<ProfileLocation>,
+    /// The nodes, parents before their children.
+    pub nodes: Vec<ProfileNode>,
+    /// Each sample's leaf node (an index into `nodes`).
+    pub samples: Vec<u32>,
+    /// Each sample's time, µs on the profiler's clock, ascending.
+    pub times_us: Vec<i64>,
+    /// What was read but not as the format says (negative deltas, a node without parent…).
+    pub warnings: Vec<String>,
+}
+
+/// Interns locations: one index per distinct location.
+#[derive(Debug, Default)]
+pub struct LocationInterner {
+    index: HashMap<ProfileLocation, u32>,
+    /// The locations in the order first seen.
+    pub locations: Vec<ProfileLocation>,
+}
+
+impl LocationInterner {
+    /// The index of `location`, added when new.
+    pub fn intern(&mut self, location: ProfileLocation) -> u32 {
+        if let Some(&i) = self.index.get(&location) {
+            return i;
+        }
+        let i = self.locations.len() as u32;
+        self.locations.push(location.clone());
+        self.index.insert(location, i);
+        i
+    }
+}
+
+impl Profile {
+    /// How long each sample lasts, µs, as the DevTools Performance panel counts it: sample
+    /// `i` lasts until sample `i + 1`; the last one lasts the mean interval (a profile of one
+    /// sample: until the profile's end).
+    pub fn sample_durations_us(&self) -> Vec<i64> {
+        let n = self.times_us.len();
+        let mut out = Vec::with_capacity(n);
+        for w in self.times_us.windows(2) {
+            out.push(w[1] - w[0]);
+        }
+        if n == 1 {
+            out.push((self.end_us - self.times_us[0]).max(0));
+        } else if n > 1 {
+            out.push((self.times_us[n - 1] - self.times_us[0]) / (n as i64 - 1));
+        }
+        out
+    }
+
+    /// Each node's self time, µs: the durations of the samples whose leaf it is.
+    pub fn self_us(&self) -> Vec<i64> {
+        let mut out = vec![0i64; self.nodes.len()];
+        for (&s, d) in self.samples.iter().zip(self.sample_durations_us()) {
+            if let Some(slot) = out.get_mut(s as usize) {
+                *slot += d;
+            }
+        }
+        out
+    }
+
+    /// Each node's sample count.
+    pub fn hits(&self) -> Vec<u64> {
+        let mut out = vec![0u64; self.nodes.len()];
+        for &s in &self.samples {
+            if let Some(slot) = out.get_mut(s as usize) {
+                *slot += 1;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,232 @@
+//! `symscope profile` on a real CPU profile (`tests/fixtures/profiles`: a lodash workload
+//! recorded with `node --cpu-prof` on the minified corpus bundle, and on the package itself),
+//! against independent oracles: every node's original position as the `source-map` package
+//! maps it, every node's sample count as V8 counted it (`hitCount`), and the functions V8
+//! found heaviest in the unminified run, by name and line.
+
+mod common;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profiles")
+}
+
+fn map() -> PathBuf {
+    common::js("lodash-terser/lodash.min.js.map")
+}
+
+fn profile(format: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["profile", "--format", format, "-s"])
+        .arg(map())
+        .args(extra)
+        .arg(dir().join("lodash-min.cpuprofile"))
+        .output()
+        .unwrap()
+}
+
+fn json() -> Value {
+    let out = profile("json", &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn oracle() -> Value {
+    serde_json::from_slice(&std::fs::read(dir().join("lodash-min.oracle.json")).unwrap()).unwrap()
+}
+
+fn recorded() -> Value {
+    serde_json::from_slice(&std::fs::read(dir().join("lodash-min.cpuprofile")).unwrap()).unwrap()
+}
+
+/// A path from `node_modules/` on, as both sides name lodash's source.
+fn tail(path: &str) -> &str {
+    path.find("node_modules/").map_or(path, |i| &path[i..])
+}
+
+#[test]
+fn every_lodash_node_maps_where_source_map_maps_it() {
+    let doc = json();
+    let oracle = oracle();
+    let positions = oracle["positions"].as_object().unwrap();
+    let mut compared = 0;
+    for node in doc["nodes"].as_array().unwrap() {
+        let id = node["id"].as_u64().unwrap().to_string();
+        let Some(want) = positions.get(&id) else {
+            continue;
+        };
+        compared += 1;
+        if want["source"].is_null() {
+            // source-map maps nothing there (the bundle's wrapper at 1:0): neither do we.
+            assert_eq!(node["status"], "not_covered", "{node}");
+            continue;
+        }
+        assert_eq!(node["status"], "resolved", "{node}");
+        assert_eq!(
+            tail(node["file"].as_str().unwrap()),
+            tail(want["source"].as_str().unwrap()),
+            "{node}"
+        );
+        assert_eq!(node["line"], want["line"], "{node}");
+        assert_eq!(node["column"], want["column"], "{node}");
+    }
+    assert_eq!(compared, positions.len());
+    assert!(compared >= 50, "{compared}");
+}
+
+#[test]
+fn sample_counts_and_times_are_v8s() {
+    let doc = json();
+    let recorded = recorded();
+    // Each node's hits: how often the recorded `samples` name it. (V8's own `hitCount`
+    // differs from its `samples` for a few nodes, by a tick or a few; the totals agree.)
+    let mut counted: std::collections::HashMap<u64, u64> = Default::default();
+    for s in recorded["samples"].as_array().unwrap() {
+        *counted.entry(s.as_u64().unwrap()).or_default() += 1;
+    }
+    let nodes = doc["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), recorded["nodes"].as_array().unwrap().len());
+    for n in nodes {
+        assert_eq!(
+            n["hits"].as_u64().unwrap(),
+            counted
+                .get(&n["id"].as_u64().unwrap())
+                .copied()
+                .unwrap_or(0),
+            "{n}"
+        );
+    }
+    let hit_counts: u64 = recorded["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["hitCount"].as_u64().unwrap_or(0))
+        .sum();
+    let ours: u64 = nodes.iter().map(|n| n["hits"].as_u64().unwrap()).sum();
+    assert_eq!(ours, hit_counts);
+    // Every sample's time is someone's self time: the nodes' self times add up to the
+    // samples' span (the last lasting the mean interval).
+    let self_sum: f64 = nodes.iter().map(|n| n["self_ms"].as_f64().unwrap()).sum();
+    let deltas: Vec<i64> = recorded["timeDeltas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_i64().unwrap())
+        .collect();
+    let n = deltas.len() as f64;
+    let span: i64 = deltas[1..].iter().sum();
+    let expected = (span as f64 + span as f64 / (n - 1.0)) / 1e3;
+    assert!(
+        (self_sum - expected).abs() < 0.01,
+        "{self_sum} vs {expected}"
+    );
+    assert_eq!(doc["samples"].as_u64(), Some(deltas.len() as u64));
+}
+
+#[test]
+fn the_heaviest_functions_are_those_v8_found_in_the_unminified_run() {
+    let doc = json();
+    let functions = doc["functions"].as_array().unwrap();
+    let total: f64 = functions
+        .iter()
+        .map(|f| f["self_ms"].as_f64().unwrap())
+        .sum();
+    for heavy in oracle()["heavy"].as_array().unwrap() {
+        let name = heavy["function"].as_str().unwrap();
+        let line = heavy["line"].as_u64().unwrap();
+        let ours = functions.iter().find(|f| {
+            f["file"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("lodash/lodash.js"))
+                && f["line"].as_u64() == Some(line)
+        });
+        let Some(ours) = ours else {
+            panic!("V8's heavy function {name:?} at lodash.js:{line} is not among ours");
+        };
+        // V8 names an anonymous function "": ours has no name.
+        assert_eq!(
+            ours["function"].as_str().unwrap_or_default(),
+            name,
+            "lodash.js:{line}: {ours}"
+        );
+        let share = ours["self_ms"].as_f64().unwrap() / total;
+        assert!(share >= 0.01, "{name} at {line}: {share}");
+    }
+}
+
+#[test]
+fn collapsed_stacks_and_the_rewritten_profile() {
+    let out = profile("collapsed", &[]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let samples: u64 = text
+        .lines()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    let recorded = recorded();
+    assert_eq!(
+        samples,
+        recorded["samples"].as_array().unwrap().len() as u64
+    );
+    assert!(text.contains("arrayAggregator"), "original names");
+    // The profile rewritten: the same nodes and samples, original call frames.
+    let out = profile("cpuprofile", &[]);
+    assert!(out.status.success());
+    let rewritten: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rewritten["samples"], recorded["samples"]);
+    assert_eq!(rewritten["timeDeltas"], recorded["timeDeltas"]);
+    let urls: Vec<&str> = rewritten["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["callFrame"]["url"].as_str())
+        .collect();
+    assert!(urls.iter().any(|u| u.ends_with("lodash/lodash.js")));
+    // Only the nodes nothing maps keep the bundle's URL.
+    let unresolved = json()["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| {
+            n["call_frame"]["url"]
+                .as_str()
+                .is_some_and(|u| u.ends_with("lodash.min.js"))
+                && n["status"] != "resolved"
+        })
+        .count();
+    assert_eq!(
+        urls.iter().filter(|u| u.ends_with("lodash.min.js")).count(),
+        unresolved
+    );
+    // --top: the first N of the table.
+    let out = profile("text", &["--top", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2 + 3, "{text}");
+}
+
+#[test]
+fn a_broken_profile_is_refused_with_its_name_and_the_problem() {
+    let tmp = common::temp_dir("broken-profile");
+    let full = std::fs::read_to_string(dir().join("lodash-min.cpuprofile")).unwrap();
+    let cut = tmp.join("cut.cpuprofile");
+    std::fs::write(&cut, &full[..full.len() / 2]).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["profile"])
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cut.cpuprofile") && err.contains("not JSON"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&tmp).ok();
+}
