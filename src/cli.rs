@@ -49,7 +49,8 @@ pub enum Command {
     /// Write a source map's original sources (`sourcesContent`) into a folder, each under its
     /// own path kept inside the folder.
     ExtractSources(ExtractArgs),
-    /// Symbolicate a CPU profile (`.cpuprofile`) and rank its functions by self time.
+    /// Symbolicate a CPU profile (`.cpuprofile`, or the profiles of a Chrome trace-event
+    /// file) and rank its functions by self time.
     Profile(ProfileArgs),
 }
 
@@ -65,7 +66,7 @@ pub struct ProfileArgs {
     /// Only the first N functions (json and text).
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
-    /// The profile, or `-` for standard input.
+    /// The profile (`.cpuprofile` or trace-event JSON), or `-` for standard input.
     #[arg(value_name = "PROFILE")]
     pub profile: PathBuf,
 }
@@ -231,11 +232,37 @@ pub fn run(command: Command) -> ExitCode {
 /// location resolved once against the symbol files, the functions ranked (see
 /// `engine::profile`).
 pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    use crate::formats::{cpuprofile, trace_events};
     let file = read_log(&args.profile)?;
+    let name = file.name.clone();
     let text = std::str::from_utf8(file.blob.as_slice())
-        .map_err(|_| unusable(format!("{}: not UTF-8 text, not a CPU profile", file.name)))?;
-    let profile = crate::formats::cpuprofile::parse(text)
-        .map_err(|e| unusable(format!("{}: {e}", file.name)))?;
+        .map_err(|_| unusable(format!("{name}: not UTF-8 text, not a CPU profile")))?;
+    let bad = |e: cpuprofile::ProfileError| unusable(format!("{name}: {e}"));
+    // A trace's profiles are named by process, thread and id; a .cpuprofile by its file.
+    let profiles: Vec<(String, crate::model::Profile)> =
+        if trace_events::is_trace_events(file.blob.as_slice()) {
+            trace_events::parse_profiles(text)
+                .map_err(bad)?
+                .into_iter()
+                .map(|p| {
+                    let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
+                    (label, p.profile)
+                })
+                .collect()
+        } else {
+            vec![(name.clone(), cpuprofile::parse(text).map_err(bad)?)]
+        };
+    if profiles.is_empty() {
+        return Err(unusable(format!(
+            "{name}: the trace holds no CPU profile (no Profile and ProfileChunk events)"
+        )));
+    }
+    if args.format == ProfileFormat::Cpuprofile && profiles.len() > 1 {
+        return Err(unusable(format!(
+            "{name}: the trace holds {} CPU profiles; --format cpuprofile writes one (use json)",
+            profiles.len()
+        )));
+    }
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
     for path in &args.symbols {
@@ -244,16 +271,38 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
     for w in &warnings {
         eprintln!("symscope: warning: {w}");
     }
-    let resolved =
-        engine::profile::symbolicate_profile(&file.name, profile, &symbols, &mut NoProgress)
-            .map_err(unusable)?;
+    let several = profiles.len() > 1;
+    let mut resolved = Vec::with_capacity(profiles.len());
+    for (label, profile) in profiles {
+        resolved.push(
+            engine::profile::symbolicate_profile(&label, profile, &symbols, &mut NoProgress)
+                .map_err(unusable)?,
+        );
+    }
     let written = match args.format {
-        ProfileFormat::Text => out.write_all(resolved.to_text(args.top).as_bytes()),
-        ProfileFormat::Collapsed => out.write_all(resolved.collapsed().as_bytes()),
-        ProfileFormat::Json => serde_json::to_writer_pretty(&mut *out, &resolved.to_json(args.top))
-            .map_err(std::io::Error::other)
-            .and_then(|()| out.write_all(b"\n")),
-        ProfileFormat::Cpuprofile => serde_json::to_writer(&mut *out, &resolved.to_cpuprofile())
+        ProfileFormat::Text => {
+            let tables: Vec<String> = resolved.iter().map(|r| r.to_text(args.top)).collect();
+            out.write_all(tables.join("\n").as_bytes())
+        }
+        ProfileFormat::Collapsed => resolved.iter().try_for_each(|r| {
+            let text = r.collapsed();
+            if several {
+                // Each profile's stacks under its own root.
+                let root = r.name.replace(';', ":");
+                text.lines().try_for_each(|l| writeln!(out, "{root};{l}"))
+            } else {
+                out.write_all(text.as_bytes())
+            }
+        }),
+        ProfileFormat::Json => {
+            let doc = serde_json::json!({
+                "profiles": resolved.iter().map(|r| r.to_json(args.top)).collect::<Vec<_>>(),
+            });
+            serde_json::to_writer_pretty(&mut *out, &doc)
+                .map_err(std::io::Error::other)
+                .and_then(|()| out.write_all(b"\n"))
+        }
+        ProfileFormat::Cpuprofile => serde_json::to_writer(&mut *out, &resolved[0].to_cpuprofile())
             .map_err(std::io::Error::other)
             .and_then(|()| out.write_all(b"\n")),
     };

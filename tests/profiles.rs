@@ -35,7 +35,9 @@ fn json() -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["profiles"].as_array().unwrap().len(), 1);
+    doc["profiles"][0].clone()
 }
 
 fn oracle() -> Value {
@@ -229,4 +231,67 @@ fn a_broken_profile_is_refused_with_its_name_and_the_problem() {
         "{err}"
     );
     std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A Chrome trace-event file: node's own trace of the same workload (`--trace-events-enabled`
+/// with V8's CPU profiler category) while `--cpu-prof` ran. Its profile `0x1`, put together
+/// from its `ProfileChunk` events, is the very profile V8 wrote as `lodash-trace.cpuprofile`:
+/// every node and function comes out the same from both.
+#[test]
+fn a_traces_profile_chunks_make_the_profile_v8_wrote() {
+    let run = |file: &str, format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args(["profile", "--format", format, "-s"])
+            .arg(map())
+            .arg(dir().join(file))
+            .output()
+            .unwrap()
+    };
+    let doc = |out: std::process::Output| -> Value {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let trace = doc(run("lodash-trace.json", "json"));
+    let written = doc(run("lodash-trace.cpuprofile", "json"));
+    let profiles = trace["profiles"].as_array().unwrap();
+    // The --cpu-prof profile and the trace's own.
+    assert_eq!(profiles.len(), 2);
+    let chunked = profiles
+        .iter()
+        .find(|p| p["profile"].as_str().unwrap().ends_with("profile 0x1)"))
+        .unwrap();
+    let whole = &written["profiles"][0];
+    assert!(whole["nodes"].as_array().unwrap().len() > 100);
+    // The trace names scripts by path where the .cpuprofile has file:// URLs.
+    let same = |v: &Value| -> Value {
+        serde_json::from_str(&v.to_string().replace("file:///", "/")).unwrap()
+    };
+    let (chunked, whole) = (&same(chunked), &same(whole));
+    for key in ["duration_ms", "samples", "functions"] {
+        assert_eq!(chunked[key], whole[key], "{key}");
+    }
+    // The same nodes (a tree's children may come in another order: by id).
+    let by_id = |p: &Value| -> std::collections::BTreeMap<u64, Value> {
+        p["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| (n["id"].as_u64().unwrap(), n.clone()))
+            .collect()
+    };
+    let (a, b) = (by_id(chunked), by_id(whole));
+    assert_eq!(a.len(), b.len());
+    for (id, n) in &a {
+        assert_eq!(Some(n), b.get(id), "node {id}");
+    }
+    // Folded stacks of several profiles each under its own root; one rewritten profile only.
+    let folded = String::from_utf8(run("lodash-trace.json", "collapsed").stdout).unwrap();
+    assert!(folded.lines().all(|l| l.contains("(pid ")), "{folded}");
+    let out = run("lodash-trace.json", "cpuprofile");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds 2 CPU profiles"));
 }

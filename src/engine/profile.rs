@@ -11,10 +11,11 @@
 //! ```text
 //! symscope profile [-s PATH]... [--format json|text|collapsed|cpuprofile] [--top N] PROFILE
 //! ```
-//! `json` writes one document:
+//! PROFILE is a `.cpuprofile` or a Chrome trace-event file (each of its CPU profiles, named
+//! by process, thread and id). `json` writes `{"profiles": [Profile, ...]}`, a Profile:
 //! ```jsonc
 //! {
-//!   "profile": "CPU.cpuprofile",   // the file as named
+//!   "profile": "CPU.cpuprofile",   // the file as named (a trace's: "t.json (pid 7, tid 9, profile 0x1)")
 //!   "duration_ms": 942.3,          // endTime − startTime
 //!   "samples": 1387,
 //!   "locations": 212,              // distinct recorded call frames (each resolved once)
@@ -36,7 +37,8 @@
 //! }
 //! ```
 //! `text` is the functions as a table; `collapsed` the folded stacks (`a;b;c 12`, sample
-//! counts, original names) that flame graph tools read; `cpuprofile` the profile itself with
+//! counts, original names; several profiles each under a root named as above) that flame
+//! graph tools read; `cpuprofile` the profile itself (of a trace holding one) with
 //! each node's `callFrame` carrying the original function, file, line and column (0-based,
 //! the format's own convention), so DevTools and speedscope show original names.
 
@@ -241,6 +243,9 @@ impl ResolvedProfile {
                 .cmp(&a.self_us)
                 .then(b.total_us.cmp(&a.total_us))
                 .then_with(|| Self::shown(&a.place).cmp(Self::shown(&b.place)))
+                .then_with(|| a.place.file.cmp(&b.place.file))
+                .then(a.place.line.cmp(&b.place.line))
+                .then(a.place.column.cmp(&b.place.column))
         });
         rows
     }

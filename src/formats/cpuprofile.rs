@@ -72,20 +72,70 @@ fn int(v: &Value) -> Option<i64> {
     v.as_i64().or_else(|| v.as_f64().map(|f| f as i64))
 }
 
+/// An integer written as a JSON integer or float (µs times and deltas).
+#[derive(Clone, Copy, Debug)]
+struct Micros(i64);
+
+impl<'de> serde::Deserialize<'de> for Micros {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Micros;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number of microseconds")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Micros, E> {
+                Ok(Micros(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Micros, E> {
+                i64::try_from(v).map(Micros).map_err(E::custom)
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Micros, E> {
+                Ok(Micros(v as i64))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The profile as the file has it: the samples and deltas compact (a profile of a million
+/// samples is mostly these two arrays), the nodes as JSON (they are few).
+#[derive(serde::Deserialize)]
+struct Raw {
+    nodes: Option<Vec<Value>>,
+    #[serde(rename = "startTime")]
+    start: Option<Micros>,
+    #[serde(rename = "endTime")]
+    end: Option<Micros>,
+    #[serde(default)]
+    samples: Vec<u64>,
+    #[serde(rename = "timeDeltas", default)]
+    deltas: Vec<Micros>,
+}
+
 /// Reads a V8 CPU profile.
 pub fn parse(text: &str) -> Result<Profile, ProfileError> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| ProfileError::Json(e.to_string()))?;
-    let nodes = doc["nodes"]
-        .as_array()
-        .ok_or(ProfileError::Field("no `nodes` array"))?;
-    let start_us = int(&doc["startTime"]).ok_or(ProfileError::Field("no `startTime`"))?;
-    let end_us = int(&doc["endTime"]).unwrap_or(start_us);
+    let raw: Raw = serde_json::from_str(text).map_err(|e| ProfileError::Json(e.to_string()))?;
+    build(raw)
+}
+
+/// Reads a V8 CPU profile already parsed as JSON (nodes with `children` or `parent`).
+pub fn from_value(doc: &Value) -> Result<Profile, ProfileError> {
+    use serde::Deserialize as _;
+    let raw = Raw::deserialize(doc).map_err(|e| ProfileError::Json(e.to_string()))?;
+    build(raw)
+}
+
+fn build(raw: Raw) -> Result<Profile, ProfileError> {
+    let nodes = raw.nodes.ok_or(ProfileError::Field("no `nodes` array"))?;
+    let start_us = raw.start.ok_or(ProfileError::Field("no `startTime`"))?.0;
+    let end_us = raw.end.map_or(start_us, |e| e.0);
     let mut warnings = Vec::new();
     // Nodes by id, in file order, with their locations interned.
     let mut interner = LocationInterner::default();
     let mut by_id: HashMap<u64, usize> = HashMap::with_capacity(nodes.len());
     let mut read: Vec<(u64, u32, Vec<u64>, Option<u64>)> = Vec::with_capacity(nodes.len());
-    for n in nodes {
+    for n in &nodes {
         let id = n["id"]
             .as_u64()
             .ok_or(ProfileError::Field("a node without a numeric `id`"))?;
@@ -166,50 +216,52 @@ pub fn parse(text: &str) -> Result<Profile, ProfileError> {
             location: read[k].1,
         })
         .collect();
-    // Samples and their times.
-    let samples_in = doc["samples"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let deltas_in = doc["timeDeltas"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
-    if samples_in.is_empty() {
+    // Samples and their times, in place: the node ids become indexes, the deltas times.
+    let mut samples = raw.samples;
+    let deltas = raw.deltas;
+    if samples.is_empty() {
         warnings.push("the profile has no samples (only the call tree)".to_owned());
-    } else if samples_in.len() != deltas_in.len() {
+    } else if samples.len() != deltas.len() {
         return Err(ProfileError::DeltaCount {
-            samples: samples_in.len(),
-            deltas: deltas_in.len(),
+            samples: samples.len(),
+            deltas: deltas.len(),
         });
     }
-    let mut pairs: Vec<(i64, u32)> = Vec::with_capacity(samples_in.len());
+    for (index, s) in samples.iter_mut().enumerate() {
+        let &k = by_id
+            .get(s)
+            .ok_or(ProfileError::UnknownSample { index, id: *s })?;
+        *s = u64::from(new_index[k]);
+    }
     let mut t = start_us;
     let mut negative = 0usize;
-    for (index, (s, d)) in samples_in.iter().zip(deltas_in).enumerate() {
-        let id = s
-            .as_u64()
-            .ok_or(ProfileError::Field("a sample that is not a node id"))?;
-        let &k = by_id
-            .get(&id)
-            .ok_or(ProfileError::UnknownSample { index, id })?;
-        let d = int(d).ok_or(ProfileError::Field("a time delta that is not a number"))?;
-        if d < 0 {
-            negative += 1;
-        }
-        t += d;
-        pairs.push((t, new_index[k]));
-    }
+    let mut times: Vec<i64> = deltas
+        .iter()
+        .map(|d| {
+            negative += usize::from(d.0 < 0);
+            t += d.0;
+            t
+        })
+        .collect();
+    drop(deltas);
+    let mut samples: Vec<u32> = samples.into_iter().map(|s| s as u32).collect();
     if negative > 0 {
         warnings.push(format!(
             "{negative} negative time deltas: the samples are taken in time order, as DevTools does"
         ));
+        let mut pairs: Vec<(i64, u32)> =
+            times.iter().copied().zip(samples.iter().copied()).collect();
         pairs.sort_by_key(|&(t, _)| t);
+        times = pairs.iter().map(|&(t, _)| t).collect();
+        samples = pairs.iter().map(|&(_, s)| s).collect();
     }
     Ok(Profile {
         start_us,
         end_us,
         locations: interner.locations,
         nodes: out_nodes,
-        samples: pairs.iter().map(|&(_, n)| n).collect(),
-        times_us: pairs.iter().map(|&(t, _)| t).collect(),
+        samples,
+        times_us: times,
         warnings,
     })
 }

@@ -10,6 +10,7 @@ pub mod minidump;
 pub mod native;
 pub mod sdk;
 pub mod sentry;
+pub mod trace_events;
 
 pub use detect::peek;
 

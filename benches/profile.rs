@@ -1,0 +1,166 @@
+//! `cargo bench --bench profile`: a CPU profile of 1,000,000 samples symbolicated and ranked
+//! by `symscope profile --format json`, whole process, beside the fastest route a user has
+//! today: node with `@jridgewell/trace-mapping` resolving every node and summing each
+//! function's self time (DevTools' rule). The profile is made from the recorded lodash one
+//! (`tests/fixtures/profiles/lodash-min.cpuprofile`): its call tree, a million samples drawn
+//! from its own with a fixed seed, deltas of 200–299 µs. Node's package is fetched with npm
+//! into `target/bench-node/` on the first run.
+
+mod common;
+
+use common::{ms, run_measured};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const RANK: &str = r#"
+import { readFileSync } from 'node:fs';
+import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
+const [, , mapPath, profilePath] = process.argv;
+const map = new TraceMap(JSON.parse(readFileSync(mapPath, 'utf8')));
+const p = JSON.parse(readFileSync(profilePath, 'utf8'));
+const keyOf = new Map();
+for (const n of p.nodes) {
+  const f = n.callFrame;
+  let key = `${f.functionName}@${f.url}:${f.lineNumber}:${f.columnNumber}`;
+  if (f.url.endsWith('.min.js') && f.lineNumber >= 0) {
+    const o = originalPositionFor(map, { line: f.lineNumber + 1, column: f.columnNumber });
+    if (o.source) key = `${o.name || f.functionName}@${o.source}:${o.line}:${o.column}`;
+  }
+  keyOf.set(n.id, key);
+}
+let t = p.startTime;
+const times = p.timeDeltas.map((d) => (t += d));
+const n = times.length;
+const self = new Map();
+for (let i = 0; i < n; i++) {
+  const d = i + 1 < n ? times[i + 1] - times[i] : (times[n - 1] - times[0]) / (n - 1);
+  const k = keyOf.get(p.samples[i]);
+  self.set(k, (self.get(k) || 0) + d);
+}
+const rows = [...self].sort((a, b) => b[1] - a[1]);
+console.log(JSON.stringify(rows.slice(0, 20)));
+"#;
+
+/// `@jridgewell/trace-mapping` installed under `target/bench-node/`, and the script.
+fn node_reference() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-node");
+    if !dir.join("node_modules/@jridgewell/trace-mapping").exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("package.json"), "{\"private\":true}").unwrap();
+        let ok = Command::new("npm")
+            .args(["install", "--silent", "@jridgewell/trace-mapping@0.3.31"])
+            .current_dir(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "npm install @jridgewell/trace-mapping failed");
+    }
+    let script = dir.join("rank.mjs");
+    std::fs::write(&script, RANK).unwrap();
+    script
+}
+
+/// The recorded profile with `n` samples drawn from its own (fixed seed).
+fn big_profile(n: usize, to: &Path) -> u64 {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut doc: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("profiles/lodash-min.cpuprofile")).unwrap())
+            .unwrap();
+    let recorded: Vec<u64> = doc["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    let mut seed: u64 = 0x5EED_0036;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        seed >> 33
+    };
+    let samples: Vec<u64> = (0..n)
+        .map(|_| recorded[next() as usize % recorded.len()])
+        .collect();
+    let deltas: Vec<u64> = (0..n).map(|_| 200 + next() % 100).collect();
+    let end = doc["startTime"].as_u64().unwrap() + deltas.iter().sum::<u64>() + 300;
+    doc["samples"] = samples.into();
+    doc["timeDeltas"] = deltas.into();
+    doc["endTime"] = end.into();
+    for node in doc["nodes"].as_array_mut().unwrap() {
+        node.as_object_mut().unwrap().remove("hitCount");
+    }
+    let text = serde_json::to_vec(&doc).unwrap();
+    std::fs::write(to, &text).unwrap();
+    text.len() as u64
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = root.join("tests/fixtures/js/lodash-terser/lodash.min.js.map");
+    let dir = root.join("target/bench-node");
+    std::fs::create_dir_all(&dir).unwrap();
+    let profile = dir.join("lodash-1m.cpuprofile");
+    let n = 1_000_000;
+    let bytes = big_profile(n, &profile);
+    let script = node_reference();
+    let ours = |round: usize| {
+        let (t, peak) = run_measured(
+            Command::new(env!("CARGO_BIN_EXE_symscope"))
+                .args(["profile", "--format", "json", "--top", "20", "-s"])
+                .arg(&map)
+                .arg(&profile)
+                .stdout(Stdio::null()),
+        );
+        if round == 0 {
+            println!("(warm-up) symscope: {:.0} ms", ms(t));
+        }
+        (t, peak)
+    };
+    let node = || {
+        run_measured(
+            Command::new("node")
+                .arg(&script)
+                .arg(&map)
+                .arg(&profile)
+                .stdout(Stdio::null()),
+        )
+    };
+    ours(0);
+    node();
+    let mut rows = Vec::new();
+    for round in 1..=5 {
+        let (a, am) = ours(round);
+        let (b, bm) = node();
+        rows.push((ms(a), am, ms(b), bm));
+    }
+    println!(
+        "# CPU profile of {n} samples ({:.1} MB; the recorded lodash profile's nodes): symbolicated and ranked, whole process, 5 rounds\n",
+        bytes as f64 / 1e6
+    );
+    println!("| round | symscope profile | peak | node + trace-mapping | peak | node / ours |");
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for (k, (a, am, b, bm)) in rows.iter().enumerate() {
+        println!(
+            "| {} | {a:.0} ms | {:.0} MB | {b:.0} ms | {:.0} MB | {:.2}× |",
+            k + 1,
+            *am as f64 / 1e6,
+            *bm as f64 / 1e6,
+            b / a
+        );
+    }
+    let mut ratios: Vec<f64> = rows.iter().map(|r| r.2 / r.0).collect();
+    ratios.sort_by(f64::total_cmp);
+    let mut ours_ms: Vec<f64> = rows.iter().map(|r| r.0).collect();
+    ours_ms.sort_by(f64::total_cmp);
+    let peak = rows.iter().map(|r| r.1).max().unwrap_or(0);
+    println!(
+        "\nmedian: symscope {:.0} ms (target ≤ 1,000 ms), node / ours {:.2}× (target ≥ 3×); peak {:.1}× the file (target ≤ 2×)",
+        ours_ms[2],
+        ratios[2],
+        peak as f64 / bytes as f64
+    );
+}
