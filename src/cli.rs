@@ -232,37 +232,9 @@ pub fn run(command: Command) -> ExitCode {
 /// location resolved once against the symbol files, the functions ranked (see
 /// `engine::profile`).
 pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
-    use crate::formats::{cpuprofile, trace_events};
     let file = read_log(&args.profile)?;
-    let name = file.name.clone();
-    let text = std::str::from_utf8(file.blob.as_slice())
-        .map_err(|_| unusable(format!("{name}: not UTF-8 text, not a CPU profile")))?;
-    let bad = |e: cpuprofile::ProfileError| unusable(format!("{name}: {e}"));
-    // A trace's profiles are named by process, thread and id; a .cpuprofile by its file.
-    let profiles: Vec<(String, crate::model::Profile)> =
-        if trace_events::is_trace_events(file.blob.as_slice()) {
-            trace_events::parse_profiles(text)
-                .map_err(bad)?
-                .into_iter()
-                .map(|p| {
-                    let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
-                    (label, p.profile)
-                })
-                .collect()
-        } else {
-            vec![(name.clone(), cpuprofile::parse(text).map_err(bad)?)]
-        };
-    if profiles.is_empty() {
-        return Err(unusable(format!(
-            "{name}: the trace holds no CPU profile (no Profile and ProfileChunk events)"
-        )));
-    }
-    if args.format == ProfileFormat::Cpuprofile && profiles.len() > 1 {
-        return Err(unusable(format!(
-            "{name}: the trace holds {} CPU profiles; --format cpuprofile writes one (use json)",
-            profiles.len()
-        )));
-    }
+    // The file is dropped once read: a profile is mostly its samples, kept compact.
+    let profiles = read_profiles(file, args.format)?;
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
     for path in &args.symbols {
@@ -307,6 +279,44 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
             .and_then(|()| out.write_all(b"\n")),
     };
     finish_output(written.and_then(|()| out.flush()))
+}
+
+/// The CPU profiles of a `.cpuprofile` or trace-event file, each with its label.
+fn read_profiles(
+    file: Detected,
+    format: ProfileFormat,
+) -> Result<Vec<(String, crate::model::Profile)>, Failure> {
+    use crate::formats::{cpuprofile, trace_events};
+    let name = file.name.clone();
+    let text = std::str::from_utf8(file.blob.as_slice())
+        .map_err(|_| unusable(format!("{name}: not UTF-8 text, not a CPU profile")))?;
+    let bad = |e: cpuprofile::ProfileError| unusable(format!("{name}: {e}"));
+    // A trace's profiles are named by process, thread and id; a .cpuprofile by its file.
+    let profiles: Vec<(String, crate::model::Profile)> =
+        if trace_events::is_trace_events(file.blob.as_slice()) {
+            trace_events::parse_profiles(text)
+                .map_err(bad)?
+                .into_iter()
+                .map(|p| {
+                    let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
+                    (label, p.profile)
+                })
+                .collect()
+        } else {
+            vec![(name.clone(), cpuprofile::parse(text).map_err(bad)?)]
+        };
+    if profiles.is_empty() {
+        return Err(unusable(format!(
+            "{name}: the trace holds no CPU profile (no Profile and ProfileChunk events)"
+        )));
+    }
+    if format == ProfileFormat::Cpuprofile && profiles.len() > 1 {
+        return Err(unusable(format!(
+            "{name}: the trace holds {} CPU profiles; --format cpuprofile writes one (use json)",
+            profiles.len()
+        )));
+    }
+    Ok(profiles)
 }
 
 /// The process exit code of a command's result, its failure said on standard error.

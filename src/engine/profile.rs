@@ -341,7 +341,7 @@ impl ResolvedProfile {
     /// The functions as a table (the first `top`).
     pub fn to_text(&self, top: Option<usize>) -> String {
         let p = &self.profile;
-        let all: i64 = p.sample_durations_us().iter().sum::<i64>().max(1);
+        let all: i64 = p.self_us().iter().sum::<i64>().max(1);
         let mut out = format!(
             "{}: {} samples, {:.1} ms, {} distinct locations\n",
             self.name,

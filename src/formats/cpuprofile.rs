@@ -108,7 +108,7 @@ struct Raw {
     #[serde(rename = "endTime")]
     end: Option<Micros>,
     #[serde(default)]
-    samples: Vec<u64>,
+    samples: Vec<u32>,
     #[serde(rename = "timeDeltas", default)]
     deltas: Vec<Micros>,
 }
@@ -229,22 +229,24 @@ fn build(raw: Raw) -> Result<Profile, ProfileError> {
     }
     for (index, s) in samples.iter_mut().enumerate() {
         let &k = by_id
-            .get(s)
-            .ok_or(ProfileError::UnknownSample { index, id: *s })?;
-        *s = u64::from(new_index[k]);
+            .get(&u64::from(*s))
+            .ok_or(ProfileError::UnknownSample {
+                index,
+                id: u64::from(*s),
+            })?;
+        *s = new_index[k];
     }
     let mut t = start_us;
     let mut negative = 0usize;
+    // In place: the deltas' memory becomes the times'.
     let mut times: Vec<i64> = deltas
-        .iter()
+        .into_iter()
         .map(|d| {
             negative += usize::from(d.0 < 0);
             t += d.0;
             t
         })
         .collect();
-    drop(deltas);
-    let mut samples: Vec<u32> = samples.into_iter().map(|s| s as u32).collect();
     if negative > 0 {
         warnings.push(format!(
             "{negative} negative time deltas: the samples are taken in time order, as DevTools does"

@@ -89,12 +89,25 @@ impl Profile {
         out
     }
 
+    /// How long sample `i` lasts, µs ([`Self::sample_durations_us`]'s rule, one at a time).
+    fn sample_duration_us(&self, i: usize) -> i64 {
+        let t = &self.times_us;
+        let n = t.len();
+        if i + 1 < n {
+            t[i + 1] - t[i]
+        } else if n == 1 {
+            (self.end_us - t[0]).max(0)
+        } else {
+            (t[n - 1] - t[0]) / (n as i64 - 1)
+        }
+    }
+
     /// Each node's self time, µs: the durations of the samples whose leaf it is.
     pub fn self_us(&self) -> Vec<i64> {
         let mut out = vec![0i64; self.nodes.len()];
-        for (&s, d) in self.samples.iter().zip(self.sample_durations_us()) {
+        for (i, &s) in self.samples.iter().enumerate() {
             if let Some(slot) = out.get_mut(s as usize) {
-                *slot += d;
+                *slot += self.sample_duration_us(i);
             }
         }
         out
