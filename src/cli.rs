@@ -292,19 +292,25 @@ fn read_profiles(
         .map_err(|_| unusable(format!("{name}: not UTF-8 text, not a CPU profile")))?;
     let bad = |e: cpuprofile::ProfileError| unusable(format!("{name}: {e}"));
     // A trace's profiles are named by process, thread and id; a .cpuprofile by its file.
-    let profiles: Vec<(String, crate::model::Profile)> =
-        if trace_events::is_trace_events(file.blob.as_slice()) {
-            trace_events::parse_profiles(text)
-                .map_err(bad)?
-                .into_iter()
-                .map(|p| {
-                    let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
-                    (label, p.profile)
-                })
-                .collect()
-        } else {
-            vec![(name.clone(), cpuprofile::parse(text).map_err(bad)?)]
-        };
+    let hermes = if trace_events::is_trace_events(file.blob.as_slice()) {
+        trace_events::parse_hermes(text).map_err(bad)?
+    } else {
+        None
+    };
+    let profiles: Vec<(String, crate::model::Profile)> = if let Some(p) = hermes {
+        vec![(name.clone(), p)]
+    } else if trace_events::is_trace_events(file.blob.as_slice()) {
+        trace_events::parse_profiles(text)
+            .map_err(bad)?
+            .into_iter()
+            .map(|p| {
+                let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
+                (label, p.profile)
+            })
+            .collect()
+    } else {
+        vec![(name.clone(), cpuprofile::parse(text).map_err(bad)?)]
+    };
     if profiles.is_empty() {
         return Err(unusable(format!(
             "{name}: the trace holds no CPU profile (no Profile and ProfileChunk events)"

@@ -295,3 +295,50 @@ fn a_traces_profile_chunks_make_the_profile_v8_wrote() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds 2 CPU profiles"));
 }
+
+/// A Hermes sampling profile (`hermes -sample-profiling`, hermes-engine-cli 0.12, of
+/// `hermes/work.js` minified by terser and compiled by hermesc): each JavaScript frame's
+/// bytecode address resolves through hermesc's map and terser's, chained, where the
+/// `source-map` package maps it (`hermes/work.oracle.json`).
+#[test]
+fn a_hermes_profile_resolves_through_its_chain_of_maps() {
+    let hermes = dir().join("hermes");
+    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["profile", "--format", "json", "-s"])
+        .arg(hermes.join("work.hbc.map"))
+        .arg("-s")
+        .arg(hermes.join("work.min.js.map"))
+        .arg(hermes.join("work.hermes-profile.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(hermes.join("work.oracle.json")).unwrap()).unwrap();
+    let positions = oracle["positions"].as_object().unwrap();
+    let nodes = doc["profiles"][0]["nodes"].as_array().unwrap();
+    let mut compared = 0;
+    for (id, want) in positions {
+        let node = nodes
+            .iter()
+            .find(|n| n["id"].as_u64().unwrap().to_string() == *id)
+            .unwrap_or_else(|| panic!("no node {id}"));
+        assert_eq!(node["status"], "resolved", "{node}");
+        assert_eq!(node["file"], want["source"], "{node}");
+        assert_eq!(node["line"], want["line"], "{node}");
+        assert_eq!(node["column"], want["column"], "{node}");
+        compared += 1;
+    }
+    assert!(compared >= 8, "{compared}");
+    // Every sample counted, native and GC frames kept with their names.
+    assert_eq!(doc["profiles"][0]["samples"].as_u64(), Some(312));
+    assert!(
+        nodes
+            .iter()
+            .any(|n| n["call_frame"]["function_name"] == "[Native] arrayPrototypePush")
+    );
+}

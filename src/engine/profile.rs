@@ -88,24 +88,50 @@ pub struct FunctionRow {
     pub total_us: i64,
 }
 
-/// Resolves each distinct location of `profile` against `symbols` once.
+/// The bytecode file a Hermes profile's addresses are in: the Hermes map among `symbols`
+/// (`….hbc.map`), else the only map, named without `.map`.
+pub fn bytecode_file(symbols: &SymbolSet) -> Option<String> {
+    let names: Vec<&str> = symbols.maps.iter().map(|m| m.name.as_str()).collect();
+    let name = names
+        .iter()
+        .find(|n| n.ends_with(".hbc.map"))
+        .or(if names.len() == 1 {
+            names.first()
+        } else {
+            None
+        })?;
+    Some(name.strip_suffix(".map").unwrap_or(name).to_owned())
+}
+
+/// Resolves each distinct location of `profile` against `symbols` once (a Hermes profile's
+/// bytecode addresses in `bytecode`, see [`bytecode_file`]).
 pub fn symbolicate_profile(
     name: &str,
     profile: Profile,
     symbols: &SymbolSet,
     progress: &mut dyn Progress,
 ) -> Result<ResolvedProfile, Error> {
+    let bytecode = profile.bytecode.then(|| bytecode_file(symbols)).flatten();
     let mut stacks = Vec::new();
     let mut stack_of = vec![None; profile.locations.len()];
     for (i, loc) in profile.locations.iter().enumerate() {
-        if loc.url.is_empty() || loc.line < 0 {
+        let url = match &bytecode {
+            Some(file) if profile.bytecode => file.as_str(),
+            _ => loc.url.as_str(),
+        };
+        if url.is_empty() || loc.line < 0 {
             continue;
         }
-        let (line, column) = (loc.line as u32 + 1, loc.column.max(0) as u32 + 1);
-        let raw = if loc.function.is_empty() {
-            format!("    at {}:{line}:{column}", loc.url)
+        // Bytecode addresses as Hermes prints them (0-based); JS positions 1-based.
+        let (line, column) = if profile.bytecode {
+            (1, loc.column.max(0) as u32)
         } else {
-            format!("    at {} ({}:{line}:{column})", loc.function, loc.url)
+            (loc.line as u32 + 1, loc.column.max(0) as u32 + 1)
+        };
+        let raw = match (profile.bytecode, loc.function.is_empty()) {
+            (true, _) => format!("    at {} (address at {url}:{line}:{column})", loc.function),
+            (false, true) => format!("    at {url}:{line}:{column}"),
+            (false, false) => format!("    at {} ({url}:{line}:{column})", loc.function),
         };
         stack_of[i] = Some(stacks.len());
         stacks.push(Stack {
@@ -117,7 +143,7 @@ pub fn symbolicate_profile(
                 line_no: stacks.len() + 1,
                 input: Some(FrameInput {
                     function: (!loc.function.is_empty()).then(|| loc.function.clone()),
-                    file: Some(loc.url.clone()),
+                    file: Some(url.to_owned()),
                     line: Some(line),
                     column: Some(column),
                     ..FrameInput::default()
@@ -126,7 +152,11 @@ pub fn symbolicate_profile(
         });
     }
     let trace = Trace {
-        format: LogFormat::V8,
+        format: if profile.bytecode {
+            LogFormat::HermesBytecode
+        } else {
+            LogFormat::V8
+        },
         stacks,
         modules: Vec::new(),
     };

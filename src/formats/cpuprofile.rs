@@ -265,6 +265,7 @@ fn build(raw: Raw) -> Result<Profile, ProfileError> {
         samples,
         times_us: times,
         warnings,
+        bytecode: false,
     })
 }
 

@@ -153,6 +153,78 @@ pub fn parse_profiles(text: &str) -> Result<Vec<TraceProfile>, ProfileError> {
         .collect()
 }
 
+/// A Hermes sampling profile (`hermes -sample-profiling`, React Native's profiler): the
+/// Chrome-trace form with `stackFrames` (`{id: {name, category, parent, funcVirtAddr,
+/// offset}}`) and `samples` (`[{ts, sf, …}]`), times as strings of µs. A JavaScript frame's
+/// location is its bytecode address, `funcVirtAddr + offset`, in the one bytecode file the
+/// profile does not name (line 0, that column; see [`Profile::bytecode`]); native, GC and root
+/// frames have none. `None`: not this form.
+pub fn parse_hermes(text: &str) -> Result<Option<Profile>, ProfileError> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| ProfileError::Json(e.to_string()))?;
+    let (Some(frames), Some(samples)) = (doc["stackFrames"].as_object(), doc["samples"].as_array())
+    else {
+        return Ok(None);
+    };
+    let num = |v: &Value| -> Option<i64> {
+        v.as_i64()
+            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+            .or_else(|| v.as_f64().map(|f| f as i64))
+    };
+    let mut nodes = Vec::with_capacity(frames.len());
+    for (id, f) in frames {
+        let id: u64 = id
+            .parse()
+            .map_err(|_| ProfileError::Field("a stack frame whose id is not a number"))?;
+        let js = f["category"] == "JavaScript";
+        let address = num(&f["funcVirtAddr"])
+            .zip(num(&f["offset"]))
+            .map(|(a, o)| a + o);
+        let mut node = json!({
+            "id": id,
+            "callFrame": {
+                "functionName": f["name"].as_str().unwrap_or_default(),
+                "url": "", "scriptId": "0", "lineNumber": -1, "columnNumber": -1,
+            },
+        });
+        if let (true, Some(address)) = (js, address) {
+            node["callFrame"]["lineNumber"] = json!(0);
+            node["callFrame"]["columnNumber"] = json!(address);
+        }
+        if let Some(p) = num(&f["parent"]) {
+            node["parent"] = json!(p);
+        }
+        nodes.push(node);
+    }
+    let mut timed: Vec<(i64, u64)> = Vec::with_capacity(samples.len());
+    for s in samples {
+        let ts = num(&s["ts"]).ok_or(ProfileError::Field("a sample without `ts`"))?;
+        let sf = num(&s["sf"]).ok_or(ProfileError::Field("a sample without `sf`"))?;
+        timed.push((ts, sf as u64));
+    }
+    timed.sort_by_key(|&(t, _)| t);
+    let start = timed.first().map_or(0, |&(t, _)| t);
+    let end = timed.last().map_or(0, |&(t, _)| t);
+    let mut last = start;
+    let deltas: Vec<i64> = timed
+        .iter()
+        .map(|&(t, _)| {
+            let d = t - last;
+            last = t;
+            d
+        })
+        .collect();
+    let doc = json!({
+        "nodes": nodes,
+        "startTime": start,
+        "endTime": end,
+        "samples": timed.iter().map(|&(_, s)| s).collect::<Vec<_>>(),
+        "timeDeltas": deltas,
+    });
+    let mut profile = super::cpuprofile::from_value(&doc)?;
+    profile.bytecode = true;
+    Ok(Some(profile))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,6 +48,9 @@ pub struct Profile {
     pub times_us: Vec<i64>,
     /// What was read but not as the format says (negative deltas, a node without parent…).
     pub warnings: Vec<String>,
+    /// A Hermes profile: locations with a position are bytecode addresses (line 0, the
+    /// address as column) in a bytecode file the profile does not name.
+    pub bytecode: bool,
 }
 
 /// Interns locations: one index per distinct location.

@@ -183,9 +183,10 @@ pub(super) fn original_scope_pass(
     bundle: &ScopeNames,
 ) -> OriginalNames {
     let mut out = OriginalNames::new();
-    // Positions per (map, source): the frame's key, and the original line and column.
+    // Positions per original source text (an index map's sections and chained maps each
+    // have their own): the text, its path, and each frame's key, line and column there.
     type Wanted = Vec<(FramePos, u32, u32)>;
-    let mut wanted: HashMap<(usize, u32), Wanted> = HashMap::new();
+    let mut wanted: HashMap<usize, (Arc<SourceText>, Option<String>, Wanted)> = HashMap::new();
     let mut matched: HashMap<String, Option<usize>> = HashMap::new();
     let mut seen: std::collections::HashSet<FramePos> = std::collections::HashSet::new();
     for s in 0..trace.stack_count() {
@@ -207,16 +208,17 @@ pub(super) fn original_scope_pass(
                 continue;
             }
             let m = *matched.entry(file.to_owned()).or_insert_with(|| {
+                let named = |m: usize| {
+                    symbols.maps[m]
+                        .map
+                        .regular_maps()
+                        .iter()
+                        .any(|r| r.has_function_map())
+                };
                 match symbols.find(file)?.resolver {
-                    Resolver::Map(m)
-                        if !symbols.maps[m]
-                            .map
-                            .regular_maps()
-                            .iter()
-                            .any(|r| r.has_function_map()) =>
-                    {
-                        Some(m)
-                    }
+                    Resolver::Map(m) if !named(m) => Some(m),
+                    // hermesc's map, then the next (followed below as any chain).
+                    Resolver::Chain(m, n) if !named(m) && !named(n) => Some(m),
                     _ => None,
                 }
             });
@@ -225,85 +227,85 @@ pub(super) fn original_scope_pass(
             if !seen.insert(key.clone()) {
                 continue;
             }
-            let Ok(Some(token)) = symbols.maps[m].map.lookup(line - 1, col) else {
+            let Ok(Some(mut token)) = symbols.maps[m].map.lookup(line - 1, col) else {
                 continue;
             };
+            // Through a chain of maps, as the frame itself goes (bundle → bytecode's input →
+            // original).
+            let (mut at, mut hops) = (m, 0);
+            while hops < 16
+                && let Some(next) = token
+                    .source_path()
+                    .and_then(|src| symbols.map_of_source(&src, at))
+                    .filter(|&n| n != at && n != m)
+                && let (Some(l), Some(c)) = (token.src_line(), token.src_col())
+                && let Ok(Some(t)) = symbols.maps[next].map.lookup(l, c)
+                && t.src_line().is_some()
+            {
+                token = t;
+                at = next;
+                hops += 1;
+            }
             let (Some(idx), Some(l), Some(c)) =
                 (token.source_index(), token.src_line(), token.src_col())
             else {
                 continue;
             };
-            wanted.entry((m, idx)).or_default().push((key, l, c));
-        }
-    }
-    for ((m, idx), frames) in wanted {
-        // An index map's sections each number their sources: grouped by the source text
-        // itself (looked up again for the section's map; both cheap).
-        let mut by_text: HashMap<usize, (Arc<SourceText>, Option<String>, Wanted)> = HashMap::new();
-        for (key, l, c) in frames {
-            let Ok(Some(token)) = symbols.maps[m].map.lookup(key.1, key.2) else {
-                continue;
-            };
             let Some(text) = token.map().source_text(idx) else {
                 continue;
             };
-            let id = Arc::as_ptr(&text) as usize;
-            by_text
-                .entry(id)
+            wanted
+                .entry(Arc::as_ptr(&text) as usize)
                 .or_insert_with(|| (text, token.source_path(), Vec::new()))
                 .2
                 .push((key, l, c));
         }
-        for (_, (text, path, frames)) in by_text {
-            let src = text.as_str();
-            let lines = Lines::new(src);
-            let offsets: Vec<usize> = frames
-                .iter()
-                .map(|&(_, l, c)| lines.offset(l, c).unwrap_or(usize::MAX))
-                .collect();
-            let dialect = Dialect::of_path(path.as_deref().unwrap_or_default());
-            let found = enclosing_functions_in(src, &offsets, dialect);
-            for (((file, gl, gc), l, c), (found, off)) in
-                frames.into_iter().zip(found.into_iter().zip(offsets))
-            {
-                let Some(found) = found.filter(|_| off != usize::MAX) else {
-                    continue;
-                };
-                let (fl, fc) = lines.position(found.function_at);
-                let at = format!("{}:{}", fl + 1, fc + 1);
-                let (name, note) = match found.scope {
-                    Scope::Named(parts) => (
-                        Some(
-                            parts
-                                .iter()
-                                .map(|r| &src[r.clone()])
-                                .collect::<Vec<_>>()
-                                .join("."),
-                        ),
-                        format!(
-                            "named after its enclosing function in the original source, at {at}"
-                        ),
+    }
+    for (_, (text, path, frames)) in wanted {
+        let src = text.as_str();
+        let lines = Lines::new(src);
+        let offsets: Vec<usize> = frames
+            .iter()
+            .map(|&(_, l, c)| lines.offset(l, c).unwrap_or(usize::MAX))
+            .collect();
+        let dialect = Dialect::of_path(path.as_deref().unwrap_or_default());
+        let found = enclosing_functions_in(src, &offsets, dialect);
+        for (((file, gl, gc), l, c), (found, off)) in
+            frames.into_iter().zip(found.into_iter().zip(offsets))
+        {
+            let Some(found) = found.filter(|_| off != usize::MAX) else {
+                continue;
+            };
+            let (fl, fc) = lines.position(found.function_at);
+            let at = format!("{}:{}", fl + 1, fc + 1);
+            let (name, note) = match found.scope {
+                Scope::Named(parts) => (
+                    Some(
+                        parts
+                            .iter()
+                            .map(|r| &src[r.clone()])
+                            .collect::<Vec<_>>()
+                            .join("."),
                     ),
-                    Scope::Anonymous => (
-                        None,
-                        format!(
-                            "its enclosing function in the original source (at {at}) is anonymous"
-                        ),
-                    ),
-                    Scope::TopLevel => (
-                        None,
-                        "top-level code of the original source (outside any function)".to_owned(),
-                    ),
-                };
-                out.entry(file).or_default().insert(
-                    (gl, gc),
-                    OriginalName {
-                        at: (path.clone(), l, c),
-                        name,
-                        note,
-                    },
-                );
-            }
+                    format!("named after its enclosing function in the original source, at {at}"),
+                ),
+                Scope::Anonymous => (
+                    None,
+                    format!("its enclosing function in the original source (at {at}) is anonymous"),
+                ),
+                Scope::TopLevel => (
+                    None,
+                    "top-level code of the original source (outside any function)".to_owned(),
+                ),
+            };
+            out.entry(file).or_default().insert(
+                (gl, gc),
+                OriginalName {
+                    at: (path.clone(), l, c),
+                    name,
+                    note,
+                },
+            );
         }
     }
     out
