@@ -381,14 +381,28 @@ pub fn native_symbols(data: &[u8]) {
     }
 }
 
-/// Reads any bytes as a V8 CPU profile; when it parses, the profile must hold together
+/// Reads any bytes as a V8 CPU profile (and as trace events, Chrome's and Hermes'); when one
+/// parses, the profile must hold together
 /// (parents first, samples naming nodes, times in order), every view of it must be written
 /// without a panic, and the rewritten profile must read back with the same samples.
 pub fn cpuprofile(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let Ok(profile) = formats::cpuprofile::parse(&text) else {
-        return;
-    };
+    // The trace-event forms read the same bytes: chunks, and Hermes' stack frames.
+    if let Ok(profiles) = formats::trace_events::parse_profiles(&text) {
+        for p in profiles {
+            check_profile(p.profile);
+        }
+    }
+    if let Ok(Some(p)) = formats::trace_events::parse_hermes(&text) {
+        check_profile(p);
+    }
+    if let Ok(profile) = formats::cpuprofile::parse(&text) {
+        check_profile(profile);
+    }
+}
+
+/// What must hold of any profile read (see [`cpuprofile`]).
+fn check_profile(profile: crate::model::Profile) {
     for (i, n) in profile.nodes.iter().enumerate() {
         assert!(n.parent.is_none_or(|p| (p as usize) < i), "parents first");
         assert!((n.location as usize) < profile.locations.len());

@@ -124,9 +124,10 @@ pub fn symbolicate_profile(
         }
         // Bytecode addresses as Hermes prints them (0-based); JS positions 1-based.
         let (line, column) = if profile.bytecode {
-            (1, loc.column.max(0) as u32)
+            (1, loc.column.clamp(0, i64::from(u32::MAX)) as u32)
         } else {
-            (loc.line as u32 + 1, loc.column.max(0) as u32 + 1)
+            let clamp = |v: i64| v.clamp(0, i64::from(u32::MAX - 1)) as u32;
+            (clamp(loc.line) + 1, clamp(loc.column) + 1)
         };
         let raw = match (profile.bytecode, loc.function.is_empty()) {
             (true, _) => format!("    at {} (address at {url}:{line}:{column})", loc.function),
@@ -208,8 +209,10 @@ impl ResolvedProfile {
         Place {
             function: (!recorded.function.is_empty()).then(|| recorded.function.clone()),
             file: (!recorded.url.is_empty()).then(|| recorded.url.clone()),
-            line: (recorded.line >= 0).then(|| recorded.line as u32 + 1),
-            column: (recorded.column >= 0).then_some(recorded.column as u32),
+            line: (recorded.line >= 0)
+                .then(|| (recorded.line.min(i64::from(u32::MAX - 1)) as u32) + 1),
+            column: (recorded.column >= 0)
+                .then_some(recorded.column.min(i64::from(u32::MAX)) as u32),
         }
     }
 
@@ -256,13 +259,14 @@ impl ResolvedProfile {
             }
             let leaf = loc_key[node.location as usize];
             rows[leaf].samples += hits[i];
-            rows[leaf].self_us += self_us[i];
+            rows[leaf].self_us = rows[leaf].self_us.saturating_add(self_us[i]);
             seen.clear();
             let mut at = Some(i as u32);
             while let Some(n) = at {
                 let node = p.nodes[n as usize];
                 if seen.insert(loc_key[node.location as usize]) {
-                    rows[loc_key[node.location as usize]].total_us += self_us[i];
+                    let row = &mut rows[loc_key[node.location as usize]];
+                    row.total_us = row.total_us.saturating_add(self_us[i]);
                 }
                 at = node.parent;
             }
@@ -359,7 +363,7 @@ impl ResolvedProfile {
             .collect();
         json!({
             "profile": self.name,
-            "duration_ms": ms(p.end_us - p.start_us),
+            "duration_ms": ms(p.end_us.saturating_sub(p.start_us)),
             "samples": p.samples.len(),
             "locations": p.locations.len(),
             "warnings": p.warnings,
@@ -371,12 +375,16 @@ impl ResolvedProfile {
     /// The functions as a table (the first `top`).
     pub fn to_text(&self, top: Option<usize>) -> String {
         let p = &self.profile;
-        let all: i64 = p.self_us().iter().sum::<i64>().max(1);
+        let all: i64 = p
+            .self_us()
+            .iter()
+            .fold(0i64, |a, &b| a.saturating_add(b))
+            .max(1);
         let mut out = format!(
             "{}: {} samples, {:.1} ms, {} distinct locations\n",
             self.name,
             p.samples.len(),
-            (p.end_us - p.start_us) as f64 / 1e3,
+            p.end_us.saturating_sub(p.start_us) as f64 / 1e3,
             p.locations.len()
         );
         for w in &p.warnings {
@@ -444,7 +452,7 @@ impl ResolvedProfile {
             .times_us
             .iter()
             .map(|&t| {
-                let d = t - last;
+                let d = t.saturating_sub(last);
                 last = t;
                 d
             })

@@ -243,7 +243,8 @@ fn build(raw: Raw) -> Result<Profile, ProfileError> {
         .into_iter()
         .map(|d| {
             negative += usize::from(d.0 < 0);
-            t += d.0;
+            // Saturating: a hostile file's times must not overflow.
+            t = t.saturating_add(d.0);
             t
         })
         .collect();

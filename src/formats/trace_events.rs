@@ -178,7 +178,7 @@ pub fn parse_hermes(text: &str) -> Result<Option<Profile>, ProfileError> {
         let js = f["category"] == "JavaScript";
         let address = num(&f["funcVirtAddr"])
             .zip(num(&f["offset"]))
-            .map(|(a, o)| a + o);
+            .and_then(|(a, o)| a.checked_add(o));
         let mut node = json!({
             "id": id,
             "callFrame": {
@@ -208,7 +208,7 @@ pub fn parse_hermes(text: &str) -> Result<Option<Profile>, ProfileError> {
     let deltas: Vec<i64> = timed
         .iter()
         .map(|&(t, _)| {
-            let d = t - last;
+            let d = t.saturating_sub(last);
             last = t;
             d
         })

@@ -82,12 +82,12 @@ impl Profile {
         let n = self.times_us.len();
         let mut out = Vec::with_capacity(n);
         for w in self.times_us.windows(2) {
-            out.push(w[1] - w[0]);
+            out.push(w[1].saturating_sub(w[0]));
         }
         if n == 1 {
-            out.push((self.end_us - self.times_us[0]).max(0));
+            out.push(self.end_us.saturating_sub(self.times_us[0]).max(0));
         } else if n > 1 {
-            out.push((self.times_us[n - 1] - self.times_us[0]) / (n as i64 - 1));
+            out.push(self.times_us[n - 1].saturating_sub(self.times_us[0]) / (n as i64 - 1));
         }
         out
     }
@@ -97,11 +97,11 @@ impl Profile {
         let t = &self.times_us;
         let n = t.len();
         if i + 1 < n {
-            t[i + 1] - t[i]
+            t[i + 1].saturating_sub(t[i])
         } else if n == 1 {
-            (self.end_us - t[0]).max(0)
+            self.end_us.saturating_sub(t[0]).max(0)
         } else {
-            (t[n - 1] - t[0]) / (n as i64 - 1)
+            t[n - 1].saturating_sub(t[0]) / (n as i64 - 1)
         }
     }
 
@@ -110,7 +110,7 @@ impl Profile {
         let mut out = vec![0i64; self.nodes.len()];
         for (i, &s) in self.samples.iter().enumerate() {
             if let Some(slot) = out.get_mut(s as usize) {
-                *slot += self.sample_duration_us(i);
+                *slot = slot.saturating_add(self.sample_duration_us(i));
             }
         }
         out
