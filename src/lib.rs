@@ -27,7 +27,7 @@
 //! | layer | what |
 //! |---|---|
 //! | [`model`] | plain data: traces and the traits that read and write them (`TraceView`, `TraceSink`), resolved frames, file kinds, `Blob`, `SourceText`, `Progress`, the `ChunkRunner` seam |
-//! | [`formats`] | pure log parsers (JavaScript engines, Java/Android, Apple reports, minidumps, Sentry events, tombstones, gdb, sanitizers, address lists) and file-kind detection from bytes |
+//! | [`formats`] | pure log parsers (JavaScript engines, Java/Android, Apple reports, minidumps, Sentry events, tombstones, gdb, sanitizers, address lists), CPU profiles (V8, Chrome trace events, Hermes) and file-kind detection from bytes |
 //! | [`symbols`] | pure symbol-file readers and look-ups: [`symbols::sourcemap`] (our lazy decoder), [`symbols::proguard`] (a class-header index over the `proguard` crate), [`symbols::native`] (SymCaches through `symbolic`, ELF and Mach-O read by our adapted reader on two threads) |
 //! | [`symbolicate`] | pure: matching frames to symbol files, resolving, naming functions, explaining failures, frame by frame into a result sink |
 //! | [`engine`] | pure: the one journey of the CLI and the window: detect once, load by one route with one cache scheme, read a log into its compact table, symbolicate it, write it out (text, the JSON contract) |

@@ -1,4 +1,4 @@
-//! Pure parsers of crash logs and stack traces, and file-kind detection from bytes.
+//! Pure parsers of crash logs, stack traces and CPU profiles, and file-kind detection from bytes.
 
 pub mod apple;
 pub mod cpuprofile;
