@@ -64,9 +64,9 @@ fn settle(
     }
 }
 
-/// Median milliseconds of `frames` frames, with `scroll` pixels of mouse wheel before each.
-fn frame_ms(h: &mut Harness<'static, AppState>, frames: usize, scroll: f32) -> f64 {
-    h.step();
+/// Each of `frames` frames' milliseconds, sorted, with `scroll` pixels of mouse wheel
+/// before each.
+fn frame_times(h: &mut Harness<'static, AppState>, frames: usize, scroll: f32) -> Vec<f64> {
     let mut t: Vec<f64> = (0..frames)
         .map(|_| {
             if scroll != 0.0 {
@@ -84,6 +84,13 @@ fn frame_ms(h: &mut Harness<'static, AppState>, frames: usize, scroll: f32) -> f
         })
         .collect();
     t.sort_by(f64::total_cmp);
+    t
+}
+
+/// Median milliseconds of `frames` frames, with `scroll` pixels of mouse wheel before each.
+fn frame_ms(h: &mut Harness<'static, AppState>, frames: usize, scroll: f32) -> f64 {
+    h.step();
+    let t = frame_times(h, frames, scroll);
     t[t.len() / 2]
 }
 
@@ -650,23 +657,7 @@ fn every_tile_open() {
     println!("| in front | idle: median / worst | scrolling the list: median / worst |");
     println!("|---|---:|---:|");
     let stats = |h: &mut Harness<'static, AppState>, scroll: f32| {
-        let mut t: Vec<f64> = (0..120)
-            .map(|_| {
-                if scroll != 0.0 {
-                    h.event(egui::Event::MouseWheel {
-                        unit: egui::MouseWheelUnit::Point,
-                        delta: egui::vec2(0.0, scroll),
-                        modifiers: egui::Modifiers::default(),
-                        phase: egui::TouchPhase::Move,
-                        source: egui::MouseWheelSource::Wheel,
-                    });
-                }
-                let start = Instant::now();
-                h.step();
-                start.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        t.sort_by(f64::total_cmp);
+        let t = frame_times(h, 120, scroll);
         (t[t.len() / 2], t[t.len() - 1])
     };
     let mut worst: f64 = 0.0;

@@ -83,6 +83,36 @@ fn same_name(ours: &str, v8: &str) -> bool {
     !ours.ends_with("<anonymous>") && last(ours) == last(v8)
 }
 
+/// Compares a resolved frame's name with V8's at its original file and line; a difference
+/// (or no V8 frame there) goes to `mismatches`. Whether V8 had a frame there to compare with.
+fn compare_with_v8(
+    v8: &std::collections::HashMap<(String, u64), Vec<String>>,
+    label: &str,
+    frame: &Value,
+    mismatches: &mut Vec<String>,
+) -> bool {
+    let loc = &frame["resolved"][0];
+    let ours = loc["function"].as_str().unwrap_or_default();
+    let key = (
+        normal(loc["file"].as_str().unwrap()),
+        loc["line"].as_u64().unwrap(),
+    );
+    let Some(names) = v8.get(&key) else {
+        mismatches.push(format!(
+            "{label}: {} at {key:?}: the unminified run has no frame there",
+            frame["raw"]
+        ));
+        return false;
+    };
+    if !names.iter().all(|v| same_name(ours, v)) {
+        mismatches.push(format!(
+            "{label}: {}: ours {ours:?}, V8 {names:?} at {key:?}",
+            frame["raw"]
+        ));
+    }
+    true
+}
+
 #[test]
 fn every_scope_named_frame_is_named_as_v8_names_the_unminified_code() {
     let mut compared = 0;
@@ -114,24 +144,9 @@ fn every_scope_named_frame_is_named_as_v8_names_the_unminified_code() {
                 for never in NEVER {
                     assert_ne!(ours, *never, "{case}/{trace}");
                 }
-                let key = (
-                    normal(loc["file"].as_str().unwrap()),
-                    loc["line"].as_u64().unwrap(),
-                );
-                let Some(names) = v8.get(&key) else {
-                    mismatches.push(format!(
-                        "{case}/{trace}: {} at {key:?}: the unminified run has no frame there",
-                        frame["raw"]
-                    ));
-                    continue;
-                };
-                if !names.iter().all(|v| same_name(ours, v)) {
-                    mismatches.push(format!(
-                        "{case}/{trace}: {}: ours {ours:?}, V8 {names:?} at {key:?}",
-                        frame["raw"]
-                    ));
+                if compare_with_v8(&v8, &format!("{case}/{trace}"), frame, &mut mismatches) {
+                    named += 1;
                 }
-                named += 1;
             }
         }
         assert!(named > 0, "{case}/{trace}");
@@ -191,24 +206,9 @@ fn with_the_maps_alone_frames_are_named_from_the_original_source_as_v8_names_the
                     .entry(at.clone())
                     .or_insert_with(|| ours.to_owned());
                 assert_eq!(first, ours, "{case}/{trace}: two names at {at}");
-                let key = (
-                    normal(loc["file"].as_str().unwrap()),
-                    loc["line"].as_u64().unwrap(),
-                );
-                let Some(names) = v8.get(&key) else {
-                    mismatches.push(format!(
-                        "{case}/{trace}: {} at {key:?}: the unminified run has no frame there",
-                        frame["raw"]
-                    ));
-                    continue;
-                };
-                if !names.iter().all(|v| same_name(ours, v)) {
-                    mismatches.push(format!(
-                        "{case}/{trace}: {}: ours {ours:?}, V8 {names:?} at {key:?}",
-                        frame["raw"]
-                    ));
+                if compare_with_v8(&v8, &format!("{case}/{trace}"), frame, &mut mismatches) {
+                    named += 1;
                 }
-                named += 1;
             }
         }
         assert!(named > 0, "{case}/{trace}");
