@@ -247,8 +247,13 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
     let mut resolved = Vec::with_capacity(profiles.len());
     for (label, profile) in profiles {
         resolved.push(
-            engine::profile::symbolicate_profile(&label, profile, &symbols, &mut NoProgress)
-                .map_err(unusable)?,
+            engine::profile::symbolicate_profile(
+                &label,
+                std::sync::Arc::new(profile),
+                &symbols,
+                &mut NoProgress,
+            )
+            .map_err(unusable)?,
         );
     }
     let written = match args.format {
@@ -281,44 +286,16 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
     finish_output(written.and_then(|()| out.flush()))
 }
 
-/// The CPU profiles of a `.cpuprofile` or trace-event file, each with its label.
+/// The CPU profiles of a profile file, each with its label; `--format cpuprofile` writes one.
 fn read_profiles(
     file: Detected,
     format: ProfileFormat,
 ) -> Result<Vec<(String, crate::model::Profile)>, Failure> {
-    use crate::formats::{cpuprofile, trace_events};
-    let name = file.name.clone();
-    let text = std::str::from_utf8(file.blob.as_slice())
-        .map_err(|_| unusable(format!("{name}: not UTF-8 text, not a CPU profile")))?;
-    let bad = |e: cpuprofile::ProfileError| unusable(format!("{name}: {e}"));
-    // A trace's profiles are named by process, thread and id; a .cpuprofile by its file.
-    let hermes = if trace_events::is_trace_events(file.blob.as_slice()) {
-        trace_events::parse_hermes(text).map_err(bad)?
-    } else {
-        None
-    };
-    let profiles: Vec<(String, crate::model::Profile)> = if let Some(p) = hermes {
-        vec![(name.clone(), p)]
-    } else if trace_events::is_trace_events(file.blob.as_slice()) {
-        trace_events::parse_profiles(text)
-            .map_err(bad)?
-            .into_iter()
-            .map(|p| {
-                let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
-                (label, p.profile)
-            })
-            .collect()
-    } else {
-        vec![(name.clone(), cpuprofile::parse(text).map_err(bad)?)]
-    };
-    if profiles.is_empty() {
-        return Err(unusable(format!(
-            "{name}: the trace holds no CPU profile (no Profile and ProfileChunk events)"
-        )));
-    }
+    let profiles = engine::profile::read_profiles(&file).map_err(unusable)?;
     if format == ProfileFormat::Cpuprofile && profiles.len() > 1 {
         return Err(unusable(format!(
-            "{name}: the trace holds {} CPU profiles; --format cpuprofile writes one (use json)",
+            "{}: the trace holds {} CPU profiles; --format cpuprofile writes one (use json)",
+            file.name,
             profiles.len()
         )));
     }

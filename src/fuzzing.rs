@@ -415,13 +415,28 @@ fn check_profile(profile: crate::model::Profile) {
     );
     assert!(profile.times_us.windows(2).all(|w| w[0] <= w[1]));
     let samples = profile.samples.len();
-    let Ok(resolved) =
-        engine::profile::symbolicate_profile("fuzz", profile, &SymbolSet::new(), &mut NoProgress)
-    else {
+    let Ok(resolved) = engine::profile::symbolicate_profile(
+        "fuzz",
+        std::sync::Arc::new(profile),
+        &SymbolSet::new(),
+        &mut NoProgress,
+    ) else {
         return;
     };
     let _ = resolved.to_text(Some(10));
     let _ = resolved.collapsed();
+    // The window's views: bars of a row in order, never overlapping; trees add up.
+    let chart = engine::flame::flame_chart(&resolved.profile);
+    for row in &chart.rows {
+        assert!(row.windows(2).all(|w| w[0].end <= w[1].start));
+    }
+    let functions = engine::flame::Functions::new(&resolved);
+    let down = engine::flame::top_down(&resolved.profile, &functions, None);
+    let up = engine::flame::bottom_up(&resolved.profile, &functions, None);
+    assert_eq!(down.total_us, up.total_us);
+    for row in &down.flame_graph().rows {
+        assert!(row.windows(2).all(|w| w[0].end <= w[1].start));
+    }
     let _ = resolved.to_json(None);
     let again = serde_json::to_string(&resolved.to_cpuprofile()).unwrap_or_default();
     let back = formats::cpuprofile::parse(&again).expect("the rewritten profile reads back");

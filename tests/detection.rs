@@ -70,3 +70,32 @@ fn a_logs_format_does_not_depend_on_its_length() {
         }
     }
 }
+
+/// CPU profiles are told from their bytes, whatever their names: V8's `.cpuprofile`, a
+/// Chrome trace (`traceEvents`), a Hermes sampling profile; maps and JSON crash events stay
+/// what they were.
+#[test]
+fn cpu_profiles_are_told_from_their_bytes() {
+    use symscope::formats::peek;
+    use symscope::model::FileKind;
+    for rel in [
+        "profiles/lodash-min.cpuprofile",
+        "profiles/lodash-unminified.cpuprofile",
+        "profiles/lodash-trace.json",
+        "profiles/hermes/work.hermes-profile.json",
+    ] {
+        let bytes = std::fs::read(fixture(rel)).unwrap();
+        assert_eq!(peek(&bytes), FileKind::Profile, "{rel}");
+    }
+    for (rel, kind) in [
+        ("profiles/hermes/work.hbc.map", FileKind::SourceMap),
+        ("js/lodash-terser/lodash.min.js.map", FileKind::SourceMap),
+        (
+            "native/sentry-symbolic/crashprobe/x86_64/Swift.json",
+            FileKind::Log,
+        ),
+    ] {
+        let bytes = std::fs::read(fixture(rel)).unwrap();
+        assert_eq!(peek(&bytes), kind, "{rel}");
+    }
+}

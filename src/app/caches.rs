@@ -15,6 +15,8 @@ pub struct Views {
     pub detail: Option<Arc<FrameDetail>>,
     /// The segment inspector's line, when the inspector is open.
     pub inspector: Option<Arc<InspectorView>>,
+    /// The profile pane's model, when a profile is loaded.
+    pub profile: Option<Arc<super::ProfileModel>>,
 }
 
 /// A value and what it was computed from.
@@ -94,6 +96,7 @@ impl AppState {
             rows: self.stack_rows(),
             detail: self.selected_frame_detail(),
             inspector,
+            profile: self.profile_model(),
         }
     }
 
@@ -326,6 +329,13 @@ impl AppState {
         let (Some(file), Some((line, col))) = (frame.symbol_file(), frame.generated()) else {
             return;
         };
+        let file = file.to_owned();
+        self.inspect_generated(&file, line, col);
+    }
+
+    /// Opens the inspector on the map named `file` (a resolved frame's symbol file) at a
+    /// generated position (0-based line and column).
+    pub(super) fn inspect_generated(&mut self, file: &str, line: u32, col: u32) {
         // A chained result names "outer + inner"; the frame's position is in the outer map.
         let outer = file.split(" + ").next().unwrap_or(file);
         let Some(path) = self

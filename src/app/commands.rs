@@ -25,6 +25,8 @@ pub enum Command {
     Workspace(WorkspaceCommand),
     /// For the window itself: theme, panels and their sizes, messages, the shortcuts (applied in `app/frame.rs`).
     Window(WindowCommand),
+    /// For the profile pane: which profile, view, range, selection (applied in `app/profile.rs`).
+    Profile(super::ProfileCommand),
 }
 
 /// A request for the workspace's inputs: adding, pasting, removing, locating files; source folders; jobs cancelled.
@@ -303,6 +305,7 @@ impl AppState {
             Command::Buckets(c) => self.apply_buckets(c),
             Command::Workspace(c) => self.apply_workspace(c),
             Command::Window(c) => self.apply_window(c),
+            Command::Profile(c) => self.apply_profile(c),
         }
     }
 

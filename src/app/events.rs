@@ -133,6 +133,14 @@ impl AppState {
                 errors,
             } => self.folder_searched(dir, files, logs, errors),
             JobOutput::Symbolicated { log, file } => self.log_symbolicated(id, log, *file),
+            JobOutput::ProfilesResolved { input, profiles } => {
+                if self.running.symbolicating.get(&input) == Some(&id) {
+                    self.running.symbolicating.remove(&input);
+                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
+                        e.loaded = Some(Loaded::Profiles(profiles));
+                    }
+                }
+            }
             JobOutput::Bucketed(buckets) => self.crashes_bucketed(id, buckets),
             JobOutput::LogsCompared(compare) => self.view.buckets.log_compare = Some(compare),
             JobOutput::SourceRead(key, context) => self.source_read(*key, context),
@@ -155,7 +163,12 @@ impl AppState {
         size: u64,
         hash: String,
     ) -> Taken {
-        let taken = if matches!(loaded, Loaded::Log(_)) {
+        if matches!(loaded, Loaded::Profiles(_)) && self.view.profile.shown.is_none() {
+            self.view.profile.shown = Some((input, 0));
+            self.view.profile.closed = false;
+            self.show_pane = Some(super::Pane::Profile);
+        }
+        let taken = if matches!(loaded, Loaded::Log(_) | Loaded::Profiles(_)) {
             Taken::Log(input)
         } else {
             Taken::Symbols
@@ -634,6 +647,26 @@ impl AppState {
                 _ => None,
             })
             .collect();
+        let profiles: Vec<_> = self
+            .inputs
+            .iter()
+            .filter(|e| only.is_none_or(|id| id == e.id))
+            .filter_map(|e| match &e.loaded {
+                Some(Loaded::Profiles(list)) => Some((e.id, e.name.clone(), list.clone())),
+                _ => None,
+            })
+            .collect();
+        for (id, name, list) in profiles {
+            if let Some(old) = self.running.symbolicating.remove(&id) {
+                self.jobs.cancel(old);
+            }
+            let symbols = symbols.clone();
+            let job = self
+                .jobs
+                .spawn(move |ctx| loading::resolve_profiles(ctx, id, &list, &symbols));
+            self.running.names.insert(job, format!("resolve {name}"));
+            self.running.symbolicating.insert(id, job);
+        }
         for (id, name, log, column_base) in logs {
             if let Some(old) = self.running.symbolicating.remove(&id) {
                 self.jobs.cancel(old);

@@ -17,6 +17,8 @@ pub enum Loaded {
     Symbols(SymbolFile, Option<Arc<SourceText>>),
     /// A log: its table (symbolicated once its symbolication finishes).
     Log(LogFile),
+    /// CPU profiles (resolved once their symbolication finishes).
+    Profiles(Vec<super::LoadedProfile>),
     /// Something Symscope does not read (kept in the workspace, not used).
     Other,
 }
@@ -140,6 +142,13 @@ pub enum JobOutput {
         /// What the doctor found.
         report: Arc<crate::engine::doctor::MapReport>,
     },
+    /// An input's CPU profiles were resolved against the symbol files.
+    ProfilesResolved {
+        /// Which input.
+        input: InputId,
+        /// Its profiles, resolved.
+        profiles: Vec<super::LoadedProfile>,
+    },
     /// A log was symbolicated.
     Symbolicated {
         /// Which log.
@@ -211,6 +220,16 @@ pub fn load(
             }
             Loaded::Log(log)
         }
+        Input::Profiles(list) => Loaded::Profiles(ctx.phase("flame chart", |ctx| {
+            // Shown at once with the names as recorded; resolved by a job of its own.
+            let none = SymbolSet::new();
+            list.into_iter()
+                .map(|(label, p)| {
+                    let r = engine::profile::symbolicate_profile(&label, Arc::new(p), &none, ctx)?;
+                    Ok(super::LoadedProfile::new(label, r, None))
+                })
+                .collect::<Result<Vec<_>, engine::Error>>()
+        })?),
         Input::Other => Loaded::Other,
     };
     Ok(JobOutput::Loaded {
@@ -412,5 +431,30 @@ pub fn symbolicate_log(
     Ok(JobOutput::Symbolicated {
         log: id,
         file: Box::new(done),
+    })
+}
+
+/// Resolves an input's CPU profiles against `symbols`, each distinct location once (the
+/// flame charts, which depend on the samples alone, are kept).
+pub fn resolve_profiles(
+    ctx: &mut JobContext<JobOutput>,
+    input: InputId,
+    profiles: &[super::LoadedProfile],
+    symbols: &SymbolSet,
+) -> Result<JobOutput, engine::Error> {
+    let mut out = Vec::with_capacity(profiles.len());
+    for p in profiles {
+        let resolved = ctx.phase("look-up", |ctx| {
+            engine::profile::symbolicate_profile(&p.label, p.resolved.profile.clone(), symbols, ctx)
+        })?;
+        out.push(super::LoadedProfile::new(
+            p.label.clone(),
+            resolved,
+            Some(p.chart.clone()),
+        ));
+    }
+    Ok(JobOutput::ProfilesResolved {
+        input,
+        profiles: out,
     })
 }

@@ -33,6 +33,7 @@ mod frame;
 mod inspector;
 mod loading;
 mod persist;
+mod profile;
 mod rows;
 mod settings;
 mod stack_list;
@@ -48,6 +49,10 @@ pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_availa
 pub use errors::{ErrorEntry, Errors};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
+pub use profile::{
+    LoadedProfile, ProfileCommand, ProfileMode, ProfileModel, ProfileView, Selected, TreeSort,
+    Window, tree_rows,
+};
 pub use rows::{Folds, FrameNotes, GroupKind, Row, StackRows, hidden_reason};
 pub use settings::{Settings, settings_file};
 pub use tiles::{LayoutPrefs, Pane, WindowPlace, default_tree, keep_main_room, layout_file};
@@ -120,6 +125,8 @@ pub struct ViewState {
     pub inspector: InspectorState,
     /// The Buckets view's and the comparison of two logs'.
     pub buckets: BucketsView,
+    /// The profile pane's.
+    pub profile: ProfileView,
     /// Files hovering over the window.
     pub hovered: Vec<String>,
     /// The shortcuts window is open (F1).
@@ -384,6 +391,8 @@ pub struct AppState {
     waker: Waker,
     running: RunningJobs,
     caches: caches::Caches,
+    /// The profile pane's model and what it was computed from.
+    profile_cache: Option<(profile::ModelKey, Arc<ProfileModel>)>,
     autosave: Autosave,
     started: Instant,
     next_input: u64,
@@ -427,6 +436,7 @@ impl AppState {
             waker,
             running: RunningJobs::default(),
             caches: caches::Caches::default(),
+            profile_cache: None,
             autosave: Autosave::new(Duration::from_millis(800)),
             started: Instant::now(),
             next_input: 1,

@@ -36,12 +36,15 @@ pub enum Pane {
     MapCompare,
     /// The jobs' phases.
     Timings,
+    /// A CPU profile: flame chart, call trees, comparison.
+    Profile,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 8] = [
+    pub const ALL: [Pane; 9] = [
         Pane::Stack,
+        Pane::Profile,
         Pane::Inputs,
         Pane::Detail,
         Pane::Inspector,
@@ -62,6 +65,7 @@ impl Pane {
             Pane::LogCompare => "Compare stacks",
             Pane::MapCompare => "Compare maps",
             Pane::Timings => "Timings",
+            Pane::Profile => "Profile",
         }
     }
 
@@ -78,7 +82,9 @@ impl Pane {
 
     fn home(self) -> Home {
         match self {
-            Pane::Stack | Pane::Buckets | Pane::LogCompare | Pane::MapCompare => Home::Main,
+            Pane::Stack | Pane::Buckets | Pane::LogCompare | Pane::MapCompare | Pane::Profile => {
+                Home::Main
+            }
             Pane::Detail | Pane::Inspector => Home::Below,
             Pane::Inputs => Home::Left,
             Pane::Timings => Home::Right,
@@ -408,6 +414,9 @@ impl AppState {
         if !self.workspace.buckets.sources.is_empty() && !self.view.buckets.closed {
             wanted.insert(Pane::Buckets);
         }
+        if !self.view.profile.closed && self.shown_profile().is_some() {
+            wanted.insert(Pane::Profile);
+        }
         if self.view.buckets.log_compare.is_some() || self.workspace.compare.is_some() {
             wanted.insert(Pane::LogCompare);
         }
@@ -445,6 +454,7 @@ impl AppState {
             }
             Pane::Inspector => self.workspace.layout.inspector_open = true,
             Pane::Buckets => self.view.buckets.closed = false,
+            Pane::Profile => self.view.profile.closed = false,
             Pane::Stack | Pane::LogCompare | Pane::MapCompare => {}
         }
         self.show_pane = Some(pane);
@@ -461,6 +471,7 @@ impl AppState {
             }
             Pane::Inspector => self.workspace.layout.inspector_open = false,
             Pane::Buckets => self.view.buckets.closed = true,
+            Pane::Profile => self.view.profile.closed = true,
             Pane::LogCompare => self.apply_one(super::BucketsCommand::CloseLogCompare),
             Pane::MapCompare => self.apply_one(super::InspectorCommand::CloseCompare),
         }

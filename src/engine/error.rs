@@ -33,6 +33,12 @@ pub enum Reason {
     /// A ProGuard/R8 mapping that cannot be used.
     #[error("{0}")]
     Mapping(#[from] MappingError),
+    /// A CPU profile that cannot be read.
+    #[error("{0}")]
+    Profile(#[from] crate::formats::cpuprofile::ProfileError),
+    /// A trace-event file without a CPU profile in it.
+    #[error("the trace holds no CPU profile (no Profile and ProfileChunk events)")]
+    NoProfile,
     /// A native debug file that cannot be used.
     #[error("{0}")]
     Native(#[from] NativeError),

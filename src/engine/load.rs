@@ -70,6 +70,8 @@ pub enum Input {
     Symbols(SymbolFile),
     /// A log.
     Log(LogFile),
+    /// CPU profiles, each with its label ([`super::profile::read_profiles`]).
+    Profiles(Vec<(String, crate::model::Profile)>),
     /// Something Symscope does not read (binary, or bytecode).
     Other,
 }
@@ -122,6 +124,7 @@ pub fn load(
 ) -> Result<Input, Error> {
     match file.kind {
         FileKind::Log => Ok(Input::Log(read_log(file, &Default::default(), progress)?)),
+        FileKind::Profile => Ok(Input::Profiles(super::profile::read_profiles(file)?)),
         FileKind::HermesBytecode | FileKind::Unknown => {
             let bytes = file.blob.as_slice();
             if !bytes.is_empty() && memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() {
@@ -177,7 +180,9 @@ pub fn load_symbols(
         FileKind::ProguardMapping => load_mapping(file, loader, progress),
         FileKind::NativeSymbols => load_native(file, loader, progress),
         FileKind::HermesBytecode => Ok(SymbolFile::HermesBytecode),
-        FileKind::Log | FileKind::Unknown => Err(fail(Reason::NotSymbols(file.kind.as_str()))),
+        FileKind::Log | FileKind::Profile | FileKind::Unknown => {
+            Err(fail(Reason::NotSymbols(file.kind.as_str())))
+        }
     }
 }
 

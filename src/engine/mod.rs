@@ -28,6 +28,7 @@ mod cache;
 mod detect;
 pub mod doctor;
 mod error;
+pub mod flame;
 mod load;
 mod log;
 pub mod map_diff;

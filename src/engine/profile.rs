@@ -54,8 +54,8 @@ use std::collections::{HashMap, HashSet};
 pub struct ResolvedProfile {
     /// The file as named.
     pub name: String,
-    /// The profile.
-    pub profile: Profile,
+    /// The profile (shared with whoever read it: the window keeps the raw one).
+    pub profile: std::sync::Arc<Profile>,
     /// One single-frame stack per location with a script position.
     table: FrameTable,
     /// Each location's stack in `table`.
@@ -88,6 +88,41 @@ pub struct FunctionRow {
     pub total_us: i64,
 }
 
+/// The CPU profiles of a `.cpuprofile`, trace-event file or Hermes sampling profile, each with
+/// its label: a trace's named by process, thread and id, the others by the file. The window
+/// and `symscope profile` read profiles here alike.
+pub fn read_profiles(file: &super::Detected) -> Result<Vec<(String, Profile)>, Error> {
+    use crate::formats::{cpuprofile, trace_events};
+    let name = file.name.as_str();
+    let bad = |e: cpuprofile::ProfileError| Error::new(name, e);
+    let text = std::str::from_utf8(file.blob.as_slice())
+        .map_err(|_| bad(cpuprofile::ProfileError::NotText))?;
+    let trace = trace_events::is_trace_events(file.blob.as_slice());
+    let hermes = if trace {
+        trace_events::parse_hermes(text).map_err(bad)?
+    } else {
+        None
+    };
+    let profiles: Vec<(String, Profile)> = if let Some(p) = hermes {
+        vec![(name.to_owned(), p)]
+    } else if trace {
+        trace_events::parse_profiles(text)
+            .map_err(bad)?
+            .into_iter()
+            .map(|p| {
+                let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
+                (label, p.profile)
+            })
+            .collect()
+    } else {
+        vec![(name.to_owned(), cpuprofile::parse(text).map_err(bad)?)]
+    };
+    if profiles.is_empty() {
+        return Err(Error::new(name, super::Reason::NoProfile));
+    }
+    Ok(profiles)
+}
+
 /// The bytecode file a Hermes profile's addresses are in: the Hermes map among `symbols`
 /// (`….hbc.map`), else the only map, named without `.map`.
 pub fn bytecode_file(symbols: &SymbolSet) -> Option<String> {
@@ -107,7 +142,7 @@ pub fn bytecode_file(symbols: &SymbolSet) -> Option<String> {
 /// bytecode addresses in `bytecode`, see [`bytecode_file`]).
 pub fn symbolicate_profile(
     name: &str,
-    profile: Profile,
+    profile: std::sync::Arc<Profile>,
     symbols: &SymbolSet,
     progress: &mut dyn Progress,
 ) -> Result<ResolvedProfile, Error> {
@@ -183,6 +218,16 @@ pub fn symbolicate_profile(
 }
 
 impl ResolvedProfile {
+    /// Location `loc` as the one-frame stack it was resolved as (`None`: no script), for
+    /// what a crash frame shows: where the name came from, the map and generated position.
+    pub fn frame(&self, loc: u32) -> Option<super::table::FrameRef<'_>> {
+        self.stack_of
+            .get(loc as usize)
+            .copied()
+            .flatten()
+            .and_then(|s| self.table.frame(s, 0))
+    }
+
     /// Location `loc`'s status (`None`: V8's own entries, no script) and note.
     pub fn status(&self, loc: u32) -> (Option<FrameStatus>, Option<&str>) {
         match self.stack_of[loc as usize].and_then(|s| self.table.frame(s, 0)) {

@@ -51,6 +51,9 @@ pub enum ProfileError {
     /// A node is its own ancestor.
     #[error("the call tree has a cycle through node {0}")]
     Cycle(u64),
+    /// The file is not UTF-8 text.
+    #[error("not UTF-8 text, not a CPU profile")]
+    NotText,
 }
 
 /// Whether `bytes` look like a V8 CPU profile (a JSON object with `nodes` of `callFrame`s and

@@ -39,6 +39,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
         if keys.iter().any(|k| memchr::memmem::find(head, k).is_some()) {
             return FileKind::SourceMap;
         }
+        if super::cpuprofile::is_cpuprofile(bytes) || super::trace_events::is_trace_events(bytes) {
+            return FileKind::Profile;
+        }
         let native_json: [&[u8]; 2] = [b"\"instruction_addr\"", b"\"bug_type\""];
         if super::native::is_native(&String::from_utf8_lossy(head))
             || native_json
@@ -48,6 +51,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
             return FileKind::Log;
         }
         return FileKind::Unknown;
+    }
+    if trimmed.first() == Some(&b'[') && super::trace_events::is_trace_events(bytes) {
+        return FileKind::Profile;
     }
     if std::str::from_utf8(head).is_err()
         && std::str::from_utf8(&head[..head.len().saturating_sub(3)]).is_err()

@@ -108,6 +108,8 @@ pub enum FileKind {
     NativeSymbols,
     /// A stack trace or crash log (text).
     Log,
+    /// A CPU profile: V8 `.cpuprofile`, Chrome trace events, a Hermes sampling profile.
+    Profile,
     /// Binary or unrecognised content.
     Unknown,
 }
@@ -122,6 +124,7 @@ impl FileKind {
             Self::ProguardMapping => "ProGuard mapping",
             Self::NativeSymbols => "native symbols",
             Self::Log => "log",
+            Self::Profile => "CPU profile",
             Self::Unknown => "unknown",
         }
     }

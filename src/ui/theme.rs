@@ -99,8 +99,10 @@ pub const INSPECTOR_TOOLS_WIDTH: f32 = 860.0;
 pub const TILE_MARGIN: f32 = 6.0;
 /// The least size of a tile while the user resizes it.
 pub const TILE_MIN: f32 = 80.0;
-/// Height of one job's bar in the timing panel.
-pub const TIMING_BAR_HEIGHT: f32 = 14.0;
+/// The most height the timing panel's bars take before they scroll.
+pub const TIMING_BARS_HEIGHT: f32 = 240.0;
+/// A job's bar in the timing panel (its phases are coloured by name).
+pub const TIMING_JOB: Color32 = Color32::from_rgb(170, 180, 200);
 /// The drop overlay's text size.
 pub const OVERLAY_TEXT_SIZE: f32 = 22.0;
 
@@ -113,6 +115,7 @@ pub fn kind_badge(kind: FileKind) -> (&'static str, Color32) {
         FileKind::ProguardMapping => ("R8", Color32::from_rgb(120, 200, 200)),
         FileKind::NativeSymbols => ("NAT", Color32::from_rgb(200, 140, 90)),
         FileKind::Log => ("LOG", RESOLVED),
+        FileKind::Profile => ("CPU", Color32::from_rgb(230, 120, 160)),
         FileKind::Unknown => ("?", MUTED),
     }
 }
@@ -173,6 +176,47 @@ pub fn light_visuals() -> egui::Visuals {
     v.selection.stroke.color = LIGHT_SELECTION.1;
     v
 }
+
+/// Height of a timeline's overview strip.
+pub const TIMELINE_OVERVIEW_HEIGHT: f32 = 30.0;
+/// Rows of bars the overview strip shows.
+pub const TIMELINE_OVERVIEW_ROWS: usize = 6;
+/// Height of a timeline's ruler.
+pub const TIMELINE_RULER_HEIGHT: f32 = 18.0;
+/// Height of one row of a timeline's bars.
+pub const TIMELINE_ROW_HEIGHT: f32 = 18.0;
+/// The selected range on a timeline's ruler.
+pub const TIMELINE_RANGE: Color32 = Color32::from_rgba_unmultiplied_const(90, 150, 230, 110);
+/// The outline of a selected bar.
+pub const TIMELINE_SELECTED: Color32 = Color32::from_rgb(250, 250, 120);
+/// A bar narrower than this (points) has no label.
+pub const TIMELINE_LABEL_MIN: f32 = 24.0;
+/// The width of a label's character, to cut labels before laying them out.
+pub const TIMELINE_CHAR_WIDTH: f32 = 6.5;
+/// The size of a bar's label.
+pub const TIMELINE_FONT_SIZE: f32 = 11.5;
+/// The colour of a bar's label (bars are light).
+pub const TIMELINE_TEXT: Color32 = Color32::from_rgb(20, 20, 20);
+/// The most height a profile's bars take before they scroll.
+pub const PROFILE_BARS_HEIGHT: f32 = 2000.0;
+/// Width of a time column of the call tree.
+pub const PROFILE_TIME_WIDTH: f32 = 120.0;
+/// Indent per depth of the call tree.
+pub const PROFILE_INDENT: f32 = 14.0;
+/// Slower in a comparison.
+pub const SLOWER: Color32 = ERROR;
+/// Faster in a comparison.
+pub const FASTER: Color32 = RESOLVED;
+
+/// A profile bar's colour: by its script, so a library's frames share one (V8's own
+/// entries, with no script, by name).
+pub fn frame_color(file: Option<&str>, name: &str) -> Color32 {
+    let c = color_for(file.unwrap_or(name));
+    // Light, so that dark labels read on them in both themes.
+    Color32::from_rgb(c.r() / 2 + 110, c.g() / 2 + 110, c.b() / 2 + 110)
+}
+/// Bars under a pixel wide, merged into one.
+pub const TIMELINE_MERGED: Color32 = Color32::from_rgb(150, 150, 150);
 
 #[cfg(test)]
 mod tests {

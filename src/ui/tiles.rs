@@ -3,7 +3,9 @@
 //! drag, a resize, a tab picked) goes back as a command. A tab's close button asks the app
 //! to close what the pane shows.
 
-use super::{buckets, frame_detail, inspector, stack_list, theme, timing_panel, workspace_panel};
+use super::{
+    buckets, frame_detail, inspector, profile, stack_list, theme, timing_panel, workspace_panel,
+};
 use crate::app::{AppState, Commands, Pane, Views, WindowCommand};
 use egui::RichText;
 use egui_tiles::{Behavior, EditAction, SimplificationOptions, TileId, Tiles, UiResponse};
@@ -51,6 +53,9 @@ impl Behavior<Pane> for PaneDrawer<'_> {
                     Pane::LogCompare => buckets::log_compare_ui(ui, state),
                     Pane::MapCompare => inspector::map_compare_ui(ui, state, self.commands),
                     Pane::Timings => timing_panel::timing_panel_ui(ui, state),
+                    Pane::Profile => {
+                        profile::profile_ui(ui, state, views.profile.as_deref(), self.commands)
+                    }
                 }
             });
         UiResponse::None

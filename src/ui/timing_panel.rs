@@ -1,96 +1,118 @@
-//! The timing panel (after puffin's flamegraph): one bar per finished job split into its
-//! phases, on one scale, exact figures on hover, and the phases as a table.
+//! The timing panel: the finished jobs on the app's clock, each split into its phases, drawn
+//! by the same timeline widget as a profile's flame chart (zoom, pan, exact figures on
+//! hover), and the phases as a table.
 
 use super::theme;
+use super::timeline::{Timeline, ms};
 use crate::app::AppState;
+use crate::engine::flame::{Rows, Span};
 use egui::RichText;
 
-/// One bar per finished job split into its phases, newest at the bottom.
-/// What does not fit its tile scrolls inside it.
+/// The jobs' timeline and their phases as a table. What does not fit its tile scrolls
+/// inside it.
 pub(super) fn timing_panel_ui(ui: &mut egui::Ui, state: &AppState) {
+    timeline_ui(ui, state);
+    ui.separator();
     egui::ScrollArea::both()
         .id_salt("timing-scroll")
-        .show(ui, |ui| {
-            timeline_ui(ui, state, &TimelineOptions::default());
-            ui.separator();
-            timing_table_ui(ui, state);
-        });
+        .show(ui, |ui| timing_table_ui(ui, state));
 }
 
-/// Options of the timing timeline (after puffin's flamegraph options).
-struct TimelineOptions {
-    /// Spans narrower than this (points) are not painted.
-    cull_width: f32,
-    /// Height of one job's bar.
-    bar_height: f32,
-}
-
-impl Default for TimelineOptions {
-    fn default() -> Self {
-        Self {
-            cull_width: 0.5,
-            bar_height: theme::TIMING_BAR_HEIGHT,
-        }
-    }
-}
-
-/// What painting one bar needs.
-struct PaintCtx {
-    canvas: egui::Rect,
-    /// The longest job on screen: every bar uses the same scale.
-    max_ns: f64,
-}
-
-impl PaintCtx {
-    fn x_from_ns(&self, ns: u64) -> f32 {
-        self.canvas.left() + self.canvas.width() * (ns as f64 / self.max_ns).min(1.0) as f32
-    }
-}
-
-/// One bar per finished job, split into its phases; exact figures on hover.
-fn timeline_ui(ui: &mut egui::Ui, state: &AppState, options: &TimelineOptions) {
+/// The jobs on the app's clock, drawn by the timeline widget every track uses: a job's bar
+/// with its phases under it, jobs that overlap in lanes of their own.
+fn timeline_ui(ui: &mut egui::Ui, state: &AppState) {
     let jobs: Vec<&crate::app::JobTiming> = state.timings.iter().rev().take(40).collect();
-    let max_ns = jobs
+    if jobs.is_empty() {
+        ui.label(RichText::new("No job has finished yet.").weak());
+        return;
+    }
+    let (rows, labels) = job_rows(&jobs);
+    let window_id = ui.make_persistent_id("timing-window");
+    let window = ui
+        .data(|d| d.get_temp::<Option<(f64, f64)>>(window_id))
+        .flatten();
+    let timeline = Timeline {
+        id: "Jobs",
+        rows: &rows,
+        window,
+        range: None,
+        label: &|_, s| labels[s.id as usize].0.clone(),
+        color: &|_, s| labels[s.id as usize].1,
+        faint: &|_| false,
+        selected: &|_| false,
+        tooltip: &|_, s| {
+            format!(
+                "{}: {:.3} ms",
+                labels[s.id as usize].0,
+                (s.end - s.start) as f64 / 1e3
+            )
+        },
+        unit: &ms,
+        max_height: theme::TIMING_BARS_HEIGHT,
+    };
+    if let Some(w) = timeline.show(ui).window {
+        ui.data_mut(|d| d.insert_temp(window_id, w));
+    }
+}
+
+/// The jobs as rows of bars (µs on the app's clock): each lane a row of jobs and a row of
+/// their phases; each bar's label and colour by its id.
+fn job_rows(jobs: &[&crate::app::JobTiming]) -> (Rows, Vec<(String, egui::Color32)>) {
+    let mut labels = Vec::new();
+    let mut lanes: Vec<i64> = Vec::new();
+    let mut rows: Vec<Vec<Span>> = Vec::new();
+    let mut placed: Vec<(i64, &crate::app::JobTiming)> = jobs
         .iter()
-        .map(|t| t.elapsed.as_nanos() as f64)
-        .fold(1.0, f64::max);
-    for t in jobs {
-        ui.label(
-            RichText::new(format!(
-                "{}  {:.2} ms",
-                t.name,
-                t.elapsed.as_secs_f64() * 1e3
-            ))
-            .small(),
-        );
-        let (canvas, response) = ui.allocate_exact_size(
-            egui::vec2(ui.available_width(), options.bar_height),
-            egui::Sense::hover(),
-        );
-        let paint = PaintCtx { canvas, max_ns };
-        let painter = ui.painter_at(canvas);
-        painter.rect_filled(canvas, theme::CORNER_RADIUS, ui.visuals().faint_bg_color);
-        let mut hovered: Option<String> = None;
-        for span in &t.spans {
-            let (x0, x1) = (paint.x_from_ns(span.start_ns), paint.x_from_ns(span.end_ns));
-            if x1 - x0 < options.cull_width {
-                continue;
+        .map(|t| {
+            let end = (t.end_ns / 1000) as i64;
+            (end - t.elapsed.as_micros() as i64, *t)
+        })
+        .collect();
+    placed.sort_by_key(|&(start, _)| start);
+    for (start, t) in placed {
+        let end = start + (t.elapsed.as_micros() as i64).max(1);
+        let lane = match lanes.iter().position(|&free| free <= start) {
+            Some(l) => l,
+            None => {
+                lanes.push(0);
+                lanes.len() - 1
             }
-            let rect = egui::Rect::from_x_y_ranges(x0..=x1, canvas.y_range());
-            painter.rect_filled(rect, 1.0, theme::color_for(&span.phase));
-            if response.hover_pos().is_some_and(|p| rect.contains(p)) {
-                let share = 100.0 * span.ms() / (t.elapsed.as_secs_f64() * 1e3).max(1e-9);
-                hovered = Some(format!(
-                    "{}: {:.3} ms ({share:.0}% of the job)",
-                    span.phase,
-                    span.ms()
-                ));
-            }
+        };
+        lanes[lane] = end;
+        if rows.len() < 2 * lane + 2 {
+            rows.resize_with(2 * lane + 2, Vec::new);
         }
-        if let Some(text) = hovered {
-            response.on_hover_text(text);
+        labels.push((t.name.clone(), theme::TIMING_JOB));
+        rows[2 * lane].push(Span {
+            start,
+            end,
+            id: labels.len() as u32 - 1,
+        });
+        for p in &t.spans {
+            let (a, b) = (
+                start + (p.start_ns / 1000) as i64,
+                start + (p.end_ns / 1000) as i64,
+            );
+            labels.push((p.phase.clone(), theme::color_for(&p.phase)));
+            rows[2 * lane + 1].push(Span {
+                start: a,
+                end: b.max(a + 1),
+                id: labels.len() as u32 - 1,
+            });
         }
     }
+    for row in &mut rows {
+        row.sort_by_key(|s| s.start);
+        // Phases of one job never overlap; clipping keeps the widget's rule if rounding did.
+        for i in 1..row.len() {
+            if row[i].start < row[i - 1].end {
+                row[i].start = row[i - 1].end.min(row[i].end - 1);
+            }
+        }
+    }
+    let start = rows.iter().flatten().map(|s| s.start).min().unwrap_or(0);
+    let end = rows.iter().flatten().map(|s| s.end).max().unwrap_or(1);
+    (Rows { rows, start, end }, labels)
 }
 
 /// The phases of every job as text.

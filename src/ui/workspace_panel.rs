@@ -83,6 +83,7 @@ fn panel_rows(state: &AppState) -> Vec<PanelRow<'_>> {
     let mut rows = Vec::new();
     for (group, kinds) in [
         ("Logs", &[FileKind::Log][..]),
+        ("Profiles", &[FileKind::Profile][..]),
         (
             "Symbol files",
             &[
@@ -126,9 +127,18 @@ fn input_row_ui(
         let (badge, color) = theme::kind_badge(e.kind);
         ui.label(RichText::new(badge).monospace().color(color));
         let is_log = e.kind == FileKind::Log;
-        let label = ui.selectable_label(is_log && selected == Some(e.id), &e.name);
+        let shown_profile = state.shown_profile().map(|(input, _)| input);
+        let is_selected = if e.kind == FileKind::Profile {
+            shown_profile == Some(e.id)
+        } else {
+            is_log && selected == Some(e.id)
+        };
+        let label = ui.selectable_label(is_selected, &e.name);
         if label.clicked() && is_log {
             commands.send(StackCommand::SelectLog(e.id));
+        }
+        if label.clicked() && e.kind == FileKind::Profile {
+            commands.send(crate::app::ProfileCommand::Show(e.id, 0));
         }
         if is_log {
             label.context_menu(|ui| {

@@ -1,0 +1,422 @@
+//! CPU profiles in the window: what a loaded profile holds, how the user looks at it (the
+//! profile pane's state and commands), and its view model, computed once per change. A
+//! profile shows as soon as it is read (names as recorded); its symbolication runs in a job
+//! like a log's, and the names fill in when it finishes.
+
+use super::{AppState, InputId, Loaded};
+use crate::engine::flame::{self, CallTree, FunctionChange, Functions, Rows};
+use crate::engine::profile::ResolvedProfile;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// One CPU profile of an input, resolved as far as the symbol files allow.
+#[derive(Clone, Debug)]
+pub struct LoadedProfile {
+    /// Its label: the file, or a trace's process, thread and id.
+    pub label: String,
+    /// Each distinct location resolved.
+    pub resolved: Arc<ResolvedProfile>,
+    /// The locations' places (what the views group by).
+    pub functions: Arc<Functions>,
+    /// The flame chart (it depends on the samples only, so it is built once).
+    pub chart: Arc<Rows>,
+}
+
+impl LoadedProfile {
+    /// A profile as read, or resolved again (`chart` kept from before when given).
+    pub fn new(label: String, resolved: ResolvedProfile, chart: Option<Arc<Rows>>) -> Self {
+        let chart = chart.unwrap_or_else(|| Arc::new(flame::flame_chart(&resolved.profile)));
+        Self {
+            label,
+            functions: Arc::new(Functions::new(&resolved)),
+            resolved: Arc::new(resolved),
+            chart,
+        }
+    }
+}
+
+/// What the profile pane shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ProfileMode {
+    /// Time on x, depth on y.
+    #[default]
+    FlameChart,
+    /// The call tree as a left-heavy flame graph.
+    FlameGraph,
+    /// Callers above callees, with self and total time.
+    TopDown,
+    /// Every function with its callers under it.
+    BottomUp,
+    /// Functions by change in self time against another profile.
+    Compare,
+}
+
+impl ProfileMode {
+    /// Every mode, as the pane's tabs list them.
+    pub const ALL: [ProfileMode; 5] = [
+        Self::FlameChart,
+        Self::FlameGraph,
+        Self::TopDown,
+        Self::BottomUp,
+        Self::Compare,
+    ];
+
+    /// The tab's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::FlameChart => "Flame chart",
+            Self::FlameGraph => "Flame graph",
+            Self::TopDown => "Top-down",
+            Self::BottomUp => "Bottom-up",
+            Self::Compare => "Compare",
+        }
+    }
+}
+
+/// How the call tree's rows are ordered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TreeSort {
+    /// Largest total time first.
+    #[default]
+    Total,
+    /// Largest self time first.
+    SelfTime,
+    /// By name.
+    Name,
+}
+
+/// A span of a timeline on the axis, in the axis's units (µs).
+pub type Window = (f64, f64);
+
+/// How the user looks at a profile: never saved.
+#[derive(Clone, Debug, Default)]
+pub struct ProfileView {
+    /// The profile shown: an input and the index of its profile (`None`: the first loaded).
+    pub shown: Option<(InputId, usize)>,
+    /// The view.
+    pub mode: ProfileMode,
+    /// Function names matching this are highlighted in every view.
+    pub search: String,
+    /// The time range selected on the axis (µs, profile clock): every view counts only it.
+    pub range: Option<(i64, i64)>,
+    /// The flame chart's visible window (`None`: the whole profile).
+    pub chart_window: Option<Window>,
+    /// The flame graph's visible window.
+    pub graph_window: Option<Window>,
+    /// The selected function (an index into the profile's places) and node, when one was
+    /// clicked.
+    pub selected: Option<Selected>,
+    /// The call tree rows the user opened, by their path of functions.
+    pub expanded: HashSet<Vec<u32>>,
+    /// The call tree's order.
+    pub sort: TreeSort,
+    /// The profile compared with.
+    pub compare_with: Option<(InputId, usize)>,
+    /// The user closed the pane (it comes back when a profile is added or chosen).
+    pub closed: bool,
+}
+
+/// What was clicked in a profile view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selected {
+    /// Its place.
+    pub function: u32,
+    /// The profile node (flame chart) it was clicked on, when there is one.
+    pub node: Option<u32>,
+}
+
+/// A request for the profile pane.
+#[derive(Debug)]
+pub enum ProfileCommand {
+    /// Show this profile (an input and the index of its profile).
+    Show(InputId, usize),
+    /// Switch view.
+    Mode(ProfileMode),
+    /// Highlight the functions matching this.
+    Search(String),
+    /// Select a time range (µs), or none.
+    SetRange(Option<(i64, i64)>),
+    /// The flame chart's visible window (`None`: all).
+    ChartWindow(Option<Window>),
+    /// The flame graph's visible window.
+    GraphWindow(Option<Window>),
+    /// Select a function (and node), or none.
+    Select(Option<Selected>),
+    /// Open or close a call tree row (its path of functions).
+    Toggle(Vec<u32>),
+    /// Order the call tree.
+    Sort(TreeSort),
+    /// Compare with this profile, or stop.
+    CompareWith(Option<(InputId, usize)>),
+    /// Open the segment inspector at the selected function's generated position.
+    InspectSelected,
+}
+
+impl From<ProfileCommand> for super::Command {
+    fn from(c: ProfileCommand) -> Self {
+        Self::Profile(c)
+    }
+}
+
+/// What the profile pane draws this frame.
+#[derive(Clone, Debug)]
+pub struct ProfileModel {
+    /// The input and index shown.
+    pub shown: (InputId, usize),
+    /// The profile.
+    pub profile: LoadedProfile,
+    /// Every loaded profile: input, index and label (for the picker and the comparison).
+    pub all: Vec<(InputId, usize, String)>,
+    /// The call tree of the mode (top-down for the flame graph), over the range.
+    pub tree: Option<Arc<CallTree>>,
+    /// The flame graph, in the flame graph mode.
+    pub graph: Option<Arc<Rows>>,
+    /// The comparison, in the compare mode with a profile to compare with.
+    pub compare: Option<Arc<Vec<FunctionChange>>>,
+    /// Which places match the search (empty: no search).
+    pub matches: Arc<Vec<bool>>,
+    /// The profile is being resolved.
+    pub resolving: bool,
+}
+
+/// What the model depends on.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ModelKey {
+    shown: (InputId, usize),
+    resolved: usize,
+    mode: ProfileMode,
+    range: Option<(i64, i64)>,
+    search: String,
+    compare: Option<(InputId, usize, usize)>,
+}
+
+impl AppState {
+    /// Every loaded profile: input, index, label.
+    pub fn loaded_profiles(&self) -> Vec<(InputId, usize, String)> {
+        self.inputs
+            .iter()
+            .filter_map(|e| match &e.loaded {
+                Some(Loaded::Profiles(list)) => Some((e.id, list)),
+                _ => None,
+            })
+            .flat_map(|(id, list)| {
+                list.iter()
+                    .enumerate()
+                    .map(move |(i, p)| (id, i, p.label.clone()))
+            })
+            .collect()
+    }
+
+    /// A loaded profile.
+    pub fn profile(&self, (input, index): (InputId, usize)) -> Option<&LoadedProfile> {
+        match &self.inputs.iter().find(|e| e.id == input)?.loaded {
+            Some(Loaded::Profiles(list)) => list.get(index),
+            _ => None,
+        }
+    }
+
+    /// The profile shown: the one chosen, else the first loaded.
+    pub fn shown_profile(&self) -> Option<(InputId, usize)> {
+        self.view
+            .profile
+            .shown
+            .filter(|&s| self.profile(s).is_some())
+            .or_else(|| {
+                self.loaded_profiles()
+                    .first()
+                    .map(|&(input, index, _)| (input, index))
+            })
+    }
+
+    /// The profile pane's model (cached per profile, resolution, view, range and search).
+    pub fn profile_model(&mut self) -> Option<Arc<ProfileModel>> {
+        let shown = self.shown_profile()?;
+        let profile = self.profile(shown)?.clone();
+        let view = &self.view.profile;
+        let other = view
+            .compare_with
+            .filter(|_| view.mode == ProfileMode::Compare)
+            .and_then(|s| Some((s, self.profile(s)?.clone())));
+        let key = ModelKey {
+            shown,
+            resolved: Arc::as_ptr(&profile.resolved) as usize,
+            mode: view.mode,
+            range: view.range,
+            search: view.search.clone(),
+            compare: other
+                .as_ref()
+                .map(|((i, n), p)| (*i, *n, Arc::as_ptr(&p.resolved) as usize)),
+        };
+        if let Some((k, model)) = &self.profile_cache
+            && *k == key
+        {
+            return Some(model.clone());
+        }
+        let p = &profile.resolved.profile;
+        let tree = match view.mode {
+            ProfileMode::TopDown | ProfileMode::FlameGraph => {
+                Some(Arc::new(flame::top_down(p, &profile.functions, view.range)))
+            }
+            ProfileMode::BottomUp => Some(Arc::new(flame::bottom_up(
+                p,
+                &profile.functions,
+                view.range,
+            ))),
+            _ => None,
+        };
+        let graph = (view.mode == ProfileMode::FlameGraph)
+            .then(|| tree.as_ref().map(|t| Arc::new(t.flame_graph())))
+            .flatten();
+        let compare = other.map(|(_, o)| Arc::new(flame::compare(&profile.resolved, &o.resolved)));
+        let needle = view.search.trim().to_lowercase();
+        let matches = if needle.is_empty() {
+            Vec::new()
+        } else {
+            (0..profile.functions.places.len() as u32)
+                .map(|f| {
+                    let place = &profile.functions.places[f as usize];
+                    profile.functions.name(f).to_lowercase().contains(&needle)
+                        || place
+                            .file
+                            .as_deref()
+                            .is_some_and(|file| file.to_lowercase().contains(&needle))
+                })
+                .collect()
+        };
+        let model = Arc::new(ProfileModel {
+            shown,
+            all: self.loaded_profiles(),
+            resolving: self.running.symbolicating.contains_key(&shown.0),
+            profile,
+            tree,
+            graph,
+            compare,
+            matches: Arc::new(matches),
+        });
+        self.profile_cache = Some((key, model.clone()));
+        Some(model)
+    }
+
+    /// Applies a request for the profile pane.
+    pub(super) fn apply_profile(&mut self, c: ProfileCommand) {
+        let view = &mut self.view.profile;
+        match c {
+            ProfileCommand::Show(input, index) => {
+                if view.shown != Some((input, index)) {
+                    *view = ProfileView {
+                        shown: Some((input, index)),
+                        mode: view.mode,
+                        sort: view.sort,
+                        compare_with: view.compare_with,
+                        ..ProfileView::default()
+                    };
+                }
+                view.closed = false;
+                self.show_pane = Some(super::Pane::Profile);
+            }
+            ProfileCommand::Mode(mode) => {
+                view.mode = mode;
+                if mode == ProfileMode::Compare && view.compare_with.is_none() {
+                    let shown = self.shown_profile();
+                    self.view.profile.compare_with = self
+                        .loaded_profiles()
+                        .into_iter()
+                        .map(|(i, n, _)| (i, n))
+                        .find(|&s| Some(s) != shown);
+                }
+            }
+            ProfileCommand::Search(s) => view.search = s,
+            ProfileCommand::SetRange(r) => {
+                view.range = r.filter(|(a, b)| b > a);
+                view.expanded.clear();
+            }
+            ProfileCommand::ChartWindow(w) => view.chart_window = w,
+            ProfileCommand::GraphWindow(w) => view.graph_window = w,
+            ProfileCommand::Select(s) => view.selected = s,
+            ProfileCommand::Toggle(path) => {
+                if !view.expanded.remove(&path) {
+                    view.expanded.insert(path);
+                }
+            }
+            ProfileCommand::Sort(s) => view.sort = s,
+            ProfileCommand::CompareWith(w) => view.compare_with = w,
+            ProfileCommand::InspectSelected => self.inspect_selected_function(),
+        }
+    }
+
+    /// Opens the inspector at the selected function's generated position (a location of
+    /// the shown profile with that place, resolved through a map).
+    fn inspect_selected_function(&mut self) {
+        let Some(selected) = self.view.profile.selected else {
+            return;
+        };
+        let Some(profile) = self.shown_profile().and_then(|s| self.profile(s)) else {
+            return;
+        };
+        let r = profile.resolved.clone();
+        let loc = match selected.node {
+            Some(n) => r.profile.nodes.get(n as usize).map(|n| n.location),
+            None => profile
+                .functions
+                .of_location
+                .iter()
+                .position(|&f| f == selected.function)
+                .map(|l| l as u32),
+        };
+        let Some(frame) = loc.and_then(|l| r.frame(l)) else {
+            return;
+        };
+        if let (Some(file), Some((line, col))) = (frame.symbol_file(), frame.generated()) {
+            let file = file.to_owned();
+            self.inspect_generated(&file, line, col);
+        }
+    }
+}
+
+/// The rows of a call tree as shown: each row's node and depth, children in `sort` order
+/// under the rows the user opened (`expanded`, by path of functions).
+pub fn tree_rows(
+    tree: &CallTree,
+    functions: &Functions,
+    sort: TreeSort,
+    expanded: &HashSet<Vec<u32>>,
+) -> Vec<(u32, usize)> {
+    let order = |ids: &[u32]| {
+        let mut ids = ids.to_vec();
+        match sort {
+            TreeSort::Total => {
+                ids.sort_by_key(|&i| std::cmp::Reverse(tree.nodes[i as usize].total_us));
+            }
+            TreeSort::SelfTime => {
+                ids.sort_by_key(|&i| std::cmp::Reverse(tree.nodes[i as usize].self_us));
+            }
+            TreeSort::Name => {
+                ids.sort_by(|&a, &b| {
+                    functions
+                        .name(tree.nodes[a as usize].function)
+                        .cmp(functions.name(tree.nodes[b as usize].function))
+                });
+            }
+        }
+        ids
+    };
+    let mut out = Vec::new();
+    let mut stack: Vec<(u32, usize)> = order(&tree.roots)
+        .into_iter()
+        .rev()
+        .map(|i| (i, 0))
+        .collect();
+    while let Some((id, depth)) = stack.pop() {
+        out.push((id, depth));
+        let node = &tree.nodes[id as usize];
+        if !node.children.is_empty() && expanded.contains(&tree.path(id)) {
+            stack.extend(
+                order(&node.children)
+                    .into_iter()
+                    .rev()
+                    .map(|c| (c, depth + 1)),
+            );
+        }
+    }
+    out
+}

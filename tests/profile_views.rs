@@ -1,0 +1,166 @@
+//! The profile pane's views (flame chart, call trees top-down and bottom-up, a time range)
+//! on a real CPU profile, against an independent count: `lodash-min.views.json`, written by
+//! `tests/fixtures/profiles/views.mjs` from the raw JSON with DevTools' rule, nothing of
+//! Symscope's in it. Names are the recorded ones (no symbol files), so that the keys are V8's.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use symscope::engine::flame::{self, CallTree, Functions};
+use symscope::engine::profile::{Place, ResolvedProfile, read_profiles, symbolicate_profile};
+use symscope::engine::{Detected, Error};
+use symscope::model::{Blob, NoProgress};
+use symscope::symbolicate::SymbolSet;
+
+fn dir() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/profiles"
+    ))
+}
+
+fn resolved() -> Result<ResolvedProfile, Error> {
+    let path = dir().join("lodash-min.cpuprofile");
+    let file = Detected::new(
+        path.display().to_string(),
+        Blob::from(std::fs::read(&path).unwrap()),
+    );
+    let (label, profile) = read_profiles(&file)?.remove(0);
+    symbolicate_profile(
+        &label,
+        Arc::new(profile),
+        &SymbolSet::new(),
+        &mut NoProgress,
+    )
+}
+
+fn oracle() -> Value {
+    serde_json::from_slice(&std::fs::read(dir().join("lodash-min.views.json")).unwrap()).unwrap()
+}
+
+/// A place's key as the oracle writes it: `functionName|url|lineNumber|columnNumber`.
+fn key(p: &Place) -> String {
+    format!(
+        "{}|{}|{}|{}",
+        p.function.as_deref().unwrap_or(""),
+        p.file.as_deref().unwrap_or(""),
+        p.line.map_or(-1, |l| i64::from(l) - 1),
+        p.column.map_or(-1, i64::from)
+    )
+}
+
+/// `expected` (the oracle's map of key → µs) equals `got`, key by key.
+fn same(what: &str, expected: &Value, got: &HashMap<String, i64>) {
+    let expected: HashMap<String, i64> = expected
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_i64().unwrap()))
+        .collect();
+    let got: HashMap<String, i64> = got
+        .iter()
+        .filter(|(_, v)| **v != 0)
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    for (k, v) in &expected {
+        assert_eq!(got.get(k), Some(v), "{what}: {k}");
+    }
+    assert_eq!(got.len(), expected.len(), "{what}: functions");
+}
+
+/// The bottom-up tree's top level: each function's self and total time.
+fn top_level(
+    tree: &CallTree,
+    functions: &Functions,
+) -> (HashMap<String, i64>, HashMap<String, i64>) {
+    let mut selfs = HashMap::new();
+    let mut totals = HashMap::new();
+    for &r in &tree.roots {
+        let n = &tree.nodes[r as usize];
+        let k = key(&functions.places[n.function as usize]);
+        *selfs.entry(k.clone()).or_default() += n.self_us;
+        *totals.entry(k).or_default() += n.total_us;
+    }
+    (selfs, totals)
+}
+
+#[test]
+fn bottom_up_gives_each_functions_self_and_total_time() {
+    let r = resolved().unwrap();
+    let f = Functions::new(&r);
+    let o = oracle();
+    let (selfs, totals) = top_level(&flame::bottom_up(&r.profile, &f, None), &f);
+    same("self", &o["whole"]["self"], &selfs);
+    same("total", &o["whole"]["total"], &totals);
+}
+
+#[test]
+fn a_time_range_counts_only_its_samples() {
+    let r = resolved().unwrap();
+    let f = Functions::new(&r);
+    let o = oracle();
+    let range = (
+        o["range"][0].as_i64().unwrap(),
+        o["range"][1].as_i64().unwrap(),
+    );
+    let (selfs, totals) = top_level(&flame::bottom_up(&r.profile, &f, Some(range)), &f);
+    same("self in range", &o["in_range"]["self"], &selfs);
+    same("total in range", &o["in_range"]["total"], &totals);
+    // Top-down: every call path's total.
+    let tree = flame::top_down(&r.profile, &f, Some(range));
+    let paths: HashMap<String, i64> = (0..tree.nodes.len() as u32)
+        .map(|id| {
+            let path: Vec<String> = tree
+                .path(id)
+                .iter()
+                .map(|&p| key(&f.places[p as usize]))
+                .collect();
+            (path.join(" > "), tree.nodes[id as usize].total_us)
+        })
+        .collect();
+    same("top-down paths in range", &o["in_range"]["paths"], &paths);
+}
+
+#[test]
+fn the_flame_chart_spans_the_profile_and_its_self_times_add_up() {
+    let r = resolved().unwrap();
+    let f = Functions::new(&r);
+    let o = oracle();
+    let chart = flame::flame_chart(&r.profile);
+    assert_eq!(chart.start, o["start"].as_i64().unwrap());
+    assert_eq!(chart.end, o["end"].as_i64().unwrap());
+    // Row 0 covers the profile from its first sample to the end of its last, no gap.
+    let row0 = &chart.rows[0];
+    assert!(row0.windows(2).all(|w| w[0].end == w[1].start));
+    // Each bar's self length, summed by function, is the function's self time.
+    let mut selfs: HashMap<String, i64> = HashMap::new();
+    for (depth, row) in chart.rows.iter().enumerate() {
+        for &s in row {
+            let k = key(&f.places[f.of_node(&r.profile, s.id) as usize]);
+            *selfs.entry(k).or_default() += chart.self_len(depth, s);
+        }
+    }
+    same("flame chart self", &o["whole"]["self"], &selfs);
+    // The flame graph of the top-down tree: its top row as wide as all the samples.
+    let tree = flame::top_down(&r.profile, &f, None);
+    let graph = tree.flame_graph();
+    let width: i64 = graph.rows[0].iter().map(|s| s.end - s.start).sum();
+    assert_eq!(
+        width,
+        o["whole"]["self"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_i64().unwrap())
+            .sum::<i64>()
+    );
+}
+
+#[test]
+fn a_profile_compared_with_itself_changes_nothing() {
+    let r = resolved().unwrap();
+    let rows = flame::compare(&r, &r);
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|c| c.delta() == 0 && c.self_a == c.self_b));
+}
