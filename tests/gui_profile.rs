@@ -137,6 +137,11 @@ fn a_flame_chart_bar_names_itself_and_opens_the_inspector() {
         h.state().view.profile.selected.and_then(|s| s.node),
         Some(span.id)
     );
+    // The frame detail shows the function's original source (the map's sourcesContent).
+    assert!(
+        !labels_containing(&h, "function arrayAggregator(").is_empty(),
+        "the original source is shown"
+    );
     let via = labels_containing(&h, "via ");
     assert!(
         via.iter().any(|v| v.ends_with("lodash.min.js.map")),

@@ -285,3 +285,81 @@ fn buckets_and_compare() {
     h.snapshot_options("buckets_and_compare", &screenshots());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The app with the lodash workload's CPU profile (minified run) and the bundle's map,
+/// names resolved.
+fn profile_app() -> Harness<'static, AppState> {
+    use symscope::app::ProfileCommand;
+    let mut h = window(760.0);
+    for path in [
+        fixture("profiles/lodash-min.cpuprofile"),
+        js("lodash-terser/lodash.min.js.map"),
+    ] {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_owned();
+        h.state_mut().add_file(PathBuf::from(name), bytes);
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        h.step();
+        let s = h.state();
+        if s.jobs.running().is_empty()
+            && !s.loaded_profiles().is_empty()
+            && s.inputs.iter().all(|e| e.state == InputState::Ready)
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(3);
+    // The widest arrayAggregator bar, selected and in view with its neighbours.
+    let (window, selected) = {
+        let s = h.state();
+        let p = s.profile(s.shown_profile().unwrap()).unwrap();
+        let (_, bar) = p
+            .chart
+            .rows
+            .iter()
+            .enumerate()
+            .flat_map(|(d, row)| row.iter().map(move |s| (d, *s)))
+            .filter(|(_, s)| {
+                p.functions
+                    .name(p.functions.of_node(&p.resolved.profile, s.id))
+                    == "arrayAggregator"
+            })
+            .max_by_key(|(_, s)| s.end - s.start)
+            .unwrap();
+        let pad = (bar.end - bar.start) as f64 * 3.0;
+        (
+            (bar.start as f64 - pad, bar.end as f64 + pad),
+            symscope::app::Selected {
+                function: p.functions.of_node(&p.resolved.profile, bar.id),
+                node: Some(bar.id),
+            },
+        )
+    };
+    command(&mut h, ProfileCommand::ChartWindow(Some(window)));
+    command(&mut h, ProfileCommand::Select(Some(selected)));
+    h.run_steps(3);
+    h
+}
+
+#[test]
+fn profile_flame_chart() {
+    let mut h = profile_app();
+    h.snapshot_options("profile_flame_chart", &screenshots());
+}
+
+#[test]
+fn profile_call_tree() {
+    let mut h = profile_app();
+    h.get_by_label("Bottom-up").click();
+    h.run_steps(2);
+    h.get_by_label("Self time").click();
+    h.run_steps(3);
+    // The heaviest function's callers, opened.
+    h.get_all_by_label("▶").next().unwrap().click();
+    h.run_steps(3);
+    h.snapshot_options("profile_call_tree", &screenshots());
+}

@@ -37,6 +37,8 @@ struct RowsKey {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DetailKey {
     log: InputId,
+    /// A profile's index in its input, when the detail is a profile function's.
+    profile: Option<usize>,
     stack: usize,
     frame: usize,
     generation: usize,
@@ -131,13 +133,19 @@ impl AppState {
 
     /// The selected frame's detail, computed once per selection and result.
     pub fn selected_frame_detail(&mut self) -> Option<Arc<FrameDetail>> {
-        let (log, table) = self.selected_table()?;
-        let sel = &self.workspace.selection;
-        let key = DetailKey {
-            log,
-            stack: sel.stack,
-            frame: sel.frame?,
-            generation: self.caches.generation,
+        let (key, table) = if self.view.profile.detail_shown {
+            self.profile_detail_source()?
+        } else {
+            let (log, table) = self.selected_table()?;
+            let sel = &self.workspace.selection;
+            let key = DetailKey {
+                log,
+                profile: None,
+                stack: sel.stack,
+                frame: sel.frame?,
+                generation: self.caches.generation,
+            };
+            (key, table)
         };
         if let Some(c) = &self.caches.detail
             && c.key == key
@@ -173,6 +181,31 @@ impl AppState {
             value: detail.clone(),
         });
         detail
+    }
+
+    /// The selected profile function as a frame: its detail's key and the table its location
+    /// was resolved in.
+    fn profile_detail_source(&self) -> Option<(DetailKey, Arc<crate::engine::FrameTable>)> {
+        let shown = self.shown_profile()?;
+        let p = self.profile(shown)?;
+        let sel = self.view.profile.selected?;
+        let loc = match sel.node {
+            Some(n) => p.resolved.profile.nodes.get(n as usize)?.location,
+            None => p
+                .functions
+                .of_location
+                .iter()
+                .position(|&f| f == sel.function)? as u32,
+        };
+        let (table, stack) = p.resolved.table_and_stack(loc);
+        let key = DetailKey {
+            log: shown.0,
+            profile: Some(shown.1),
+            stack: stack?,
+            frame: 0,
+            generation: self.caches.generation,
+        };
+        Some((key, table.clone()))
     }
 
     /// The frame detail's source, read by a job, for the detail it was read for.

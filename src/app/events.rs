@@ -139,6 +139,8 @@ impl AppState {
                     if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
                         e.loaded = Some(Loaded::Profiles(profiles));
                     }
+                    // The frame detail of a selected function shows its new name.
+                    self.caches.changed();
                 }
             }
             JobOutput::Bucketed(buckets) => self.crashes_bucketed(id, buckets),

@@ -114,6 +114,8 @@ pub struct ProfileView {
     pub compare_with: Option<(InputId, usize)>,
     /// The user closed the pane (it comes back when a profile is added or chosen).
     pub closed: bool,
+    /// The frame detail shows the selected function (it was selected after any frame).
+    pub detail_shown: bool,
 }
 
 /// What was clicked in a profile view.
@@ -332,7 +334,10 @@ impl AppState {
             }
             ProfileCommand::ChartWindow(w) => view.chart_window = w,
             ProfileCommand::GraphWindow(w) => view.graph_window = w,
-            ProfileCommand::Select(s) => view.selected = s,
+            ProfileCommand::Select(s) => {
+                view.selected = s;
+                view.detail_shown = s.is_some();
+            }
             ProfileCommand::Toggle(path) => {
                 if !view.expanded.remove(&path) {
                     view.expanded.insert(path);

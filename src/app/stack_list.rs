@@ -19,6 +19,7 @@ impl AppState {
                 }
             }
             StackCommand::SelectFrame { stack, frame } => {
+                self.view.profile.detail_shown = false;
                 self.workspace.selection.stack = stack;
                 self.workspace.selection.frame = Some(frame);
                 self.autosave.changed(changed);

@@ -57,7 +57,7 @@ pub struct ResolvedProfile {
     /// The profile (shared with whoever read it: the window keeps the raw one).
     pub profile: std::sync::Arc<Profile>,
     /// One single-frame stack per location with a script position.
-    table: FrameTable,
+    table: std::sync::Arc<FrameTable>,
     /// Each location's stack in `table`.
     stack_of: Vec<Option<usize>>,
 }
@@ -212,12 +212,21 @@ pub fn symbolicate_profile(
     Ok(ResolvedProfile {
         name: name.to_owned(),
         profile,
-        table,
+        table: std::sync::Arc::new(table),
         stack_of,
     })
 }
 
 impl ResolvedProfile {
+    /// The one-frame stacks the locations were resolved as, and location `loc`'s stack in
+    /// it (`None`: no script), for the window's frame detail.
+    pub fn table_and_stack(&self, loc: u32) -> (&std::sync::Arc<FrameTable>, Option<usize>) {
+        (
+            &self.table,
+            self.stack_of.get(loc as usize).copied().flatten(),
+        )
+    }
+
     /// Location `loc` as the one-frame stack it was resolved as (`None`: no script), for
     /// what a crash frame shows: where the name came from, the map and generated position.
     pub fn frame(&self, loc: u32) -> Option<super::table::FrameRef<'_>> {

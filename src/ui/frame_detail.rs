@@ -22,11 +22,21 @@ pub(super) fn frame_detail_ui(
         return;
     };
     // The actions first, so a short panel never hides them.
+    // A profile's function selected last: its location, resolved as a frame.
+    let profile = state.view.profile.detail_shown;
     ui.horizontal(|ui| {
         if d.generated.is_some() && ui.small_button("Inspect segment").clicked() {
-            commands.send(InspectorCommand::InspectSelectedFrame);
+            if profile {
+                commands.send(crate::app::ProfileCommand::InspectSelected);
+            } else {
+                commands.send(InspectorCommand::InspectSelectedFrame);
+            }
         }
-        if ui.small_button("Copy frame  Ctrl+C").clicked() {
+        if profile {
+            if ui.small_button("Copy frame").clicked() {
+                commands.send(StackCommand::CopyText(d.raw.trim().to_owned()));
+            }
+        } else if ui.small_button("Copy frame  Ctrl+C").clicked() {
             commands.send(StackCommand::CopyFrame);
         }
         ui.label(RichText::new(d.raw.trim()).monospace());
@@ -104,7 +114,7 @@ pub(super) fn frame_detail_ui(
             text.color(theme::WARNING)
         });
     }
-    if let Some(frame) = selection.frame {
+    if let Some(frame) = selection.frame.filter(|_| !profile) {
         notes_ui(ui, state, selection.stack, frame, commands);
     }
     if d.source_pending {
