@@ -9,7 +9,6 @@
 mod common;
 
 use common::{ms, run_measured};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -60,41 +59,6 @@ fn node_reference() -> PathBuf {
     script
 }
 
-/// The recorded profile with `n` samples drawn from its own (fixed seed).
-fn big_profile(n: usize, to: &Path) -> u64 {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut doc: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("profiles/lodash-min.cpuprofile")).unwrap())
-            .unwrap();
-    let recorded: Vec<u64> = doc["samples"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_u64().unwrap())
-        .collect();
-    let mut seed: u64 = 0x5EED_0036;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        seed >> 33
-    };
-    let samples: Vec<u64> = (0..n)
-        .map(|_| recorded[next() as usize % recorded.len()])
-        .collect();
-    let deltas: Vec<u64> = (0..n).map(|_| 200 + next() % 100).collect();
-    let end = doc["startTime"].as_u64().unwrap() + deltas.iter().sum::<u64>() + 300;
-    doc["samples"] = samples.into();
-    doc["timeDeltas"] = deltas.into();
-    doc["endTime"] = end.into();
-    for node in doc["nodes"].as_array_mut().unwrap() {
-        node.as_object_mut().unwrap().remove("hitCount");
-    }
-    let text = serde_json::to_vec(&doc).unwrap();
-    std::fs::write(to, &text).unwrap();
-    text.len() as u64
-}
-
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -105,7 +69,7 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     let profile = dir.join("lodash-1m.cpuprofile");
     let n = 1_000_000;
-    let bytes = big_profile(n, &profile);
+    let bytes = common::big_profile(n, &profile);
     let script = node_reference();
     let ours = |round: usize| {
         let (t, peak) = run_measured(

@@ -3,7 +3,8 @@
 //! takes per frame, and the time from dropping pdf.worker's map and trace to resolved frames
 //! on screen. The app is driven headless through egui_kittest (layout and tessellation, no
 //! GPU), as in the GUI tests. `-- tiles`: the frame time with every tile open on a
-//! 200,000-frame log.
+//! 200,000-frame log. `-- flame`: the flame chart's frame time while panning a
+//! 1,000,000-sample CPU profile at every zoom level.
 
 #[path = "../tests/common/mod.rs"]
 mod tests_common;
@@ -123,6 +124,10 @@ fn main() {
     }
     if std::env::args().any(|a| a == "tiles") {
         every_tile_open();
+        return;
+    }
+    if std::env::args().any(|a| a == "flame") {
+        flame_chart_frames();
         return;
     }
     println!("# UI benchmark (headless egui_kittest, 1280×800; medians)\n");
@@ -684,4 +689,70 @@ fn every_tile_open() {
     }
     println!("\nWorst frame: {worst:.2} ms (target ≤ 16 ms)");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `-- flame`: the flame chart's frame time on a 1,000,000-sample CPU profile (issue #36),
+/// made from the recorded lodash one as `--bench profile` makes it and resolved through
+/// lodash's map: at each zoom level the visible window pans across the whole profile, one
+/// step per frame, as a drag or the arrow keys move it.
+fn flame_chart_frames() {
+    use symscope::app::{Commands, ProfileCommand};
+    let dir = tests_common::temp_dir("bench-flame");
+    let path = dir.join("lodash-1m.cpuprofile");
+    let bytes = common::big_profile(1_000_000, &path);
+    let mut h = app();
+    h.step();
+    h.state_mut().add_path(path);
+    h.state_mut()
+        .add_path(fixture("lodash-terser/lodash.min.js.map"));
+    let loaded = settle(&mut h, |h| {
+        !h.state().loaded_profiles().is_empty()
+            && h.state()
+                .inputs
+                .iter()
+                .all(|e| e.state == symscope::app::InputState::Ready)
+    });
+    h.run_steps(3);
+    let (start, end, rows, bars) = {
+        let s = h.state();
+        let p = s.profile(s.shown_profile().unwrap()).unwrap();
+        let bars: usize = p.chart.rows.iter().map(Vec::len).sum();
+        (
+            p.chart.start as f64,
+            p.chart.end as f64,
+            p.chart.rows.len(),
+            bars,
+        )
+    };
+    println!(
+        "# Flame chart (headless egui_kittest, 1280×800): a 1,000,000-sample profile ({:.1} MB), \
+         loaded and resolved in {:.2} s; {rows} rows, {bars} bars\n",
+        bytes as f64 / 1e6,
+        loaded.as_secs_f64()
+    );
+    println!("| zoom | window | panning: median / worst frame |");
+    println!("|---:|---:|---:|");
+    for zoom in [1.0, 10.0, 100.0, 1_000.0, 10_000.0, 100_000.0] {
+        let width = (end - start) / zoom;
+        let frames = 120;
+        let mut t: Vec<f64> = (0..frames)
+            .map(|k| {
+                let a = start + (end - start - width) * k as f64 / (frames - 1) as f64;
+                let window = (zoom > 1.0).then_some((a, a + width));
+                let mut commands = Commands::default();
+                commands.send(ProfileCommand::ChartWindow(window));
+                h.state_mut().apply(commands);
+                let t0 = Instant::now();
+                h.step();
+                t0.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        t.sort_by(f64::total_cmp);
+        println!(
+            "| {zoom}× | {:.1} ms of profile | {:.2} / {:.2} ms |",
+            width / 1e3,
+            t[t.len() / 2],
+            t[t.len() - 1]
+        );
+    }
 }

@@ -430,6 +430,14 @@ fn check_profile(profile: crate::model::Profile) {
     for row in &chart.rows {
         assert!(row.windows(2).all(|w| w[0].end <= w[1].start));
     }
+    for (min_len, level) in chart.levels() {
+        for (row, coarse) in chart.rows.iter().zip(&level.rows) {
+            assert!(coarse.windows(2).all(|w| w[0].end <= w[1].start));
+            // Every bar at least `min_len` long is kept as it was.
+            let long = row.iter().filter(|s| s.end - s.start >= min_len);
+            assert!(long.clone().all(|s| coarse.contains(s)));
+        }
+    }
     let functions = engine::flame::Functions::new(&resolved);
     let down = engine::flame::top_down(&resolved.profile, &functions, None);
     let up = engine::flame::bottom_up(&resolved.profile, &functions, None);

@@ -1,6 +1,7 @@
 //! Helpers the benchmarks share.
 #![allow(dead_code, reason = "each benchmark uses some of the helpers")]
 
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -75,4 +76,39 @@ pub fn npm_map(package: &str, version: &str, map: &str, bundle: &str) -> (PathBu
         assert!(ok, "tar failed");
     }
     (map_path, bundle_path)
+}
+
+/// The recorded profile with `n` samples drawn from its own (fixed seed).
+pub fn big_profile(n: usize, to: &Path) -> u64 {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut doc: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("profiles/lodash-min.cpuprofile")).unwrap())
+            .unwrap();
+    let recorded: Vec<u64> = doc["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    let mut seed: u64 = 0x5EED_0036;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        seed >> 33
+    };
+    let samples: Vec<u64> = (0..n)
+        .map(|_| recorded[next() as usize % recorded.len()])
+        .collect();
+    let deltas: Vec<u64> = (0..n).map(|_| 200 + next() % 100).collect();
+    let end = doc["startTime"].as_u64().unwrap() + deltas.iter().sum::<u64>() + 300;
+    doc["samples"] = samples.into();
+    doc["timeDeltas"] = deltas.into();
+    doc["endTime"] = end.into();
+    for node in doc["nodes"].as_array_mut().unwrap() {
+        node.as_object_mut().unwrap().remove("hitCount");
+    }
+    let text = serde_json::to_vec(&doc).unwrap();
+    std::fs::write(to, &text).unwrap();
+    text.len() as u64
 }

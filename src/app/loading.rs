@@ -450,7 +450,7 @@ pub fn resolve_profiles(
         out.push(super::LoadedProfile::new(
             p.label.clone(),
             resolved,
-            Some(p.chart.clone()),
+            Some((p.chart.clone(), p.levels.clone())),
         ));
     }
     Ok(JobOutput::ProfilesResolved {

@@ -20,13 +20,29 @@ pub struct LoadedProfile {
     pub functions: Arc<Functions>,
     /// The flame chart (it depends on the samples only, so it is built once).
     pub chart: Arc<Rows>,
+    /// The flame chart's coarser levels for zoomed-out views.
+    pub levels: Levels,
 }
 
+/// A flame chart's coarser levels, with the length under which each merged bars
+/// ([`Rows::levels`]).
+pub type Levels = Arc<Vec<(i64, Rows)>>;
+
 impl LoadedProfile {
-    /// A profile as read, or resolved again (`chart` kept from before when given).
-    pub fn new(label: String, resolved: ResolvedProfile, chart: Option<Arc<Rows>>) -> Self {
-        let chart = chart.unwrap_or_else(|| Arc::new(flame::flame_chart(&resolved.profile)));
+    /// A profile as read, or resolved again (the flame chart and its levels kept from before
+    /// when given).
+    pub fn new(
+        label: String,
+        resolved: ResolvedProfile,
+        chart: Option<(Arc<Rows>, Levels)>,
+    ) -> Self {
+        let (chart, levels) = chart.unwrap_or_else(|| {
+            let chart = flame::flame_chart(&resolved.profile);
+            let levels = Arc::new(chart.levels());
+            (Arc::new(chart), levels)
+        });
         Self {
+            levels,
             label,
             functions: Arc::new(Functions::new(&resolved)),
             resolved: Arc::new(resolved),

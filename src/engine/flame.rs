@@ -34,7 +34,67 @@ pub struct Rows {
     pub end: i64,
 }
 
+/// The id of a bar that stands for several bars too short to see apart.
+pub const MERGED: u32 = u32::MAX;
+
 impl Rows {
+    /// These rows with every run of bars shorter than `min_len` (and the gaps between them)
+    /// merged into one bar of id [`MERGED`]: what a zoomed-out view draws, its cost bounded
+    /// by the axis over `min_len` per row, whatever the bars.
+    pub fn coarsen(&self, min_len: i64) -> Rows {
+        let rows = self
+            .rows
+            .iter()
+            .map(|row| {
+                let mut out: Vec<Span> = Vec::new();
+                // The run being merged: its first bar's index in `out`, and how many.
+                let mut run: Option<(usize, usize)> = None;
+                for &s in row {
+                    if s.end - s.start >= min_len {
+                        run = None;
+                        out.push(s);
+                        continue;
+                    }
+                    match &mut run {
+                        Some((at, n)) if s.start - out[*at].end < min_len => {
+                            out[*at].end = s.end;
+                            out[*at].id = MERGED;
+                            *n += 1;
+                        }
+                        _ => {
+                            run = Some((out.len(), 1));
+                            out.push(s);
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        Rows {
+            rows,
+            start: self.start,
+            end: self.end,
+        }
+    }
+
+    /// Coarser copies of these rows for zoomed-out views, coarsest first: each level's
+    /// short bars merged below its length (the first 1/16,384 of the axis, each next a
+    /// sixteenth of the one before), kept while a level holds under a quarter of the bars.
+    pub fn levels(&self) -> Vec<(i64, Rows)> {
+        let total: usize = self.rows.iter().map(Vec::len).sum();
+        let mut levels = Vec::new();
+        let mut min_len = (self.end - self.start) / 16_384;
+        while min_len > 0 {
+            let level = self.coarsen(min_len);
+            let n: usize = level.rows.iter().map(Vec::len).sum();
+            if n >= total / 4 {
+                break;
+            }
+            levels.push((min_len, level));
+            min_len /= 16;
+        }
+        levels
+    }
     /// The bars of `row` that meet `[from, to)`, found by binary search.
     pub fn visible(&self, row: usize, from: i64, to: i64) -> &[Span] {
         let Some(spans) = self.rows.get(row) else {

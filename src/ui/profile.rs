@@ -142,6 +142,7 @@ fn flame_chart_ui(
     let timeline = Timeline {
         id: "Flame chart",
         rows: &p.chart,
+        levels: &p.levels,
         window: view.chart_window,
         range: Some(view.range),
         label: &|_, s| functions.name(place(s)).to_owned(),
@@ -199,6 +200,7 @@ fn flame_graph_ui(
     let timeline = Timeline {
         id: "Flame graph",
         rows: graph,
+        levels: &[],
         window: view.graph_window,
         range: None,
         label: &|_, s| functions.name(place(s)).to_owned(),

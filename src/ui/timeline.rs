@@ -5,7 +5,7 @@
 //! everything. Only visible bars are drawn; bars narrower than a pixel merge into one.
 
 use super::theme;
-use crate::engine::flame::{Rows, Span};
+use crate::engine::flame::{MERGED, Rows, Span};
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
 /// What the timeline draws, and how it names and colours a bar.
@@ -15,6 +15,9 @@ pub(super) struct Timeline<'a> {
     pub id: &'a str,
     /// The bars.
     pub rows: &'a Rows,
+    /// Coarser copies of the bars, coarsest first, with the length under which each merged
+    /// bars ([`Rows::levels`]; empty: draw `rows` at every zoom).
+    pub levels: &'a [(i64, Rows)],
     /// The visible window (`None`: everything).
     pub window: Option<(f64, f64)>,
     /// The selected range, when the ruler selects one (`None` in a timeline without).
@@ -295,9 +298,14 @@ impl Timeline<'_> {
         h: f32,
         labels: bool,
     ) {
-        let spans = self
-            .rows
-            .visible(row, axis.from.floor() as i64, axis.to.ceil() as i64 + 1);
+        // The coarsest level whose merged bars are under half a pixel.
+        let pixel = (axis.to - axis.from) / f64::from(axis.rect.width().max(1.0));
+        let rows = self
+            .levels
+            .iter()
+            .find(|(min_len, _)| (*min_len as f64) <= pixel / 2.0)
+            .map_or(self.rows, |(_, r)| r);
+        let spans = rows.visible(row, axis.from.floor() as i64, axis.to.ceil() as i64 + 1);
         let merged_color = theme::TIMELINE_MERGED;
         let mut pending: Option<(f32, f32)> = None;
         let flush = |pending: &mut Option<(f32, f32)>| {
@@ -306,19 +314,38 @@ impl Timeline<'_> {
                 painter.rect_filled(r, 0.0, merged_color);
             }
         };
-        for &s in spans {
+        let mut i = 0;
+        while i < spans.len() {
+            let s = spans[i];
             let (x0, x1) = (axis.x(s.start as f64), axis.x(s.end as f64));
             if x1 - x0 < 1.0 {
+                // Every bar that starts within this pixel merges into one block, found by a
+                // binary search: the cost is the row's pixels, never its bars.
+                let next = axis.value(x0.floor() + 1.0);
+                let mut j = gallop(spans, i + 1, |t| (t.start as f64) < next);
+                if j - 1 > i
+                    && axis.x(spans[j - 1].end as f64) - axis.x(spans[j - 1].start as f64) >= 1.0
+                {
+                    j -= 1;
+                }
+                let end = axis.x(spans[j - 1].end as f64);
                 match &mut pending {
-                    Some((_, b)) if x0 - *b < 1.0 => *b = x1,
+                    Some((_, b)) if x0 - *b < 1.0 => *b = b.max(end),
                     _ => {
                         flush(&mut pending);
-                        pending = Some((x0, x1));
+                        pending = Some((x0, end));
                     }
                 }
+                i = j;
                 continue;
             }
+            i += 1;
             flush(&mut pending);
+            if s.id == MERGED {
+                pending = Some((x0, x1));
+                flush(&mut pending);
+                continue;
+            }
             let rect = Rect::from_min_max(
                 Pos2::new(x0.max(axis.rect.left() - 1.0), y),
                 Pos2::new(x1.min(axis.rect.right() + 1.0), y + h),
@@ -393,6 +420,20 @@ impl Timeline<'_> {
     }
 }
 
+/// The first index from `from` whose bar fails `before` (true, then false, along the row),
+/// found by galloping from `from`: the next bars are near in memory, so a jump over a
+/// pixel's worth of bars costs a few cache lines, not a binary search over the whole row.
+fn gallop(spans: &[Span], from: usize, before: impl Fn(&Span) -> bool) -> usize {
+    let mut lo = from;
+    let mut step = 1;
+    while lo + step <= spans.len() && before(&spans[lo + step - 1]) {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step).min(spans.len());
+    lo + spans[lo..hi].partition_point(before)
+}
+
 /// A window kept inside the axis and no narrower than a few units (`None`: everything).
 fn clamp_window(a: f64, b: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
     let width = (b - a).clamp(2.0_f64.min(hi - lo), hi - lo);
@@ -406,7 +447,9 @@ fn clamp_window(a: f64, b: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
 /// Milliseconds from µs, to a precision that suits the value.
 pub(super) fn ms(us: f64) -> String {
     let ms = us / 1e3;
-    if ms.abs() >= 100.0 {
+    if ms.abs() >= 10_000.0 {
+        format!("{:.3} s", ms / 1e3)
+    } else if ms.abs() >= 100.0 {
         format!("{ms:.0} ms")
     } else if ms.abs() >= 1.0 {
         format!("{ms:.1} ms")

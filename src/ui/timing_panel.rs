@@ -34,6 +34,7 @@ fn timeline_ui(ui: &mut egui::Ui, state: &AppState) {
     let timeline = Timeline {
         id: "Jobs",
         rows: &rows,
+        levels: &[],
         window,
         range: None,
         label: &|_, s| labels[s.id as usize].0.clone(),
