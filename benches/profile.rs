@@ -3,8 +3,11 @@
 //! today: node with `@jridgewell/trace-mapping` resolving every node and summing each
 //! function's self time (DevTools' rule). The profile is made from the recorded lodash one
 //! (`tests/fixtures/profiles/lodash-min.cpuprofile`): its call tree, a million samples drawn
-//! from its own with a fixed seed, deltas of 200–299 µs. Node's package is fetched with npm
-//! into `target/bench-node/` on the first run.
+//! from its own with a fixed seed, deltas of 200–299 µs. Then a Hermes sampling profile of
+//! 1,000,000 samples (the recorded `hermes/work.hermes-profile.json`'s frames, samples drawn
+//! from its own) resolved by `symscope profile --format cpuprofile` through terser's and
+//! hermesc's maps, beside `metro-symbolicate` on the composed map (what React Native users
+//! run). Node's packages are fetched with npm into `target/bench-node/` on the first run.
 
 mod common;
 
@@ -41,18 +44,25 @@ const rows = [...self].sort((a, b) => b[1] - a[1]);
 console.log(JSON.stringify(rows.slice(0, 20)));
 "#;
 
-/// `@jridgewell/trace-mapping` installed under `target/bench-node/`, and the script.
+/// `@jridgewell/trace-mapping` and `metro-symbolicate` installed under `target/bench-node/`,
+/// and the ranking script.
 fn node_reference() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-node");
-    if !dir.join("node_modules/@jridgewell/trace-mapping").exists() {
+    for (package, spec) in [
+        ("@jridgewell/trace-mapping", "@jridgewell/trace-mapping@0.3.31"),
+        ("metro-symbolicate", "metro-symbolicate@0.80.12"),
+    ] {
+        if dir.join("node_modules").join(package).exists() {
+            continue;
+        }
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("package.json"), "{\"private\":true}").unwrap();
         let ok = Command::new("npm")
-            .args(["install", "--silent", "@jridgewell/trace-mapping@0.3.31"])
+            .args(["install", "--silent", spec])
             .current_dir(&dir)
             .status()
             .is_ok_and(|s| s.success());
-        assert!(ok, "npm install @jridgewell/trace-mapping failed");
+        assert!(ok, "npm install {spec} failed");
     }
     let script = dir.join("rank.mjs");
     std::fs::write(&script, RANK).unwrap();
@@ -126,5 +136,98 @@ fn main() {
         ours_ms[2],
         ratios[2],
         peak as f64 / bytes as f64
+    );
+    hermes(&dir);
+}
+
+/// A Hermes sampling profile of `n` samples made from the recorded one: its stack frames, the
+/// samples drawn from its own (fixed seed), 200–299 µs apart.
+fn big_hermes_profile(n: usize, to: &Path) -> u64 {
+    use serde_json::{Value, json};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profiles/hermes");
+    let mut doc: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("work.hermes-profile.json")).unwrap())
+            .unwrap();
+    let recorded: Vec<Value> = doc["samples"].as_array().unwrap().clone();
+    let mut seed: u64 = 0x5EED_4E55;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        seed >> 33
+    };
+    let mut ts: u64 = 16_896_736_149;
+    let samples: Vec<Value> = (0..n)
+        .map(|_| {
+            let mut s = recorded[next() as usize % recorded.len()].clone();
+            ts += 200 + next() % 100;
+            s["ts"] = json!(ts.to_string());
+            s
+        })
+        .collect();
+    doc["samples"] = samples.into();
+    let text = serde_json::to_vec(&doc).unwrap();
+    std::fs::write(to, &text).unwrap();
+    text.len() as u64
+}
+
+/// The Hermes profile resolved and written back as a profile, ours beside metro-symbolicate's
+/// (which rewrites its file in place: each round gets a fresh copy, made before the clock).
+fn hermes(dir: &Path) {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profiles/hermes");
+    let n = 1_000_000;
+    let profile = dir.join("hermes-1m.json");
+    let bytes = big_hermes_profile(n, &profile);
+    let metro_copy = dir.join("hermes-1m.cpuprofile");
+    let metro = dir.join("node_modules/metro-symbolicate/src/index.js");
+    let ours = || {
+        run_measured(
+            Command::new(env!("CARGO_BIN_EXE_symscope"))
+                .args(["profile", "--format", "cpuprofile", "-s"])
+                .arg(fixtures.join("work.hbc.map"))
+                .arg("-s")
+                .arg(fixtures.join("work.min.js.map"))
+                .arg(&profile)
+                .stdout(Stdio::null()),
+        )
+    };
+    let theirs = || {
+        std::fs::copy(&profile, &metro_copy).unwrap();
+        run_measured(
+            Command::new("node")
+                .arg(&metro)
+                .arg(fixtures.join("work.composed.map"))
+                .arg(&metro_copy)
+                .stdout(Stdio::null()),
+        )
+    };
+    ours();
+    theirs();
+    let mut rows = Vec::new();
+    for _ in 0..5 {
+        let (a, am) = ours();
+        let (b, bm) = theirs();
+        rows.push((ms(a), am, ms(b), bm));
+    }
+    println!(
+        "\n# Hermes sampling profile of {n} samples ({:.1} MB): resolved and written as a profile, whole process, 5 rounds\n",
+        bytes as f64 / 1e6
+    );
+    println!("| round | symscope profile --format cpuprofile | peak | metro-symbolicate | peak | metro / ours |");
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for (k, (a, am, b, bm)) in rows.iter().enumerate() {
+        println!(
+            "| {} | {a:.0} ms | {:.0} MB | {b:.0} ms | {:.0} MB | {:.2}× |",
+            k + 1,
+            *am as f64 / 1e6,
+            *bm as f64 / 1e6,
+            b / a
+        );
+    }
+    let mut ratios: Vec<f64> = rows.iter().map(|r| r.2 / r.0).collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "\nmedian metro / ours {:.2}× (target ≥ 10×)",
+        ratios[2]
     );
 }

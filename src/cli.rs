@@ -232,7 +232,18 @@ pub fn run(command: Command) -> ExitCode {
 /// location resolved once against the symbol files, the functions ranked (see
 /// `engine::profile`).
 pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
-    let file = read_log(&args.profile)?;
+    // Standard output is line-buffered: a profile of a million samples is one long line.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let out: &mut dyn std::io::Write = &mut out;
+    // A long profile is mapped, not copied: it is read once, into compact samples.
+    let file = if args.profile.as_os_str() == "-" {
+        read_log(&args.profile)?
+    } else {
+        let name = args.profile.display().to_string();
+        let blob = crate::jobs::read_or_map(&args.profile)
+            .map_err(|e| unusable(format!("{name}: {e}")))?;
+        Detected::new(name, blob)
+    };
     // The file is dropped once read: a profile is mostly its samples, kept compact.
     let profiles = read_profiles(file, args.format)?;
     let mut symbols = SymbolSet::new();

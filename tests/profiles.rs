@@ -342,3 +342,56 @@ fn a_hermes_profile_resolves_through_its_chain_of_maps() {
             .any(|n| n["call_frame"]["function_name"] == "[Native] arrayPrototypePush")
     );
 }
+
+/// The same profile against metro-symbolicate, as a React Native developer runs it: terser's
+/// and hermesc's maps composed by metro-source-map (`hermes/work.composed.map`), then
+/// `metro-symbolicate work.composed.map work.cpuprofile` (`hermes/work.metro.json`, written
+/// by `hermes/record-metro.mjs`). Every JavaScript frame's position agrees, whether Symscope
+/// is given the composed map or the two maps to chain. (metro names frames by the minified
+/// names, having no function map; Symscope's names come from the original scopes.)
+#[test]
+fn a_hermes_profile_agrees_with_metro_symbolicate() {
+    let hermes = dir().join("hermes");
+    let metro: Value =
+        serde_json::from_slice(&std::fs::read(hermes.join("work.metro.json")).unwrap()).unwrap();
+    for maps in [
+        &["work.composed.map"][..],
+        &["work.hbc.map", "work.min.js.map"][..],
+    ] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_symscope"));
+        cmd.args(["profile", "--format", "json"]);
+        for m in maps {
+            cmd.arg("-s").arg(hermes.join(m));
+        }
+        let out = cmd.arg(hermes.join("work.hermes-profile.json")).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let nodes = doc["profiles"][0]["nodes"].as_array().unwrap();
+        let mut compared = 0;
+        for (id, name) in metro["names"].as_object().unwrap() {
+            // `function(source:line:column)`, line 1-based, column 0-based.
+            let name = name.as_str().unwrap();
+            let inner = &name[name.find('(').unwrap() + 1..name.len() - 1];
+            let mut parts = inner.rsplitn(3, ':');
+            let column: u64 = parts.next().unwrap().parse().unwrap();
+            let line: u64 = parts.next().unwrap().parse().unwrap();
+            let source = parts.next().unwrap();
+            let node = nodes
+                .iter()
+                .find(|n| n["id"].as_u64().unwrap().to_string() == *id)
+                .unwrap_or_else(|| panic!("no node {id}"));
+            let ours = (
+                node["file"].as_str(),
+                node["line"].as_u64(),
+                node["column"].as_u64(),
+            );
+            assert_eq!(ours, (Some(source), Some(line), Some(column)), "{maps:?}: {name}");
+            compared += 1;
+        }
+        assert!(compared >= 8, "{compared}");
+    }
+}

@@ -471,7 +471,7 @@ impl ResolvedProfile {
     }
 
     /// The profile as a `.cpuprofile` with original call frames.
-    pub fn to_cpuprofile(&self) -> Value {
+    pub fn to_cpuprofile(&self) -> CpuProfileOut {
         let p = &self.profile;
         let hits = p.hits();
         let mut children: Vec<Vec<u64>> = vec![Vec::new(); p.nodes.len()];
@@ -512,9 +512,31 @@ impl ResolvedProfile {
             })
             .collect();
         let samples: Vec<u64> = p.samples.iter().map(|&s| p.nodes[s as usize].id).collect();
-        json!({
-            "nodes": nodes, "startTime": p.start_us, "endTime": p.end_us,
-            "samples": samples, "timeDeltas": deltas,
-        })
+        CpuProfileOut {
+            nodes,
+            start_time: p.start_us,
+            end_time: p.end_us,
+            samples,
+            time_deltas: deltas,
+        }
     }
+}
+
+/// A `.cpuprofile` as written: the nodes as JSON (they are few), the samples and deltas as
+/// plain arrays (a long profile is mostly these).
+#[derive(Debug, serde::Serialize)]
+pub struct CpuProfileOut {
+    /// The nodes, each with its `callFrame` (original where resolved) and `children`.
+    pub nodes: Vec<Value>,
+    /// `startTime`, µs.
+    #[serde(rename = "startTime")]
+    pub start_time: i64,
+    /// `endTime`, µs.
+    #[serde(rename = "endTime")]
+    pub end_time: i64,
+    /// Each sample's node id.
+    pub samples: Vec<u64>,
+    /// Each sample's time after the one before (the first: after `startTime`), µs.
+    #[serde(rename = "timeDeltas")]
+    pub time_deltas: Vec<i64>,
 }

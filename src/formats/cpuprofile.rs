@@ -75,9 +75,10 @@ fn int(v: &Value) -> Option<i64> {
     v.as_i64().or_else(|| v.as_f64().map(|f| f as i64))
 }
 
-/// An integer written as a JSON integer or float (µs times and deltas).
+/// An integer written as a JSON integer or float (µs times and deltas), or as a string of
+/// one (Hermes writes its times and ids so).
 #[derive(Clone, Copy, Debug)]
-struct Micros(i64);
+pub(super) struct Micros(pub(super) i64);
 
 impl<'de> serde::Deserialize<'de> for Micros {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -96,6 +97,13 @@ impl<'de> serde::Deserialize<'de> for Micros {
             fn visit_f64<E>(self, v: f64) -> Result<Micros, E> {
                 Ok(Micros(v as i64))
             }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Micros, E> {
+                v.trim()
+                    .parse::<i64>()
+                    .or_else(|_| v.trim().parse::<f64>().map(|f| f as i64))
+                    .map(Micros)
+                    .map_err(|_| E::custom(format!("{v:?} is not a number")))
+            }
         }
         d.deserialize_any(V)
     }
@@ -104,16 +112,16 @@ impl<'de> serde::Deserialize<'de> for Micros {
 /// The profile as the file has it: the samples and deltas compact (a profile of a million
 /// samples is mostly these two arrays), the nodes as JSON (they are few).
 #[derive(serde::Deserialize)]
-struct Raw {
-    nodes: Option<Vec<Value>>,
+pub(super) struct Raw {
+    pub(super) nodes: Option<Vec<Value>>,
     #[serde(rename = "startTime")]
-    start: Option<Micros>,
+    pub(super) start: Option<Micros>,
     #[serde(rename = "endTime")]
-    end: Option<Micros>,
+    pub(super) end: Option<Micros>,
     #[serde(default)]
-    samples: Vec<u32>,
+    pub(super) samples: Vec<u32>,
     #[serde(rename = "timeDeltas", default)]
-    deltas: Vec<Micros>,
+    pub(super) deltas: Vec<Micros>,
 }
 
 /// Reads a V8 CPU profile.
@@ -129,7 +137,8 @@ pub fn from_value(doc: &Value) -> Result<Profile, ProfileError> {
     build(raw)
 }
 
-fn build(raw: Raw) -> Result<Profile, ProfileError> {
+/// The profile of a file read as [`Raw`].
+pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
     let nodes = raw.nodes.ok_or(ProfileError::Field("no `nodes` array"))?;
     let start_us = raw.start.ok_or(ProfileError::Field("no `startTime`"))?.0;
     let end_us = raw.end.map_or(start_us, |e| e.0);

@@ -37,7 +37,12 @@ pub fn is_trace_events(bytes: &[u8]) -> bool {
         Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
     };
     let t = text.trim_start();
-    (t.starts_with('{') && t.contains("\"traceEvents\""))
+    // A Hermes profile may come with its keys in another order (rewritten by a tool that
+    // sorts them): its samples name stack frames (`sf`).
+    (t.starts_with('{')
+        && (t.contains("\"traceEvents\"")
+            || t.contains("\"stackFrames\"")
+            || (t.contains("\"samples\"") && t.contains("\"sf\""))))
         || (t.starts_with('[') && t.contains("\"ph\"") && t.contains("\"ts\""))
 }
 
@@ -160,9 +165,27 @@ pub fn parse_profiles(text: &str) -> Result<Vec<TraceProfile>, ProfileError> {
 /// profile does not name (line 0, that column; see [`Profile::bytecode`]); native, GC and root
 /// frames have none. `None`: not this form.
 pub fn parse_hermes(text: &str) -> Result<Option<Profile>, ProfileError> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| ProfileError::Json(e.to_string()))?;
-    let (Some(frames), Some(samples)) = (doc["stackFrames"].as_object(), doc["samples"].as_array())
-    else {
+    use super::cpuprofile::{Micros, Raw, build};
+    /// The file as Hermes writes it, the samples compact (a long profile is mostly them);
+    /// `traceEvents` and every other field passed over.
+    #[derive(serde::Deserialize)]
+    struct Hermes {
+        #[serde(rename = "stackFrames")]
+        frames: Option<serde_json::Map<String, Value>>,
+        samples: Option<Vec<Sample>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Sample {
+        ts: Option<Micros>,
+        sf: Option<Micros>,
+    }
+    let doc: Hermes = match serde_json::from_str(text) {
+        Ok(doc) => doc,
+        // JSON of another shape (a `samples` that is not Hermes'): not this form.
+        Err(e) if e.is_data() => return Ok(None),
+        Err(e) => return Err(ProfileError::Json(e.to_string())),
+    };
+    let (Some(frames), Some(samples)) = (doc.frames, doc.samples) else {
         return Ok(None);
     };
     let num = |v: &Value| -> Option<i64> {
@@ -171,7 +194,7 @@ pub fn parse_hermes(text: &str) -> Result<Option<Profile>, ProfileError> {
             .or_else(|| v.as_f64().map(|f| f as i64))
     };
     let mut nodes = Vec::with_capacity(frames.len());
-    for (id, f) in frames {
+    for (id, f) in &frames {
         let id: u64 = id
             .parse()
             .map_err(|_| ProfileError::Field("a stack frame whose id is not a number"))?;
@@ -195,32 +218,32 @@ pub fn parse_hermes(text: &str) -> Result<Option<Profile>, ProfileError> {
         }
         nodes.push(node);
     }
-    let mut timed: Vec<(i64, u64)> = Vec::with_capacity(samples.len());
+    let mut timed: Vec<(i64, u32)> = Vec::with_capacity(samples.len());
     for s in samples {
-        let ts = num(&s["ts"]).ok_or(ProfileError::Field("a sample without `ts`"))?;
-        let sf = num(&s["sf"]).ok_or(ProfileError::Field("a sample without `sf`"))?;
-        timed.push((ts, sf as u64));
+        let ts = s.ts.ok_or(ProfileError::Field("a sample without `ts`"))?.0;
+        let sf = s.sf.ok_or(ProfileError::Field("a sample without `sf`"))?.0;
+        // An id past u32 names no frame: the reader says which sample.
+        timed.push((ts, u32::try_from(sf).unwrap_or(u32::MAX)));
     }
     timed.sort_by_key(|&(t, _)| t);
     let start = timed.first().map_or(0, |&(t, _)| t);
     let end = timed.last().map_or(0, |&(t, _)| t);
     let mut last = start;
-    let deltas: Vec<i64> = timed
+    let deltas: Vec<Micros> = timed
         .iter()
         .map(|&(t, _)| {
             let d = t.saturating_sub(last);
             last = t;
-            d
+            Micros(d)
         })
         .collect();
-    let doc = json!({
-        "nodes": nodes,
-        "startTime": start,
-        "endTime": end,
-        "samples": timed.iter().map(|&(_, s)| s).collect::<Vec<_>>(),
-        "timeDeltas": deltas,
-    });
-    let mut profile = super::cpuprofile::from_value(&doc)?;
+    let mut profile = build(Raw {
+        nodes: Some(nodes),
+        start: Some(Micros(start)),
+        end: Some(Micros(end)),
+        samples: timed.iter().map(|&(_, s)| s).collect(),
+        deltas,
+    })?;
     profile.bytecode = true;
     Ok(Some(profile))
 }
@@ -228,6 +251,18 @@ pub fn parse_hermes(text: &str) -> Result<Option<Profile>, ProfileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Hermes profile whose keys a tool sorted (`samples` first, `traceEvents` last, past
+    /// the head) is still told from its head.
+    #[test]
+    fn a_hermes_profile_with_sorted_keys_is_trace_events() {
+        let head = format!(
+            "{{\"samples\":[{}{{\"sf\":2,\"ts\":\"9\"}}],\"stackFrames\":{{}},\"traceEvents\":[]}}",
+            "{\"cpu\":\"-1\",\"sf\":2,\"ts\":\"1\"},".repeat(1000)
+        );
+        assert!(is_trace_events(head.as_bytes()));
+        assert!(!is_trace_events(br#"{"nodes":[],"samples":[1,2]}"#));
+    }
 
     #[test]
     fn chunks_make_one_profile_and_a_cut_array_still_reads() {
