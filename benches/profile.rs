@@ -49,7 +49,10 @@ console.log(JSON.stringify(rows.slice(0, 20)));
 fn node_reference() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-node");
     for (package, spec) in [
-        ("@jridgewell/trace-mapping", "@jridgewell/trace-mapping@0.3.31"),
+        (
+            "@jridgewell/trace-mapping",
+            "@jridgewell/trace-mapping@0.3.31",
+        ),
         ("metro-symbolicate", "metro-symbolicate@0.80.12"),
     ] {
         if dir.join("node_modules").join(package).exists() {
@@ -213,7 +216,9 @@ fn hermes(dir: &Path) {
         "\n# Hermes sampling profile of {n} samples ({:.1} MB): resolved and written as a profile, whole process, 5 rounds\n",
         bytes as f64 / 1e6
     );
-    println!("| round | symscope profile --format cpuprofile | peak | metro-symbolicate | peak | metro / ours |");
+    println!(
+        "| round | symscope profile --format cpuprofile | peak | metro-symbolicate | peak | metro / ours |"
+    );
     println!("|---:|---:|---:|---:|---:|---:|");
     for (k, (a, am, b, bm)) in rows.iter().enumerate() {
         println!(
@@ -226,8 +231,5 @@ fn hermes(dir: &Path) {
     }
     let mut ratios: Vec<f64> = rows.iter().map(|r| r.2 / r.0).collect();
     ratios.sort_by(f64::total_cmp);
-    println!(
-        "\nmedian metro / ours {:.2}× (target ≥ 10×)",
-        ratios[2]
-    );
+    println!("\nmedian metro / ours {:.2}× (target ≥ 10×)", ratios[2]);
 }

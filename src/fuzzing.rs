@@ -394,6 +394,10 @@ pub fn cpuprofile(data: &[u8]) {
         }
     }
     if let Ok(Some(p)) = formats::trace_events::parse_hermes(&text) {
+        // The scanner's reading is serde's wherever serde reads the file too.
+        if let Ok(Some(q)) = formats::trace_events::parse_hermes_with_serde(&text) {
+            assert_eq!(p, q, "the Hermes scanner and serde disagree");
+        }
         check_profile(p);
     }
     if let Ok(profile) = formats::cpuprofile::parse(&text) {

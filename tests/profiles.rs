@@ -363,7 +363,10 @@ fn a_hermes_profile_agrees_with_metro_symbolicate() {
         for m in maps {
             cmd.arg("-s").arg(hermes.join(m));
         }
-        let out = cmd.arg(hermes.join("work.hermes-profile.json")).output().unwrap();
+        let out = cmd
+            .arg(hermes.join("work.hermes-profile.json"))
+            .output()
+            .unwrap();
         assert!(
             out.status.success(),
             "{}",
@@ -389,7 +392,11 @@ fn a_hermes_profile_agrees_with_metro_symbolicate() {
                 node["line"].as_u64(),
                 node["column"].as_u64(),
             );
-            assert_eq!(ours, (Some(source), Some(line), Some(column)), "{maps:?}: {name}");
+            assert_eq!(
+                ours,
+                (Some(source), Some(line), Some(column)),
+                "{maps:?}: {name}"
+            );
             compared += 1;
         }
         assert!(compared >= 8, "{compared}");

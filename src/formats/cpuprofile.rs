@@ -239,14 +239,25 @@ pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
             deltas: deltas.len(),
         });
     }
+    // Ids are usually small and dense (V8 numbers nodes from 1): a table looks them up
+    // without hashing each of a million samples.
+    let max_id = by_id.keys().copied().max().unwrap_or(0);
+    let dense: Option<Vec<u32>> = (max_id < 4 * by_id.len() as u64 + 1024).then(|| {
+        let mut table = vec![u32::MAX; max_id as usize + 1];
+        for (&id, &k) in &by_id {
+            table[id as usize] = new_index[k];
+        }
+        table
+    });
     for (index, s) in samples.iter_mut().enumerate() {
-        let &k = by_id
-            .get(&u64::from(*s))
-            .ok_or(ProfileError::UnknownSample {
-                index,
-                id: u64::from(*s),
-            })?;
-        *s = new_index[k];
+        let found = match &dense {
+            Some(table) => table.get(*s as usize).copied().filter(|&n| n != u32::MAX),
+            None => by_id.get(&u64::from(*s)).map(|&k| new_index[k]),
+        };
+        *s = found.ok_or(ProfileError::UnknownSample {
+            index,
+            id: u64::from(*s),
+        })?;
     }
     let mut t = start_us;
     let mut negative = 0usize;
