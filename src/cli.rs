@@ -82,6 +82,8 @@ pub enum ProfileFormat {
     Collapsed,
     /// The profile itself with original call frames (DevTools, speedscope).
     Cpuprofile,
+    /// speedscope's own file format: every profile, each sample's stack of original frames.
+    Speedscope,
 }
 
 /// Arguments of `buckets`.
@@ -290,6 +292,12 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
                 .map_err(std::io::Error::other)
                 .and_then(|()| out.write_all(b"\n"))
         }
+        ProfileFormat::Speedscope => serde_json::to_writer(
+            &mut *out,
+            &engine::profile::to_speedscope(&resolved, env!("CARGO_PKG_VERSION")),
+        )
+        .map_err(std::io::Error::other)
+        .and_then(|()| out.write_all(b"\n")),
         ProfileFormat::Cpuprofile => serde_json::to_writer(&mut *out, &resolved[0].to_cpuprofile())
             .map_err(std::io::Error::other)
             .and_then(|()| out.write_all(b"\n")),

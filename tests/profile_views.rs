@@ -164,3 +164,59 @@ fn a_profile_compared_with_itself_changes_nothing() {
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|c| c.delta() == 0 && c.self_a == c.self_b));
 }
+
+/// A trace's duration events (`lodash-trace.json`, node's own trace of the workload): one
+/// track per thread, named by its metadata, each event counted and timed as
+/// `tracks.mjs` counts them from the raw JSON (`lodash-trace.tracks.json`), no two events of
+/// a depth overlapping.
+#[test]
+fn a_traces_duration_events_make_a_track_per_thread() {
+    let path = dir().join("lodash-trace.json");
+    let file = Detected::new(
+        path.display().to_string(),
+        Blob::from(std::fs::read(&path).unwrap()),
+    );
+    let (profiles, tracks) = symscope::engine::profile::read_profile_file(&file).unwrap();
+    assert_eq!(profiles.len(), 2);
+    let tracks = tracks.expect("a trace has tracks");
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(dir().join("lodash-trace.tracks.json")).unwrap())
+            .unwrap();
+    let threads = oracle["threads"].as_object().unwrap();
+    assert_eq!(tracks.threads.len(), threads.len());
+    for t in &tracks.threads {
+        let want = &threads[&format!("{}:{}", t.pid, t.tid)];
+        assert_eq!(t.name, want["name"].as_str().unwrap());
+        let mut got: HashMap<&str, (u64, i64)> = HashMap::new();
+        for e in &t.events {
+            let g = got
+                .entry(tracks.names[e.name as usize].as_str())
+                .or_default();
+            g.0 += 1;
+            g.1 += e.end_us - e.start_us;
+        }
+        let want = want["events"].as_object().unwrap();
+        assert_eq!(got.len(), want.len(), "thread {}", t.tid);
+        for (name, w) in want {
+            assert_eq!(
+                got.get(name.as_str()),
+                Some(&(
+                    w["count"].as_u64().unwrap(),
+                    w["total_us"].as_i64().unwrap()
+                )),
+                "thread {} {name}",
+                t.tid
+            );
+        }
+        let depths = t.events.iter().map(|e| e.depth).max().unwrap_or(0);
+        for d in 0..=depths {
+            let mut row: Vec<_> = t.events.iter().filter(|e| e.depth == d).collect();
+            row.sort_by_key(|e| e.start_us);
+            assert!(
+                row.windows(2).all(|w| w[0].end_us <= w[1].start_us),
+                "depth {d}"
+            );
+        }
+    }
+    assert!(tracks.warnings.is_empty(), "{:?}", tracks.warnings);
+}

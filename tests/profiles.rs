@@ -402,3 +402,60 @@ fn a_hermes_profile_agrees_with_metro_symbolicate() {
         assert!(compared >= 8, "{compared}");
     }
 }
+
+/// `--format speedscope`: speedscope's file format (the fields its schema requires), each
+/// sample's stack ending at its leaf, weighed by its duration: each function's self time
+/// summed from the stacks' last frames is the DevTools-rule count `views.mjs` made from the
+/// raw JSON (`lodash-min.views.json`), the frames resolved to lodash's original names.
+#[test]
+fn speedscope_output_weighs_each_stack_as_devtools_does() {
+    let out = profile("speedscope", &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["$schema"],
+        "https://www.speedscope.app/file-format-schema.json"
+    );
+    let frames = doc["shared"]["frames"].as_array().unwrap();
+    assert!(frames.iter().all(|f| f["name"].is_string()));
+    assert!(frames.iter().any(|f| f["name"] == "arrayAggregator"
+        && f["file"] == "node_modules/lodash/lodash.js"
+        && f["line"] == 506));
+    let p = &doc["profiles"][0];
+    assert_eq!(p["type"], "sampled");
+    assert_eq!(p["unit"], "microseconds");
+    let samples = p["samples"].as_array().unwrap();
+    let weights = p["weights"].as_array().unwrap();
+    assert_eq!(samples.len(), weights.len());
+    // Self time per leaf frame, against the independent count (its keys are V8's recorded
+    // frames; the unresolved ones, V8's own entries, keep their names).
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(dir().join("lodash-min.views.json")).unwrap())
+            .unwrap();
+    let total: i64 = oracle["whole"]["self"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_i64().unwrap())
+        .sum();
+    let mut ours_total = 0;
+    let mut gc = 0;
+    for (s, w) in samples.iter().zip(weights) {
+        let stack = s.as_array().unwrap();
+        let Some(leaf) = stack.last() else { continue };
+        let w = w.as_i64().unwrap();
+        ours_total += w;
+        if frames[leaf.as_u64().unwrap() as usize]["name"] == "(garbage collector)" {
+            gc += w;
+        }
+    }
+    assert_eq!(ours_total, total);
+    assert_eq!(
+        Some(gc),
+        oracle["whole"]["self"]["(garbage collector)||-1|-1"].as_i64()
+    );
+}

@@ -220,13 +220,17 @@ pub fn load(
             }
             Loaded::Log(log)
         }
-        Input::Profiles(list) => Loaded::Profiles(ctx.phase("flame chart", |ctx| {
+        Input::Profiles(list, tracks) => Loaded::Profiles(ctx.phase("flame chart", |ctx| {
             // Shown at once with the names as recorded; resolved by a job of its own.
             let none = SymbolSet::new();
+            let tracks = tracks.unwrap_or_default();
             list.into_iter()
-                .map(|(label, p)| {
+                .map(|(label, mut p)| {
+                    p.warnings.extend(tracks.warnings.iter().cloned());
                     let r = engine::profile::symbolicate_profile(&label, Arc::new(p), &none, ctx)?;
-                    Ok(super::LoadedProfile::new(label, r, None))
+                    let mut loaded = super::LoadedProfile::new(label, r, None);
+                    loaded.tracks = Arc::new(super::profile::thread_tracks(&tracks, &loaded.chart));
+                    Ok(loaded)
                 })
                 .collect::<Result<Vec<_>, engine::Error>>()
         })?),
@@ -447,11 +451,13 @@ pub fn resolve_profiles(
         let resolved = ctx.phase("look-up", |ctx| {
             engine::profile::symbolicate_profile(&p.label, p.resolved.profile.clone(), symbols, ctx)
         })?;
-        out.push(super::LoadedProfile::new(
+        let mut loaded = super::LoadedProfile::new(
             p.label.clone(),
             resolved,
             Some((p.chart.clone(), p.levels.clone())),
-        ));
+        );
+        loaded.tracks = p.tracks.clone();
+        out.push(loaded);
     }
     Ok(JobOutput::ProfilesResolved {
         input,

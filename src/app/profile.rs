@@ -22,6 +22,59 @@ pub struct LoadedProfile {
     pub chart: Arc<Rows>,
     /// The flame chart's coarser levels for zoomed-out views.
     pub levels: Levels,
+    /// A trace's threads' duration events, on the profile's clock (none: not a trace).
+    pub tracks: Arc<Vec<Track>>,
+}
+
+/// One thread's duration events as a timeline track.
+#[derive(Clone, Debug)]
+pub struct Track {
+    /// `thread name (tid N)`.
+    pub label: String,
+    /// The events as bars (each bar's id: its name's index in `names`), on the profile's axis.
+    pub rows: Rows,
+    /// The events' names.
+    pub names: Arc<Vec<String>>,
+}
+
+/// The threads of `tracks` as timeline tracks on `chart`'s axis.
+pub fn thread_tracks(tracks: &crate::formats::trace_events::Tracks, chart: &Rows) -> Vec<Track> {
+    let names = Arc::new(tracks.names.clone());
+    tracks
+        .threads
+        .iter()
+        .map(|t| {
+            let mut rows: Vec<Vec<flame::Span>> = Vec::new();
+            for e in &t.events {
+                let d = e.depth as usize;
+                if rows.len() <= d {
+                    rows.resize_with(d + 1, Vec::new);
+                }
+                rows[d].push(flame::Span {
+                    start: e.start_us,
+                    end: e.end_us.max(e.start_us + 1),
+                    id: e.name,
+                });
+            }
+            for row in &mut rows {
+                row.sort_by_key(|s| s.start);
+            }
+            let label = if t.name.is_empty() {
+                format!("thread {} (pid {})", t.tid, t.pid)
+            } else {
+                format!("{} (tid {})", t.name, t.tid)
+            };
+            Track {
+                label,
+                rows: Rows {
+                    rows,
+                    start: chart.start,
+                    end: chart.end,
+                },
+                names: names.clone(),
+            }
+        })
+        .collect()
 }
 
 /// A flame chart's coarser levels, with the length under which each merged bars
@@ -43,6 +96,7 @@ impl LoadedProfile {
         });
         Self {
             levels,
+            tracks: Arc::new(Vec::new()),
             label,
             functions: Arc::new(Functions::new(&resolved)),
             resolved: Arc::new(resolved),

@@ -50,13 +50,13 @@ impl Rows {
                 // The run being merged: its first bar's index in `out`, and how many.
                 let mut run: Option<(usize, usize)> = None;
                 for &s in row {
-                    if s.end - s.start >= min_len {
+                    if s.end.saturating_sub(s.start) >= min_len {
                         run = None;
                         out.push(s);
                         continue;
                     }
                     match &mut run {
-                        Some((at, n)) if s.start - out[*at].end < min_len => {
+                        Some((at, n)) if s.start.saturating_sub(out[*at].end) < min_len => {
                             out[*at].end = s.end;
                             out[*at].id = MERGED;
                             *n += 1;
@@ -112,12 +112,15 @@ impl Rows {
 
     /// A bar's self length: its length less that of the bars under it in the next row.
     pub fn self_len(&self, row: usize, span: Span) -> i64 {
-        let children: i64 = self
+        let children = self
             .visible(row + 1, span.start, span.end)
             .iter()
-            .map(|c| c.end.min(span.end) - c.start.max(span.start))
-            .sum();
-        (span.end - span.start - children).max(0)
+            .map(|c| c.end.min(span.end).saturating_sub(c.start.max(span.start)))
+            .fold(0i64, i64::saturating_add);
+        span.end
+            .saturating_sub(span.start)
+            .saturating_sub(children)
+            .max(0)
     }
 }
 
@@ -310,7 +313,7 @@ impl CallTree {
         let mut x = 0;
         for id in by_total(&self.roots) {
             stack.push((id, x, 0));
-            x += self.nodes[id as usize].total_us;
+            x = x.saturating_add(self.nodes[id as usize].total_us);
         }
         // Depth-first; each row stays sorted because a row's bars are laid out left to right.
         stack.reverse();
@@ -324,14 +327,14 @@ impl CallTree {
             }
             rows[depth].push(Span {
                 start,
-                end: start + node.total_us,
+                end: start.saturating_add(node.total_us),
                 id,
             });
             let mut x = start;
             let mut children = Vec::new();
             for c in by_total(&node.children) {
                 children.push((c, x, depth + 1));
-                x += self.nodes[c as usize].total_us;
+                x = x.saturating_add(self.nodes[c as usize].total_us);
             }
             stack.extend(children.into_iter().rev());
         }
@@ -387,12 +390,14 @@ pub fn top_down(profile: &Profile, functions: &Functions, range: Option<(i64, i6
         let mut at = None;
         for &f in &path {
             let id = tree.child(&mut index, at, f);
-            tree.nodes[id as usize].total_us += w;
+            let node = &mut tree.nodes[id as usize];
+            node.total_us = node.total_us.saturating_add(w);
             at = Some(id);
         }
         if let Some(id) = at {
-            tree.nodes[id as usize].self_us += w;
-            tree.total_us += w;
+            let node = &mut tree.nodes[id as usize];
+            node.self_us = node.self_us.saturating_add(w);
+            tree.total_us = tree.total_us.saturating_add(w);
         }
     }
     tree
@@ -416,7 +421,7 @@ pub fn bottom_up(profile: &Profile, functions: &Functions, range: Option<(i64, i
             // A sample of the root entry alone: no function to count it for.
             continue;
         }
-        tree.total_us += w;
+        tree.total_us = tree.total_us.saturating_add(w);
         seen.clear();
         // Each function from its innermost call, with its callers outward.
         for j in (0..path.len()).rev() {
@@ -427,9 +432,9 @@ pub fn bottom_up(profile: &Profile, functions: &Functions, range: Option<(i64, i
             for &f in path[..=j].iter().rev() {
                 let id = tree.child(&mut index, at, f);
                 let node = &mut tree.nodes[id as usize];
-                node.total_us += w;
+                node.total_us = node.total_us.saturating_add(w);
                 if j == path.len() - 1 {
-                    node.self_us += w;
+                    node.self_us = node.self_us.saturating_add(w);
                 }
                 at = Some(id);
             }
@@ -456,7 +461,7 @@ pub struct FunctionChange {
 impl FunctionChange {
     /// The change in self time, µs (positive: slower in the second).
     pub fn delta(&self) -> i64 {
-        self.self_b - self.self_a
+        self.self_b.saturating_sub(self.self_a)
     }
 }
 
@@ -488,18 +493,18 @@ pub fn compare(a: &ResolvedProfile, b: &ResolvedProfile) -> Vec<FunctionChange> 
             });
             let row = &mut rows[i];
             if side == 0 {
-                row.self_a += f.self_us;
-                row.total_a += f.total_us;
+                row.self_a = row.self_a.saturating_add(f.self_us);
+                row.total_a = row.total_a.saturating_add(f.total_us);
             } else {
-                row.self_b += f.self_us;
-                row.total_b += f.total_us;
+                row.self_b = row.self_b.saturating_add(f.self_us);
+                row.total_b = row.total_b.saturating_add(f.total_us);
             }
         }
     }
     rows.sort_by(|x, y| {
         y.delta()
-            .abs()
-            .cmp(&x.delta().abs())
+            .unsigned_abs()
+            .cmp(&x.delta().unsigned_abs())
             .then_with(|| x.place.function.cmp(&y.place.function))
     });
     rows

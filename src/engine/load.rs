@@ -70,8 +70,12 @@ pub enum Input {
     Symbols(SymbolFile),
     /// A log.
     Log(LogFile),
-    /// CPU profiles, each with its label ([`super::profile::read_profiles`]).
-    Profiles(Vec<(String, crate::model::Profile)>),
+    /// CPU profiles, each with its label, and a trace's threads' duration events
+    /// ([`super::profile::read_profile_file`]).
+    Profiles(
+        Vec<(String, crate::model::Profile)>,
+        Option<crate::formats::trace_events::Tracks>,
+    ),
     /// Something Symscope does not read (binary, or bytecode).
     Other,
 }
@@ -124,7 +128,10 @@ pub fn load(
 ) -> Result<Input, Error> {
     match file.kind {
         FileKind::Log => Ok(Input::Log(read_log(file, &Default::default(), progress)?)),
-        FileKind::Profile => Ok(Input::Profiles(super::profile::read_profiles(file)?)),
+        FileKind::Profile => {
+            let (profiles, tracks) = super::profile::read_profile_file(file)?;
+            Ok(Input::Profiles(profiles, tracks))
+        }
         FileKind::HermesBytecode | FileKind::Unknown => {
             let bytes = file.blob.as_slice();
             if !bytes.is_empty() && memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() {

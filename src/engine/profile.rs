@@ -9,9 +9,9 @@
 //! # `symscope profile`
 //!
 //! ```text
-//! symscope profile [-s PATH]... [--format json|text|collapsed|cpuprofile] [--top N] PROFILE
+//! symscope profile [-s PATH]... [--format json|text|collapsed|cpuprofile|speedscope] [--top N] PROFILE
 //! ```
-//! PROFILE is a `.cpuprofile` or a Chrome trace-event file (each of its CPU profiles, named
+//! PROFILE is a `.cpuprofile`, a Hermes sampling profile or a Chrome trace-event file (each of its CPU profiles, named
 //! by process, thread and id). `json` writes `{"profiles": [Profile, ...]}`, a Profile:
 //! ```jsonc
 //! {
@@ -40,7 +40,9 @@
 //! counts, original names; several profiles each under a root named as above) that flame
 //! graph tools read; `cpuprofile` the profile itself (of a trace holding one) with
 //! each node's `callFrame` carrying the original function, file, line and column (0-based,
-//! the format's own convention), so DevTools and speedscope show original names.
+//! the format's own convention), so DevTools and speedscope show original names;
+//! `speedscope` speedscope's own file format ([`to_speedscope`]): every profile of the file,
+//! each sample's stack of original frames weighed by its duration.
 
 use super::table::ResultsBuilder;
 use super::{Error, FrameTable};
@@ -92,6 +94,20 @@ pub struct FunctionRow {
 /// its label: a trace's named by process, thread and id, the others by the file. The window
 /// and `symscope profile` read profiles here alike.
 pub fn read_profiles(file: &super::Detected) -> Result<Vec<(String, Profile)>, Error> {
+    read_profile_file(file).map(|(profiles, _)| profiles)
+}
+
+/// [`read_profiles`], with a trace's threads' duration events (`None`: not a trace).
+#[allow(clippy::type_complexity)]
+pub fn read_profile_file(
+    file: &super::Detected,
+) -> Result<
+    (
+        Vec<(String, Profile)>,
+        Option<crate::formats::trace_events::Tracks>,
+    ),
+    Error,
+> {
     use crate::formats::{cpuprofile, trace_events};
     let name = file.name.as_str();
     let bad = |e: cpuprofile::ProfileError| Error::new(name, e);
@@ -103,11 +119,13 @@ pub fn read_profiles(file: &super::Detected) -> Result<Vec<(String, Profile)>, E
     } else {
         None
     };
+    let mut tracks = None;
     let profiles: Vec<(String, Profile)> = if let Some(p) = hermes {
         vec![(name.to_owned(), p)]
     } else if trace {
-        trace_events::parse_profiles(text)
-            .map_err(bad)?
+        let (profiles, t) = trace_events::parse_trace(text).map_err(bad)?;
+        tracks = Some(t);
+        profiles
             .into_iter()
             .map(|p| {
                 let label = format!("{name} (pid {}, tid {}, profile {})", p.pid, p.tid, p.id);
@@ -120,7 +138,7 @@ pub fn read_profiles(file: &super::Detected) -> Result<Vec<(String, Profile)>, E
     if profiles.is_empty() {
         return Err(Error::new(name, super::Reason::NoProfile));
     }
-    Ok(profiles)
+    Ok((profiles, tracks))
 }
 
 /// The bytecode file a Hermes profile's addresses are in: the Hermes map among `symbols`
@@ -539,4 +557,140 @@ pub struct CpuProfileOut {
     /// Each sample's time after the one before (the first: after `startTime`), µs.
     #[serde(rename = "timeDeltas")]
     pub time_deltas: Vec<i64>,
+}
+
+/// speedscope's file format (`https://www.speedscope.app/file-format-schema.json`): the
+/// original frames shared by every profile, each profile `sampled`, a sample a stack of
+/// frame indexes from the outermost (the root entry left out), weighed by its duration in
+/// µs (DevTools' rule, [`Profile::sample_durations_us`]).
+#[derive(Debug, serde::Serialize)]
+pub struct Speedscope<'a> {
+    /// The schema's URL.
+    #[serde(rename = "$schema")]
+    pub schema: &'static str,
+    /// The frames.
+    pub shared: SpeedscopeShared,
+    /// The profiles.
+    pub profiles: Vec<SpeedscopeProfile<'a>>,
+    /// The first profile's name.
+    pub name: String,
+    /// Which profile speedscope opens on.
+    #[serde(rename = "activeProfileIndex")]
+    pub active_profile_index: usize,
+    /// `symscope VERSION`.
+    pub exporter: String,
+}
+
+/// speedscope's shared part.
+#[derive(Debug, serde::Serialize)]
+pub struct SpeedscopeShared {
+    /// Every distinct original frame.
+    pub frames: Vec<SpeedscopeFrame>,
+}
+
+/// One frame: name, file, 1-based line and column (speedscope's convention).
+#[derive(Debug, serde::Serialize)]
+pub struct SpeedscopeFrame {
+    /// The function (`(anonymous)` without a name).
+    pub name: String,
+    /// The file, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// 1-based column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<u32>,
+}
+
+/// One sampled profile.
+#[derive(Debug, serde::Serialize)]
+pub struct SpeedscopeProfile<'a> {
+    /// Always `sampled`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The profile's label.
+    pub name: &'a str,
+    /// Always `microseconds`.
+    pub unit: &'static str,
+    /// The first sample's time, µs.
+    #[serde(rename = "startValue")]
+    pub start_value: i64,
+    /// The end of the last sample, µs.
+    #[serde(rename = "endValue")]
+    pub end_value: i64,
+    /// Each sample's stack (shared by the samples of one node).
+    pub samples: Vec<std::sync::Arc<[u32]>>,
+    /// Each sample's duration, µs.
+    pub weights: Vec<i64>,
+}
+
+/// `profiles` in speedscope's format, written by `exporter` version `version`.
+pub fn to_speedscope<'a>(profiles: &'a [ResolvedProfile], version: &str) -> Speedscope<'a> {
+    let mut frames: Vec<SpeedscopeFrame> = Vec::new();
+    let mut index: HashMap<Place, u32> = HashMap::new();
+    let mut out = Vec::with_capacity(profiles.len());
+    for r in profiles {
+        let p = &r.profile;
+        let frame_of: Vec<u32> = (0..p.locations.len() as u32)
+            .map(|l| {
+                let place = r.place(l);
+                *index.entry(place.clone()).or_insert_with(|| {
+                    frames.push(SpeedscopeFrame {
+                        name: ResolvedProfile::shown(&place).to_owned(),
+                        line: place.line,
+                        col: place.column.map(|c| c.saturating_add(1)),
+                        file: place.file,
+                    });
+                    frames.len() as u32 - 1
+                })
+            })
+            .collect();
+        // Each node's stack once, shared by its samples.
+        let mut stacks: Vec<Option<std::sync::Arc<[u32]>>> = vec![None; p.nodes.len()];
+        let mut stack_of = |n: u32| -> std::sync::Arc<[u32]> {
+            if let Some(s) = &stacks[n as usize] {
+                return s.clone();
+            }
+            let mut path = Vec::new();
+            let mut at = Some(n);
+            while let Some(k) = at {
+                let node = p.nodes[k as usize];
+                if node.parent.is_some() {
+                    path.push(frame_of[node.location as usize]);
+                }
+                at = node.parent;
+            }
+            path.reverse();
+            let s: std::sync::Arc<[u32]> = path.into();
+            stacks[n as usize] = Some(s.clone());
+            s
+        };
+        let samples: Vec<std::sync::Arc<[u32]>> = p.samples.iter().map(|&s| stack_of(s)).collect();
+        let weights = p.sample_durations_us();
+        let start = p.times_us.first().copied().unwrap_or(p.start_us);
+        let end = p
+            .times_us
+            .last()
+            .zip(weights.last())
+            .map_or(p.end_us, |(t, w)| t.saturating_add(*w));
+        out.push(SpeedscopeProfile {
+            kind: "sampled",
+            name: &r.name,
+            unit: "microseconds",
+            start_value: start,
+            end_value: end,
+            samples,
+            weights,
+        });
+    }
+    Speedscope {
+        schema: "https://www.speedscope.app/file-format-schema.json",
+        shared: SpeedscopeShared { frames },
+        name: profiles.first().map(|r| r.name.clone()).unwrap_or_default(),
+        profiles: out,
+        active_profile_index: 0,
+        exporter: format!("symscope {version}"),
+    }
 }

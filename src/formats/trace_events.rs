@@ -76,6 +76,226 @@ fn events(text: &str) -> Result<Vec<Value>, ProfileError> {
 /// The CPU profiles in a trace, in the order their `Profile` events come. A trace without
 /// any is not an error (it has none).
 pub fn parse_profiles(text: &str) -> Result<Vec<TraceProfile>, ProfileError> {
+    profiles_of(events(text)?)
+}
+
+/// A trace read once: its CPU profiles ([`parse_profiles`]) and its threads' duration
+/// events ([`Tracks`]).
+pub fn parse_trace(text: &str) -> Result<(Vec<TraceProfile>, Tracks), ProfileError> {
+    let events = events(text)?;
+    let tracks = tracks_of(&events);
+    Ok((profiles_of(events)?, tracks))
+}
+
+/// One bar of a thread's track: a duration event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrackEvent {
+    /// Start, µs on the trace's clock.
+    pub start_us: i64,
+    /// End, µs.
+    pub end_us: i64,
+    /// Its name, an index into [`Tracks::names`].
+    pub name: u32,
+    /// How deep it is nested in the thread's other events (0: outermost).
+    pub depth: u32,
+}
+
+/// One thread's duration events.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThreadTrack {
+    /// The process.
+    pub pid: u64,
+    /// The thread.
+    pub tid: u64,
+    /// Its name (`thread_name` metadata), or empty.
+    pub name: String,
+    /// Its events, by start.
+    pub events: Vec<TrackEvent>,
+}
+
+/// The duration events of a trace (`X` complete events, `B`/`E` pairs), a track per thread:
+/// what DevTools' Performance panel draws beside the CPU profile, on the same clock.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tracks {
+    /// The events' names, each once.
+    pub names: Vec<String>,
+    /// The threads with events, by process and thread id.
+    pub threads: Vec<ThreadTrack>,
+    /// What was read but not as the format says, each naming the rule.
+    pub warnings: Vec<String>,
+}
+
+/// The phases of the trace-event format: any other is passed over with a warning.
+const KNOWN_PHASES: &[&str] = &[
+    "B", "E", "X", "I", "i", "C", "b", "n", "e", "S", "T", "p", "F", "s", "t", "f", "P", "N", "O",
+    "D", "M", "V", "v", "R", "c", "(", ")",
+];
+
+/// The duration events of `events`, a track per thread.
+fn tracks_of(events: &[Value]) -> Tracks {
+    let mut names: Vec<String> = Vec::new();
+    let mut name_index: HashMap<String, u32> = HashMap::new();
+    let mut threads: HashMap<(u64, u64), ThreadTrack> = HashMap::new();
+    let mut open: HashMap<(u64, u64), Vec<(i64, u32)>> = HashMap::new();
+    let mut unknown: HashMap<String, usize> = HashMap::new();
+    let (mut unmatched_end, mut negative, mut never_ended) = (0usize, 0usize, 0usize);
+    let mut last_ts: HashMap<(u64, u64), i64> = HashMap::new();
+    let num = |v: &Value| v.as_i64().or_else(|| v.as_f64().map(|f| f as i64));
+    for e in events {
+        let ph = e["ph"].as_str().unwrap_or_default();
+        let key = (
+            e["pid"].as_u64().unwrap_or(0),
+            e["tid"].as_u64().unwrap_or(0),
+        );
+        let mut intern = |name: &str| {
+            *name_index.entry(name.to_owned()).or_insert_with(|| {
+                names.push(name.to_owned());
+                names.len() as u32 - 1
+            })
+        };
+        fn thread(
+            threads: &mut HashMap<(u64, u64), ThreadTrack>,
+            (pid, tid): (u64, u64),
+        ) -> &mut ThreadTrack {
+            threads.entry((pid, tid)).or_insert_with(|| ThreadTrack {
+                pid,
+                tid,
+                ..ThreadTrack::default()
+            })
+        }
+        if let Some(ts) = num(&e["ts"]) {
+            let last = last_ts.entry(key).or_insert(ts);
+            *last = (*last).max(ts);
+        }
+        match ph {
+            "X" => {
+                let (Some(ts), dur) = (num(&e["ts"]), num(&e["dur"]).unwrap_or(0)) else {
+                    continue;
+                };
+                if dur < 0 {
+                    negative += 1;
+                    continue;
+                }
+                let name = intern(e["name"].as_str().unwrap_or_default());
+                let end = ts.saturating_add(dur);
+                let last = last_ts.entry(key).or_insert(end);
+                *last = (*last).max(end);
+                thread(&mut threads, key).events.push(TrackEvent {
+                    start_us: ts,
+                    end_us: end,
+                    name,
+                    depth: 0,
+                });
+            }
+            "B" => {
+                if let Some(ts) = num(&e["ts"]) {
+                    let name = intern(e["name"].as_str().unwrap_or_default());
+                    open.entry(key).or_default().push((ts, name));
+                }
+            }
+            "E" => {
+                let Some(ts) = num(&e["ts"]) else { continue };
+                match open.get_mut(&key).and_then(Vec::pop) {
+                    Some((start, name)) => thread(&mut threads, key).events.push(TrackEvent {
+                        start_us: start,
+                        end_us: ts.max(start),
+                        name,
+                        depth: 0,
+                    }),
+                    None => unmatched_end += 1,
+                }
+            }
+            "M" => {
+                if e["name"] == "thread_name"
+                    && let Some(n) = e["args"]["name"].as_str()
+                {
+                    thread(&mut threads, key).name = n.to_owned();
+                }
+            }
+            p if KNOWN_PHASES.contains(&p) => {}
+            p => *unknown.entry(p.to_owned()).or_default() += 1,
+        }
+    }
+    // A `B` never ended lasts until the thread's last event.
+    for (key, stack) in open {
+        for (start, name) in stack {
+            never_ended += 1;
+            let end = last_ts.get(&key).copied().unwrap_or(start).max(start);
+            if let Some(t) = threads.get_mut(&key) {
+                t.events.push(TrackEvent {
+                    start_us: start,
+                    end_us: end,
+                    name,
+                    depth: 0,
+                });
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    let mut unknown: Vec<_> = unknown.into_iter().collect();
+    unknown.sort();
+    for (p, n) in unknown {
+        warnings.push(format!(
+            "{n} events of phase {p:?}, which the trace-event format does not define, passed over"
+        ));
+    }
+    if unmatched_end > 0 {
+        warnings.push(format!(
+            "{unmatched_end} `E` events end no `B` event of their thread: passed over"
+        ));
+    }
+    if never_ended > 0 {
+        warnings.push(format!(
+            "{never_ended} `B` events have no `E`: each lasts until its thread's last event"
+        ));
+    }
+    if negative > 0 {
+        warnings.push(format!(
+            "{negative} `X` events with a negative `dur`: passed over"
+        ));
+    }
+    let mut threads: Vec<ThreadTrack> = threads
+        .into_values()
+        .filter(|t| !t.events.is_empty())
+        .collect();
+    threads.sort_by_key(|t| (t.pid, t.tid));
+    for t in &mut threads {
+        nest(&mut t.events);
+    }
+    Tracks {
+        names,
+        threads,
+        warnings,
+    }
+}
+
+/// Gives each event its depth: inside the events that contain it, and below any it
+/// overlaps without nesting (so that no two events of a depth overlap).
+fn nest(events: &mut [TrackEvent]) {
+    events.sort_by_key(|e| (e.start_us, std::cmp::Reverse(e.end_us)));
+    // Each depth's last end.
+    let mut ends: Vec<i64> = Vec::new();
+    for e in events.iter_mut() {
+        let depth = ends
+            .iter()
+            .position(|&end| end <= e.start_us)
+            .unwrap_or(ends.len());
+        // Never above an event still open that contains it.
+        let depth = ends
+            .iter()
+            .rposition(|&end| end > e.start_us)
+            .map_or(depth, |open| depth.max(open + 1));
+        if depth == ends.len() {
+            ends.push(e.end_us);
+        } else {
+            ends[depth] = e.end_us;
+        }
+        e.depth = depth as u32;
+    }
+}
+
+/// The CPU profiles of `events`.
+fn profiles_of(events: Vec<Value>) -> Result<Vec<TraceProfile>, ProfileError> {
     struct Building {
         pid: u64,
         tid: u64,
@@ -88,7 +308,7 @@ pub fn parse_profiles(text: &str) -> Result<Vec<TraceProfile>, ProfileError> {
     }
     let mut open: Vec<Building> = Vec::new();
     let mut by_key: HashMap<(u64, String), usize> = HashMap::new();
-    for e in events(text)? {
+    for e in events {
         let name = e["name"].as_str().unwrap_or_default();
         if e["ph"] != "P" || !(name == "Profile" || name == "ProfileChunk") {
             continue;
@@ -289,6 +509,44 @@ mod tests {
             let fast = parse_hermes(t).unwrap().unwrap();
             assert_eq!(Some(fast), parse_hermes_with_serde(t).unwrap());
         }
+    }
+
+    /// Events the format does not define, an `E` without its `B`, a `B` never ended and a
+    /// negative `dur` each get a warning naming the rule; the rest make the tracks.
+    #[test]
+    fn bad_duration_events_are_named() {
+        let text = r#"[
+            {"ph":"B","name":"outer","pid":1,"tid":2,"ts":10},
+            {"ph":"X","name":"inner","pid":1,"tid":2,"ts":12,"dur":3},
+            {"ph":"E","pid":1,"tid":2,"ts":20},
+            {"ph":"E","pid":1,"tid":2,"ts":21},
+            {"ph":"B","name":"open","pid":1,"tid":2,"ts":30},
+            {"ph":"X","name":"late","pid":1,"tid":2,"ts":31,"dur":9},
+            {"ph":"X","name":"neg","pid":1,"tid":2,"ts":31,"dur":-1},
+            {"ph":"Z","name":"what","pid":1,"tid":2,"ts":32}
+        ]"#;
+        let (_, tracks) = parse_trace(text).unwrap();
+        let w = tracks.warnings.join("\n");
+        assert!(w.contains("1 events of phase \"Z\""), "{w}");
+        assert!(w.contains("1 `E` events end no `B`"), "{w}");
+        assert!(w.contains("1 `B` events have no `E`"), "{w}");
+        assert!(w.contains("1 `X` events with a negative `dur`"), "{w}");
+        let t = &tracks.threads[0];
+        let by_name = |n: &str| {
+            t.events
+                .iter()
+                .find(|e| tracks.names[e.name as usize] == n)
+                .copied()
+                .unwrap()
+        };
+        assert_eq!(
+            (by_name("outer").start_us, by_name("outer").end_us),
+            (10, 20)
+        );
+        assert_eq!(by_name("inner").depth, 1);
+        // Open until the thread's last event (`late` ends at 40).
+        assert_eq!(by_name("open").end_us, 40);
+        assert_eq!(by_name("late").depth, 1);
     }
 
     /// A Hermes profile whose keys a tool sorted (`samples` first, `traceEvents` last, past

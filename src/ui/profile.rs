@@ -161,12 +161,18 @@ fn flame_chart_ui(
                 "{}\n{}\ntotal {} · self {}",
                 functions.name(f),
                 where_text(model, f),
-                ms((s.end - s.start) as f64),
+                ms(s.end.saturating_sub(s.start) as f64),
                 ms(p.chart.self_len(row, s) as f64)
             )
         },
         unit: &ms,
-        max_height: theme::PROFILE_BARS_HEIGHT,
+        // With a trace's thread tracks below, the CPU profile leaves them room.
+        max_height: if p.tracks.is_empty() {
+            theme::PROFILE_BARS_HEIGHT
+        } else {
+            (ui.available_height() * theme::PROFILE_CPU_SHARE).max(theme::PROFILE_CPU_MIN)
+        },
+        compact: false,
     };
     let r = timeline.show(ui);
     if let Some(w) = r.window {
@@ -181,6 +187,48 @@ fn flame_chart_ui(
             node: Some(s.id),
         })));
     }
+    if !p.tracks.is_empty() {
+        tracks_ui(ui, state, model, commands);
+    }
+}
+
+/// A trace's threads' duration events, each thread a track under the CPU profile, on its
+/// clock and window.
+fn tracks_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, commands: &mut Commands) {
+    let view = &state.view.profile;
+    let needle = view.search.trim().to_lowercase();
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("profile-tracks")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for track in model.profile.tracks.iter() {
+                ui.label(RichText::new(&track.label).small().strong());
+                let names = &track.names;
+                let name = |s: Span| names.get(s.id as usize).map_or("", String::as_str);
+                let id = format!("Track {}", track.label);
+                let timeline = Timeline {
+                    id: &id,
+                    rows: &track.rows,
+                    levels: &[],
+                    window: view.chart_window,
+                    range: Some(view.range),
+                    label: &|_, s| name(s).to_owned(),
+                    color: &|_, s| theme::frame_color(None, name(s)),
+                    faint: &|s| !needle.is_empty() && !name(s).to_lowercase().contains(&needle),
+                    selected: &|_| false,
+                    tooltip: &|_, s| {
+                        format!("{}\n{}", name(s), ms(s.end.saturating_sub(s.start) as f64))
+                    },
+                    unit: &ms,
+                    max_height: f32::INFINITY,
+                    compact: true,
+                };
+                if let Some(w) = timeline.show(ui).window {
+                    commands.send(ProfileCommand::ChartWindow(w));
+                }
+            }
+        });
 }
 
 /// The top-down tree as a left-heavy flame graph.
@@ -229,6 +277,7 @@ fn flame_graph_ui(
         },
         unit: &ms,
         max_height: theme::PROFILE_BARS_HEIGHT,
+        compact: false,
     };
     let r = timeline.show(ui);
     if let Some(w) = r.window {

@@ -199,6 +199,10 @@ pub const TIMELINE_FONT_SIZE: f32 = 11.5;
 pub const TIMELINE_TEXT: Color32 = Color32::from_rgb(20, 20, 20);
 /// The most height a profile's bars take before they scroll.
 pub const PROFILE_BARS_HEIGHT: f32 = 2000.0;
+/// The share of the profile pane's height the CPU flame chart takes above a trace's tracks.
+pub const PROFILE_CPU_SHARE: f32 = 0.55;
+/// The least height of the CPU flame chart above a trace's tracks.
+pub const PROFILE_CPU_MIN: f32 = 120.0;
 /// Width of a time column of the call tree.
 pub const PROFILE_TIME_WIDTH: f32 = 120.0;
 /// Indent per depth of the call tree.

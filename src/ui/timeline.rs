@@ -36,6 +36,8 @@ pub(super) struct Timeline<'a> {
     pub unit: &'a dyn Fn(f64) -> String,
     /// The bars' area's height at most (it scrolls beyond).
     pub max_height: f32,
+    /// A track under another timeline: no overview strip and no ruler of its own.
+    pub compact: bool,
 }
 
 /// What the user did to the timeline this frame.
@@ -78,88 +80,93 @@ impl Timeline<'_> {
         let (mut from, mut to) = self.window.unwrap_or((full_from, full_to));
         let width = ui.available_width().max(1.0);
 
-        // Overview: everything, the visible window framed; a click or drag centres it.
-        let (overview, o_resp) = ui.allocate_exact_size(
-            Vec2::new(width, theme::TIMELINE_OVERVIEW_HEIGHT),
-            Sense::click_and_drag(),
-        );
         let name = |part: &str| format!("{} {part}", self.id);
-        o_resp
-            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, name("overview")));
-        let o_axis = Axis {
-            rect: overview,
-            from: full_from,
-            to: full_to,
-        };
-        let painter = ui.painter_at(overview);
-        painter.rect_filled(overview, 0.0, ui.visuals().faint_bg_color);
-        for row in 0..self.rows.rows.len().min(theme::TIMELINE_OVERVIEW_ROWS) {
-            let h = overview.height() / theme::TIMELINE_OVERVIEW_ROWS as f32;
-            let y = overview.top() + row as f32 * h;
-            self.paint_row(&painter, o_axis, row, y, h, false);
-        }
-        let shown = Rect::from_x_y_ranges(o_axis.x(from)..=o_axis.x(to), overview.y_range());
-        painter.rect_stroke(
-            shown,
-            0.0,
-            Stroke::new(1.5, ui.visuals().strong_text_color()),
-            egui::StrokeKind::Inside,
-        );
-        if let Some(p) = o_resp.interact_pointer_pos()
-            && (o_resp.clicked() || o_resp.dragged())
-        {
-            let half = (to - from) / 2.0;
-            let c = o_axis.value(p.x).clamp(full_from + half, full_to - half);
-            (from, to) = (c - half, c + half);
-            out.window = Some(Some((from, to)));
-        }
-
-        // Ruler: ticks; a drag selects a range, a click clears it.
-        let (ruler, r_resp) = ui.allocate_exact_size(
-            Vec2::new(width, theme::TIMELINE_RULER_HEIGHT),
-            if self.range.is_some() {
-                Sense::click_and_drag()
-            } else {
-                Sense::hover()
-            },
-        );
-        r_resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, name("ruler")));
-        let axis = Axis {
-            rect: ruler,
-            from,
-            to,
-        };
-        self.paint_ruler(ui, axis);
-        if let Some(Some((a, b))) = self.range {
-            let r = Rect::from_x_y_ranges(
-                axis.x(a as f64).max(ruler.left())..=axis.x(b as f64).min(ruler.right()),
-                ruler.y_range(),
+        let mut overview_hovered = false;
+        if !self.compact {
+            // Overview: everything, the visible window framed; a click or drag centres it.
+            let (overview, o_resp) = ui.allocate_exact_size(
+                Vec2::new(width, theme::TIMELINE_OVERVIEW_HEIGHT),
+                Sense::click_and_drag(),
             );
-            ui.painter_at(ruler)
-                .rect_filled(r, 0.0, theme::TIMELINE_RANGE);
-        }
-        if self.range.is_some() {
-            let start_id = ui.make_persistent_id((self.id, "range-start"));
-            if r_resp.drag_started()
-                && let Some(p) = r_resp.interact_pointer_pos()
+            o_resp.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Canvas, true, name("overview"))
+            });
+            let o_axis = Axis {
+                rect: overview,
+                from: full_from,
+                to: full_to,
+            };
+            let painter = ui.painter_at(overview);
+            painter.rect_filled(overview, 0.0, ui.visuals().faint_bg_color);
+            for row in 0..self.rows.rows.len().min(theme::TIMELINE_OVERVIEW_ROWS) {
+                let h = overview.height() / theme::TIMELINE_OVERVIEW_ROWS as f32;
+                let y = overview.top() + row as f32 * h;
+                self.paint_row(&painter, o_axis, row, y, h, false);
+            }
+            let shown = Rect::from_x_y_ranges(o_axis.x(from)..=o_axis.x(to), overview.y_range());
+            painter.rect_stroke(
+                shown,
+                0.0,
+                Stroke::new(1.5, ui.visuals().strong_text_color()),
+                egui::StrokeKind::Inside,
+            );
+            if let Some(p) = o_resp.interact_pointer_pos()
+                && (o_resp.clicked() || o_resp.dragged())
             {
-                ui.data_mut(|d| d.insert_temp(start_id, axis.value(p.x)));
+                let half = (to - from) / 2.0;
+                let c = o_axis.value(p.x).clamp(full_from + half, full_to - half);
+                (from, to) = (c - half, c + half);
+                out.window = Some(Some((from, to)));
             }
-            if r_resp.dragged()
-                && let (Some(p), Some(a)) = (
-                    r_resp.interact_pointer_pos(),
-                    ui.data(|d| d.get_temp::<f64>(start_id)),
-                )
-            {
-                let b = axis.value(p.x);
-                out.range = Some(Some((a.min(b).round() as i64, a.max(b).round() as i64)));
-            }
-            if r_resp.clicked() {
-                out.range = Some(None);
-            }
-            r_resp.on_hover_text("Drag to select a time range; click to clear it");
-        }
 
+            // Ruler: ticks; a drag selects a range, a click clears it.
+            let (ruler, r_resp) = ui.allocate_exact_size(
+                Vec2::new(width, theme::TIMELINE_RULER_HEIGHT),
+                if self.range.is_some() {
+                    Sense::click_and_drag()
+                } else {
+                    Sense::hover()
+                },
+            );
+            r_resp
+                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, name("ruler")));
+            let axis = Axis {
+                rect: ruler,
+                from,
+                to,
+            };
+            self.paint_ruler(ui, axis);
+            if let Some(Some((a, b))) = self.range {
+                let r = Rect::from_x_y_ranges(
+                    axis.x(a as f64).max(ruler.left())..=axis.x(b as f64).min(ruler.right()),
+                    ruler.y_range(),
+                );
+                ui.painter_at(ruler)
+                    .rect_filled(r, 0.0, theme::TIMELINE_RANGE);
+            }
+            if self.range.is_some() {
+                let start_id = ui.make_persistent_id((self.id, "range-start"));
+                if r_resp.drag_started()
+                    && let Some(p) = r_resp.interact_pointer_pos()
+                {
+                    ui.data_mut(|d| d.insert_temp(start_id, axis.value(p.x)));
+                }
+                if r_resp.dragged()
+                    && let (Some(p), Some(a)) = (
+                        r_resp.interact_pointer_pos(),
+                        ui.data(|d| d.get_temp::<f64>(start_id)),
+                    )
+                {
+                    let b = axis.value(p.x);
+                    out.range = Some(Some((a.min(b).round() as i64, a.max(b).round() as i64)));
+                }
+                if r_resp.clicked() {
+                    out.range = Some(None);
+                }
+                r_resp.on_hover_text("Drag to select a time range; click to clear it");
+            }
+            overview_hovered = o_resp.hovered();
+        }
         // The bars.
         let rows = self.rows.rows.len().max(1);
         let height = rows as f32 * theme::TIMELINE_ROW_HEIGHT;
@@ -216,7 +223,7 @@ impl Timeline<'_> {
                     self.rows
                         .visible(row, (v - slack) as i64, (v + slack) as i64 + 1)
                         .iter()
-                        .min_by_key(|s| ((s.start + s.end) as f64 / 2.0 - v).abs() as i64)
+                        .min_by_key(|s| ((s.start as f64 + s.end as f64) / 2.0 - v).abs() as i64)
                         .map(|&s| (row, s))
                 };
                 if let Some(p) = resp.hover_pos()
@@ -239,7 +246,7 @@ impl Timeline<'_> {
                     out.window = Some(Some((from, to)));
                 }
                 // Wheel and keys act while the pointer is over the timeline.
-                if resp.hovered() || o_resp.hovered() {
+                if resp.hovered() || overview_hovered {
                     let (zoom, scroll, keys) = ui.input(|i| {
                         let k = |key| i.key_pressed(key);
                         (

@@ -45,11 +45,12 @@ fn timeline_ui(ui: &mut egui::Ui, state: &AppState) {
             format!(
                 "{}: {:.3} ms",
                 labels[s.id as usize].0,
-                (s.end - s.start) as f64 / 1e3
+                s.end.saturating_sub(s.start) as f64 / 1e3
             )
         },
         unit: &ms,
         max_height: theme::TIMING_BARS_HEIGHT,
+        compact: false,
     };
     if let Some(w) = timeline.show(ui).window {
         ui.data_mut(|d| d.insert_temp(window_id, w));
