@@ -90,6 +90,11 @@ fn toolbar_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
             ui.spinner();
             ui.label(RichText::new("resolving names…").weak());
         }
+        let warnings = &model.profile.resolved.profile.warnings;
+        if !warnings.is_empty() {
+            ui.label(RichText::new(format!("{} warnings", warnings.len())).color(theme::WARNING))
+                .on_hover_text(warnings.join("\n"));
+        }
     });
 }
 
