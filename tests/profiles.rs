@@ -459,3 +459,60 @@ fn speedscope_output_weighs_each_stack_as_devtools_does() {
         oracle["whole"]["self"]["(garbage collector)||-1|-1"].as_i64()
     );
 }
+
+/// A Hermes profile samples positions inside functions (`funcVirtAddr + offset`): its
+/// functions table has each function once, at its start (`funcVirtAddr`, mapped by the
+/// `source-map` package through both maps: `hermes/work.oracle.json`'s `starts`), whatever
+/// offsets its samples were at.
+#[test]
+fn a_hermes_profile_ranks_each_function_once_at_its_start() {
+    let hermes = dir().join("hermes");
+    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["profile", "--format", "json", "-s"])
+        .arg(hermes.join("work.hbc.map"))
+        .arg("-s")
+        .arg(hermes.join("work.min.js.map"))
+        .arg(hermes.join("work.hermes-profile.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(hermes.join("work.oracle.json")).unwrap()).unwrap();
+    let p = &doc["profiles"][0];
+    let nodes = p["nodes"].as_array().unwrap();
+    let expected: std::collections::BTreeSet<String> = oracle["starts"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(id, start)| {
+            let node = nodes
+                .iter()
+                .find(|n| n["id"].as_u64().unwrap().to_string() == *id)
+                .unwrap();
+            format!(
+                "{} {}:{}:{}",
+                node["function"], start["source"], start["line"], start["column"]
+            )
+        })
+        .collect();
+    let ours: Vec<String> = p["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["file"] == "work.js")
+        .map(|f| {
+            format!(
+                "{} {}:{}:{}",
+                f["function"], f["file"], f["line"], f["column"]
+            )
+        })
+        .collect();
+    let unique: std::collections::BTreeSet<String> = ours.iter().cloned().collect();
+    assert_eq!(
+        unique.len(),
+        ours.len(),
+        "a function listed twice: {ours:?}"
+    );
+    assert_eq!(unique, expected);
+}

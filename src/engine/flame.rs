@@ -198,7 +198,7 @@ impl Functions {
         let mut places = Vec::new();
         let of_location = (0..resolved.profile.locations.len() as u32)
             .map(|l| {
-                let place = resolved.place(l);
+                let place = resolved.function_place(l);
                 *index.entry(place.clone()).or_insert_with(|| {
                     places.push(place);
                     places.len() as u32 - 1

@@ -62,6 +62,9 @@ pub struct ResolvedProfile {
     table: std::sync::Arc<FrameTable>,
     /// Each location's stack in `table`.
     stack_of: Vec<Option<usize>>,
+    /// Each location's function start's stack in `table`, when the location is a position
+    /// inside its function (a Hermes frame).
+    start_of: Vec<Option<usize>>,
 }
 
 /// What a location resolved to.
@@ -167,6 +170,25 @@ pub fn symbolicate_profile(
     let bytecode = profile.bytecode.then(|| bytecode_file(symbols)).flatten();
     let mut stacks = Vec::new();
     let mut stack_of = vec![None; profile.locations.len()];
+    let mut start_of = vec![None; profile.locations.len()];
+    let mut starts: HashMap<(String, i64), usize> = HashMap::new();
+    let one_frame =
+        |raw: String, n: usize, function: Option<String>, url: &str, line, column| Stack {
+            title: String::new(),
+            title_line: 0,
+            crashed: false,
+            frames: vec![Frame {
+                raw,
+                line_no: n + 1,
+                input: Some(FrameInput {
+                    function,
+                    file: Some(url.to_owned()),
+                    line: Some(line),
+                    column: Some(column),
+                    ..FrameInput::default()
+                }),
+            }],
+        };
     for (i, loc) in profile.locations.iter().enumerate() {
         let url = match &bytecode {
             Some(file) if profile.bytecode => file.as_str(),
@@ -188,22 +210,29 @@ pub fn symbolicate_profile(
             (false, false) => format!("    at {} ({url}:{line}:{column})", loc.function),
         };
         stack_of[i] = Some(stacks.len());
-        stacks.push(Stack {
-            title: String::new(),
-            title_line: 0,
-            crashed: false,
-            frames: vec![Frame {
-                raw,
-                line_no: stacks.len() + 1,
-                input: Some(FrameInput {
-                    function: (!loc.function.is_empty()).then(|| loc.function.clone()),
-                    file: Some(url.to_owned()),
-                    line: Some(line),
-                    column: Some(column),
-                    ..FrameInput::default()
-                }),
-            }],
-        });
+        let function = (!loc.function.is_empty()).then(|| loc.function.clone());
+        stacks.push(one_frame(
+            raw,
+            stacks.len(),
+            function.clone(),
+            url,
+            line,
+            column,
+        ));
+        // A position inside a function: its start too, once per function, so that samples
+        // at several offsets count for one function.
+        if profile.bytecode && loc.function_start >= 0 && loc.function_start != loc.column {
+            let start = loc.function_start.clamp(0, i64::from(u32::MAX)) as u32;
+            let n = stacks.len();
+            let k = *starts
+                .entry((url.to_owned(), loc.function_start))
+                .or_insert_with(|| {
+                    let raw = format!("    at {} (address at {url}:1:{start})", loc.function);
+                    stacks.push(one_frame(raw, n, function, url, 1, start));
+                    n
+                });
+            start_of[i] = Some(k);
+        }
     }
     let trace = Trace {
         format: if profile.bytecode {
@@ -232,6 +261,7 @@ pub fn symbolicate_profile(
         profile,
         table: std::sync::Arc::new(table),
         stack_of,
+        start_of,
     })
 }
 
@@ -288,6 +318,23 @@ impl ResolvedProfile {
         }
     }
 
+    /// Where location `loc`'s function is: [`Self::place`] with, for a position inside a
+    /// function (a Hermes frame), the function's start as its line and column. What the
+    /// functions table, the call trees and the flame graph group by.
+    pub fn function_place(&self, loc: u32) -> Place {
+        let mut place = self.place(loc);
+        if let Some(start) = self.start_of[loc as usize]
+            .and_then(|s| self.table.frame(s, 0))
+            .filter(|f| f.status() == Some(FrameStatus::Resolved))
+            .and_then(|f| f.location())
+            && start.file.map(str::to_owned) == place.file
+        {
+            place.line = start.line;
+            place.column = start.column.map(|c| c.saturating_sub(1));
+        }
+        place
+    }
+
     /// A place's name as shown: its function, or `(anonymous)`.
     fn shown(place: &Place) -> &str {
         place.function.as_deref().unwrap_or("(anonymous)")
@@ -298,7 +345,7 @@ impl ResolvedProfile {
     pub fn functions(&self) -> Vec<FunctionRow> {
         let p = &self.profile;
         let places: Vec<Place> = (0..p.locations.len() as u32)
-            .map(|l| self.place(l))
+            .map(|l| self.function_place(l))
             .collect();
         // One key per distinct place.
         let mut key_of: HashMap<&Place, usize> = HashMap::new();
@@ -329,6 +376,10 @@ impl ResolvedProfile {
             if hits[i] == 0 {
                 continue;
             }
+            // The root entry (V8's `(root)`, Hermes' `[root]`) is no function.
+            if node.parent.is_none() {
+                continue;
+            }
             let leaf = loc_key[node.location as usize];
             rows[leaf].samples += hits[i];
             rows[leaf].self_us = rows[leaf].self_us.saturating_add(self_us[i]);
@@ -336,7 +387,7 @@ impl ResolvedProfile {
             let mut at = Some(i as u32);
             while let Some(n) = at {
                 let node = p.nodes[n as usize];
-                if seen.insert(loc_key[node.location as usize]) {
+                if node.parent.is_some() && seen.insert(loc_key[node.location as usize]) {
                     let row = &mut rows[loc_key[node.location as usize]];
                     row.total_us = row.total_us.saturating_add(self_us[i]);
                 }
@@ -635,7 +686,7 @@ pub fn to_speedscope<'a>(profiles: &'a [ResolvedProfile], version: &str) -> Spee
         let p = &r.profile;
         let frame_of: Vec<u32> = (0..p.locations.len() as u32)
             .map(|l| {
-                let place = r.place(l);
+                let place = r.function_place(l);
                 *index.entry(place.clone()).or_insert_with(|| {
                     frames.push(SpeedscopeFrame {
                         name: ResolvedProfile::shown(&place).to_owned(),

@@ -165,6 +165,7 @@ pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
             },
             line: int(&cf["lineNumber"]).unwrap_or(-1),
             column: int(&cf["columnNumber"]).unwrap_or(-1),
+            function_start: int(&cf["functionStart"]).unwrap_or(-1),
         };
         let loc = interner.intern(location);
         let children: Vec<u64> = n["children"]

@@ -459,6 +459,10 @@ fn hermes_profile(
         if let (true, Some(address)) = (js, address) {
             node["callFrame"]["lineNumber"] = json!(0);
             node["callFrame"]["columnNumber"] = json!(address);
+            // Samples at several offsets of one function are one function.
+            if let Some(start) = num(&f["funcVirtAddr"]) {
+                node["callFrame"]["functionStart"] = json!(start);
+            }
         }
         if let Some(p) = num(&f["parent"]) {
             node["parent"] = json!(p);

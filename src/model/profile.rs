@@ -18,6 +18,9 @@ pub struct ProfileLocation {
     pub line: i64,
     /// 0-based column of the function (−1: unknown).
     pub column: i64,
+    /// Where the function starts when the location is a position inside it (a Hermes
+    /// frame's `funcVirtAddr`, its column; −1: the location is the function's own, as V8's).
+    pub function_start: i64,
 }
 
 /// One node of the call tree.
