@@ -443,8 +443,8 @@ fn check_profile(profile: crate::model::Profile) {
         }
     }
     let functions = engine::flame::Functions::new(&resolved);
-    let down = engine::flame::top_down(&resolved.profile, &functions, None);
-    let up = engine::flame::bottom_up(&resolved.profile, &functions, None);
+    let down = engine::flame::top_down(&resolved.profile, &functions, None, false);
+    let up = engine::flame::bottom_up(&resolved.profile, &functions, None, true);
     assert_eq!(down.total_us, up.total_us);
     for row in &down.flame_graph().rows {
         assert!(row.windows(2).all(|w| w[0].end <= w[1].start));

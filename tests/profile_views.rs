@@ -90,7 +90,7 @@ fn bottom_up_gives_each_functions_self_and_total_time() {
     let r = resolved().unwrap();
     let f = Functions::new(&r);
     let o = oracle();
-    let (selfs, totals) = top_level(&flame::bottom_up(&r.profile, &f, None), &f);
+    let (selfs, totals) = top_level(&flame::bottom_up(&r.profile, &f, None, false), &f);
     same("self", &o["whole"]["self"], &selfs);
     same("total", &o["whole"]["total"], &totals);
 }
@@ -104,11 +104,11 @@ fn a_time_range_counts_only_its_samples() {
         o["range"][0].as_i64().unwrap(),
         o["range"][1].as_i64().unwrap(),
     );
-    let (selfs, totals) = top_level(&flame::bottom_up(&r.profile, &f, Some(range)), &f);
+    let (selfs, totals) = top_level(&flame::bottom_up(&r.profile, &f, Some(range), false), &f);
     same("self in range", &o["in_range"]["self"], &selfs);
     same("total in range", &o["in_range"]["total"], &totals);
     // Top-down: every call path's total.
-    let tree = flame::top_down(&r.profile, &f, Some(range));
+    let tree = flame::top_down(&r.profile, &f, Some(range), false);
     let paths: HashMap<String, i64> = (0..tree.nodes.len() as u32)
         .map(|id| {
             let path: Vec<String> = tree
@@ -143,7 +143,7 @@ fn the_flame_chart_spans_the_profile_and_its_self_times_add_up() {
     }
     same("flame chart self", &o["whole"]["self"], &selfs);
     // The flame graph of the top-down tree: its top row as wide as all the samples.
-    let tree = flame::top_down(&r.profile, &f, None);
+    let tree = flame::top_down(&r.profile, &f, None, false);
     let graph = tree.flame_graph();
     let width: i64 = graph.rows[0].iter().map(|s| s.end - s.start).sum();
     assert_eq!(
@@ -219,4 +219,46 @@ fn a_traces_duration_events_make_a_track_per_thread() {
         }
     }
     assert!(tracks.warnings.is_empty(), "{:?}", tracks.warnings);
+}
+
+/// Library frames hidden (V8's `node:internal` modules here, as the stack list folds them):
+/// no library function is left in either tree beside others (a path of library code alone
+/// keeps its outermost), not one sample's time is lost, and each function shown keeps at
+/// least its own self time (the hidden ones' goes to their callers).
+#[test]
+fn hidden_library_frames_give_their_time_to_their_callers() {
+    let r = resolved().unwrap();
+    let f = Functions::new(&r);
+    let library: Vec<u32> = (0..f.places.len() as u32)
+        .filter(|&p| f.library[p as usize])
+        .collect();
+    assert!(
+        library.iter().any(|&p| f.places[p as usize]
+            .file
+            .as_deref()
+            .is_some_and(|file| file.starts_with("node:internal"))),
+        "node's own modules are library code"
+    );
+    let shown = flame::bottom_up(&r.profile, &f, None, false);
+    for tree in [
+        flame::bottom_up(&r.profile, &f, None, true),
+        flame::top_down(&r.profile, &f, None, true),
+    ] {
+        assert_eq!(tree.total_us, shown.total_us);
+        // A path of library code alone keeps its outermost function, on its own.
+        assert!(
+            tree.nodes
+                .iter()
+                .filter(|n| f.library[n.function as usize])
+                .all(|n| n.parent.is_none() && n.children.is_empty())
+        );
+    }
+    let hidden = flame::bottom_up(&r.profile, &f, None, true);
+    let (self_shown, _) = top_level(&shown, &f);
+    let (self_hidden, _) = top_level(&hidden, &f);
+    for (k, v) in &self_shown {
+        if let Some(h) = self_hidden.get(k) {
+            assert!(h >= v, "{k}");
+        }
+    }
 }

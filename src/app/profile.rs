@@ -186,6 +186,9 @@ pub struct ProfileView {
     pub closed: bool,
     /// The frame detail shows the selected function (it was selected after any frame).
     pub detail_shown: bool,
+    /// The call trees and the flame graph leave library functions out, their time counted
+    /// for their callers (as the stack list folds library frames).
+    pub hide_library: bool,
 }
 
 /// What was clicked in a profile view.
@@ -222,6 +225,8 @@ pub enum ProfileCommand {
     CompareWith(Option<(InputId, usize)>),
     /// Open the segment inspector at the selected function's generated position.
     InspectSelected,
+    /// Leave library functions out of the call trees and the flame graph, or show them.
+    HideLibrary(bool),
 }
 
 impl From<ProfileCommand> for super::Command {
@@ -257,6 +262,7 @@ pub(super) struct ModelKey {
     shown: (InputId, usize),
     resolved: usize,
     mode: ProfileMode,
+    hide_library: bool,
     range: Option<(i64, i64)>,
     search: String,
     compare: Option<(InputId, usize, usize)>,
@@ -313,6 +319,7 @@ impl AppState {
             shown,
             resolved: Arc::as_ptr(&profile.resolved) as usize,
             mode: view.mode,
+            hide_library: view.hide_library,
             range: view.range,
             search: view.search.clone(),
             compare: other
@@ -326,13 +333,17 @@ impl AppState {
         }
         let p = &profile.resolved.profile;
         let tree = match view.mode {
-            ProfileMode::TopDown | ProfileMode::FlameGraph => {
-                Some(Arc::new(flame::top_down(p, &profile.functions, view.range)))
-            }
+            ProfileMode::TopDown | ProfileMode::FlameGraph => Some(Arc::new(flame::top_down(
+                p,
+                &profile.functions,
+                view.range,
+                view.hide_library,
+            ))),
             ProfileMode::BottomUp => Some(Arc::new(flame::bottom_up(
                 p,
                 &profile.functions,
                 view.range,
+                view.hide_library,
             ))),
             _ => None,
         };
@@ -378,6 +389,7 @@ impl AppState {
                     *view = ProfileView {
                         shown: Some((input, index)),
                         mode: view.mode,
+                        hide_library: view.hide_library,
                         sort: view.sort,
                         compare_with: view.compare_with,
                         ..ProfileView::default()
@@ -416,6 +428,10 @@ impl AppState {
             ProfileCommand::Sort(s) => view.sort = s,
             ProfileCommand::CompareWith(w) => view.compare_with = w,
             ProfileCommand::InspectSelected => self.inspect_selected_function(),
+            ProfileCommand::HideLibrary(hide) => {
+                view.hide_library = hide;
+                view.expanded.clear();
+            }
         }
     }
 

@@ -189,6 +189,9 @@ pub struct Functions {
     pub places: Vec<Place>,
     /// Each location's place, an index into `places`.
     pub of_location: Vec<u32>,
+    /// Whether each place is library code (its frame is, as the stack list folds it: the
+    /// runtime's own, an unmapped `node_modules` file, a source on the map's ignore list).
+    pub library: Vec<bool>,
 }
 
 impl Functions {
@@ -196,18 +199,25 @@ impl Functions {
     pub fn new(resolved: &ResolvedProfile) -> Self {
         let mut index: HashMap<Place, u32> = HashMap::new();
         let mut places = Vec::new();
+        let mut library = Vec::new();
         let of_location = (0..resolved.profile.locations.len() as u32)
             .map(|l| {
                 let place = resolved.function_place(l);
-                *index.entry(place.clone()).or_insert_with(|| {
+                let k = *index.entry(place.clone()).or_insert_with(|| {
                     places.push(place);
+                    library.push(false);
                     places.len() as u32 - 1
-                })
+                });
+                if resolved.frame(l).is_some_and(|f| f.is_library()) {
+                    library[k as usize] = true;
+                }
+                k
             })
             .collect();
         Self {
             places,
             of_location,
+            library,
         }
     }
 
@@ -361,8 +371,16 @@ impl CallTree {
     }
 }
 
-/// Each node's path of functions from the top (root entry left out), outermost first.
-fn node_path(profile: &Profile, functions: &Functions, node: u32, path: &mut Vec<u32>) {
+/// Each node's path of functions from the top (root entry left out), outermost first; with
+/// `hide_library`, library functions left out too (their time goes to the nearest caller
+/// shown, as DevTools' ignore list does; a path of library code alone keeps its outermost).
+fn node_path(
+    profile: &Profile,
+    functions: &Functions,
+    node: u32,
+    hide_library: bool,
+    path: &mut Vec<u32>,
+) {
     path.clear();
     let mut at = Some(node);
     while let Some(n) = at.filter(|_| path.len() <= profile.nodes.len()) {
@@ -373,11 +391,23 @@ fn node_path(profile: &Profile, functions: &Functions, node: u32, path: &mut Vec
         at = node.parent;
     }
     path.reverse();
+    if hide_library {
+        let first = path.first().copied();
+        path.retain(|&f| !functions.library.get(f as usize).copied().unwrap_or(false));
+        if path.is_empty() {
+            path.extend(first);
+        }
+    }
 }
 
 /// The top-down call tree over the samples in `range`: callers above callees, nodes merged
 /// by function along each path (DevTools' Call Tree).
-pub fn top_down(profile: &Profile, functions: &Functions, range: Option<(i64, i64)>) -> CallTree {
+pub fn top_down(
+    profile: &Profile,
+    functions: &Functions,
+    range: Option<(i64, i64)>,
+    hide_library: bool,
+) -> CallTree {
     let (weight, _) = node_weights(profile, range);
     let mut tree = CallTree::default();
     let mut index = HashMap::new();
@@ -386,7 +416,7 @@ pub fn top_down(profile: &Profile, functions: &Functions, range: Option<(i64, i6
         if w <= 0 {
             continue;
         }
-        node_path(profile, functions, n as u32, &mut path);
+        node_path(profile, functions, n as u32, hide_library, &mut path);
         let mut at = None;
         for &f in &path {
             let id = tree.child(&mut index, at, f);
@@ -406,7 +436,12 @@ pub fn top_down(profile: &Profile, functions: &Functions, range: Option<(i64, i6
 /// The bottom-up call tree over the samples in `range` (DevTools' Bottom-Up): every function
 /// on top with its self and total time (each sample once however deep the recursion), its
 /// callers under it, each with the top function's time through that path.
-pub fn bottom_up(profile: &Profile, functions: &Functions, range: Option<(i64, i64)>) -> CallTree {
+pub fn bottom_up(
+    profile: &Profile,
+    functions: &Functions,
+    range: Option<(i64, i64)>,
+    hide_library: bool,
+) -> CallTree {
     let (weight, _) = node_weights(profile, range);
     let mut tree = CallTree::default();
     let mut index = HashMap::new();
@@ -416,7 +451,7 @@ pub fn bottom_up(profile: &Profile, functions: &Functions, range: Option<(i64, i
         if w <= 0 {
             continue;
         }
-        node_path(profile, functions, n as u32, &mut path);
+        node_path(profile, functions, n as u32, hide_library, &mut path);
         if path.is_empty() {
             // A sample of the root entry alone: no function to count it for.
             continue;

@@ -74,6 +74,18 @@ fn toolbar_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
         if r.changed() {
             commands.send(ProfileCommand::Search(search));
         }
+        let mut hide = view.hide_library;
+        if ui
+            .checkbox(&mut hide, "Hide library frames")
+            .on_hover_text(
+                "Call trees and the flame graph leave library functions out (the runtime's own, \
+                 unmapped node_modules, sources on the map's ignore list); their time counts \
+                 for their callers",
+            )
+            .changed()
+        {
+            commands.send(ProfileCommand::HideLibrary(hide));
+        }
         if let Some((a, b)) = view.range {
             let start = model.profile.chart.start as f64;
             ui.label(format!(
