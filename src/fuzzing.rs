@@ -403,6 +403,11 @@ pub fn cpuprofile(data: &[u8]) {
     if let Ok(profile) = formats::cpuprofile::parse(&text) {
         check_profile(profile);
     }
+    if let Ok(threads) = formats::perf_script::parse(&text) {
+        for t in threads {
+            check_profile(t.profile);
+        }
+    }
 }
 
 /// What must hold of any profile read (see [`cpuprofile`]).

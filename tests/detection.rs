@@ -83,6 +83,7 @@ fn cpu_profiles_are_told_from_their_bytes() {
         "profiles/lodash-unminified.cpuprofile",
         "profiles/lodash-trace.json",
         "profiles/hermes/work.hermes-profile.json",
+        "profiles/perf/work.perf.txt",
     ] {
         let bytes = std::fs::read(fixture(rel)).unwrap();
         assert_eq!(peek(&bytes), FileKind::Profile, "{rel}");

@@ -516,3 +516,71 @@ fn a_hermes_profile_ranks_each_function_once_at_its_start() {
     );
     assert_eq!(unique, expected);
 }
+
+/// `perf script` of a native program (`perf/work.c` built by gcc with frame pointers, sampled
+/// by `perf record -g`): read from its text, each frame of the program resolved against the
+/// binary's DWARF as a crash frame is, where llvm-symbolizer puts it (`perf/work.oracle.json`,
+/// written by `perf/oracle.py`: callers at their return address − 1); libc's frames, without
+/// their debug file, say so. The functions table counts each function once.
+#[test]
+fn a_perf_script_profile_resolves_against_the_binary() {
+    let perf = dir().join("perf");
+    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["profile", "--format", "json", "-s"])
+        .arg(perf.join("work"))
+        .arg(perf.join("work.perf.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(perf.join("work.oracle.json")).unwrap()).unwrap();
+    let p = &doc["profiles"][0];
+    assert_eq!(p["samples"], 999);
+    let nodes = p["nodes"].as_array().unwrap();
+    let parents: std::collections::HashSet<u64> =
+        nodes.iter().filter_map(|n| n["parent"].as_u64()).collect();
+    let mut compared = 0;
+    for n in nodes {
+        let url = n["call_frame"]["url"].as_str().unwrap_or_default();
+        if url.ends_with("/libc.so.6") {
+            assert_eq!(n["status"], "no_symbols", "{n}");
+            continue;
+        }
+        if !url.ends_with("/work") {
+            continue;
+        }
+        let caller = parents.contains(&n["id"].as_u64().unwrap());
+        let key = format!(
+            "{:x}{}",
+            n["call_frame"]["column"].as_u64().unwrap(),
+            if caller { " caller" } else { "" }
+        );
+        let want = &oracle["frames"][&key];
+        assert!(want.is_object(), "no oracle for {key}");
+        assert_eq!(n["status"], "resolved", "{n}");
+        assert_eq!(n["function"], want["function"], "{key}");
+        let file = n["file"].as_str().unwrap();
+        assert_eq!(file.rsplit('/').next(), want["file"].as_str(), "{key}");
+        assert_eq!(n["line"], want["line"], "{key}");
+        compared += 1;
+    }
+    assert!(compared >= 10, "{compared}");
+    let names: Vec<&str> = p["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["function"].as_str())
+        .collect();
+    for f in ["cmp", "hash_all", "sum_squares", "main"] {
+        assert_eq!(
+            names.iter().filter(|n| **n == f).count(),
+            1,
+            "{f}: {names:?}"
+        );
+    }
+}

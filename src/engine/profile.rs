@@ -11,8 +11,9 @@
 //! ```text
 //! symscope profile [-s PATH]... [--format json|text|collapsed|cpuprofile|speedscope] [--top N] PROFILE
 //! ```
-//! PROFILE is a `.cpuprofile`, a Hermes sampling profile or a Chrome trace-event file (each of its CPU profiles, named
-//! by process, thread and id). `json` writes `{"profiles": [Profile, ...]}`, a Profile:
+//! PROFILE is a `.cpuprofile`, a Hermes sampling profile, a Chrome trace-event file (each of
+//! its CPU profiles, named by process, thread and id) or `perf script` output (a profile per
+//! thread; native frames resolved against the debug files given, as crash frames are). `json` writes `{"profiles": [Profile, ...]}`, a Profile:
 //! ```jsonc
 //! {
 //!   "profile": "CPU.cpuprofile",   // the file as named (a trace's: "t.json (pid 7, tid 9, profile 0x1)")
@@ -116,6 +117,17 @@ pub fn read_profile_file(
     let bad = |e: cpuprofile::ProfileError| Error::new(name, e);
     let text = std::str::from_utf8(file.blob.as_slice())
         .map_err(|_| bad(cpuprofile::ProfileError::NotText))?;
+    if crate::formats::perf_script::is_perf_script(text) {
+        let threads = crate::formats::perf_script::parse(text).map_err(bad)?;
+        let profiles = threads
+            .into_iter()
+            .map(|t| {
+                let label = format!("{name} ({} {}/{})", t.comm, t.pid, t.tid);
+                (label, t.profile)
+            })
+            .collect();
+        return Ok((profiles, None));
+    }
     let trace = trace_events::is_trace_events(file.blob.as_slice());
     let hermes = if trace {
         trace_events::parse_hermes(text).map_err(bad)?
@@ -189,7 +201,51 @@ pub fn symbolicate_profile(
                 }),
             }],
         };
+    let mut modules: Vec<crate::model::Module> = Vec::new();
     for (i, loc) in profile.locations.iter().enumerate() {
+        if profile.native {
+            // A native frame: module and file-relative address, as a crash record's.
+            if loc.url.is_empty() || loc.column < 0 {
+                continue;
+            }
+            let module = loc
+                .url
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(&loc.url)
+                .to_owned();
+            if !modules
+                .iter()
+                .any(|m| m.path.as_deref() == Some(loc.url.as_str()))
+            {
+                modules.push(crate::model::Module {
+                    name: module.clone(),
+                    path: Some(loc.url.clone()),
+                    ..crate::model::Module::default()
+                });
+            }
+            let address = loc.column as u64;
+            stack_of[i] = Some(stacks.len());
+            stacks.push(Stack {
+                title: String::new(),
+                title_line: 0,
+                crashed: false,
+                frames: vec![Frame {
+                    raw: format!("    {address:x} {} ({})", loc.function, loc.url),
+                    line_no: stacks.len() + 1,
+                    input: Some(FrameInput {
+                        function: (!loc.function.is_empty() && loc.function != "[unknown]")
+                            .then(|| loc.function.clone()),
+                        address: Some(address),
+                        module: Some(module),
+                        module_offset: Some(address),
+                        return_address: loc.return_address,
+                        ..FrameInput::default()
+                    }),
+                }],
+            });
+            continue;
+        }
         let url = match &bytecode {
             Some(file) if profile.bytecode => file.as_str(),
             _ => loc.url.as_str(),
@@ -235,13 +291,15 @@ pub fn symbolicate_profile(
         }
     }
     let trace = Trace {
-        format: if profile.bytecode {
+        format: if profile.native {
+            LogFormat::NativeAddresses
+        } else if profile.bytecode {
             LogFormat::HermesBytecode
         } else {
             LogFormat::V8
         },
         stacks,
-        modules: Vec::new(),
+        modules,
     };
     let table = FrameTable::from_trace(&trace, None);
     let mut results = ResultsBuilder::new(&table);
@@ -308,6 +366,16 @@ impl ResolvedProfile {
                 column: l.column.map(|c| c.saturating_sub(1)),
             };
         }
+        if self.profile.native {
+            // An address, not a line: the function and module as recorded.
+            return Place {
+                function: (!recorded.function.is_empty() && recorded.function != "[unknown]")
+                    .then(|| recorded.function.clone()),
+                file: (!recorded.url.is_empty()).then(|| recorded.url.clone()),
+                line: None,
+                column: None,
+            };
+        }
         Place {
             function: (!recorded.function.is_empty()).then(|| recorded.function.clone()),
             file: (!recorded.url.is_empty()).then(|| recorded.url.clone()),
@@ -323,6 +391,13 @@ impl ResolvedProfile {
     /// functions table, the call trees and the flame graph group by.
     pub fn function_place(&self, loc: u32) -> Place {
         let mut place = self.place(loc);
+        // A native sample's addresses are positions in their function: it is one function
+        // by its name and file, as `perf report` counts it.
+        if self.profile.native {
+            place.line = None;
+            place.column = None;
+            return place;
+        }
         if let Some(start) = self.start_of[loc as usize]
             .and_then(|s| self.table.frame(s, 0))
             .filter(|f| f.status() == Some(FrameStatus::Resolved))

@@ -166,6 +166,7 @@ pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
             line: int(&cf["lineNumber"]).unwrap_or(-1),
             column: int(&cf["columnNumber"]).unwrap_or(-1),
             function_start: int(&cf["functionStart"]).unwrap_or(-1),
+            return_address: false,
         };
         let loc = interner.intern(location);
         let children: Vec<u64> = n["children"]
@@ -291,6 +292,7 @@ pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
         times_us: times,
         warnings,
         bytecode: false,
+        native: false,
     })
 }
 

@@ -63,6 +63,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
     if looks_like_proguard(text) {
         return FileKind::ProguardMapping;
     }
+    if super::perf_script::is_perf_script(&String::from_utf8_lossy(text)) {
+        return FileKind::Profile;
+    }
     if looks_like_log(text) {
         return FileKind::Log;
     }

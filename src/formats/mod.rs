@@ -8,6 +8,7 @@ pub mod java;
 pub mod js;
 pub mod minidump;
 pub mod native;
+pub mod perf_script;
 pub mod sdk;
 pub mod sentry;
 pub mod trace_events;

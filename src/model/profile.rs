@@ -21,6 +21,9 @@ pub struct ProfileLocation {
     /// Where the function starts when the location is a position inside it (a Hermes
     /// frame's `funcVirtAddr`, its column; −1: the location is the function's own, as V8's).
     pub function_start: i64,
+    /// A native caller frame: the address (`column`) is a return address, so the call is
+    /// looked up at address − 1.
+    pub return_address: bool,
 }
 
 /// One node of the call tree.
@@ -54,6 +57,9 @@ pub struct Profile {
     /// A Hermes profile: locations with a position are bytecode addresses (line 0, the
     /// address as column) in a bytecode file the profile does not name.
     pub bytecode: bool,
+    /// A native profile (`perf script`): locations are addresses (`column`, relative to the
+    /// module's file) in the module `url` names, line 0.
+    pub native: bool,
 }
 
 /// Interns locations: one index per distinct location.
