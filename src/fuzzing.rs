@@ -388,9 +388,18 @@ pub fn native_symbols(data: &[u8]) {
 pub fn cpuprofile(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     // The trace-event forms read the same bytes: chunks, and Hermes' stack frames.
-    if let Ok(profiles) = formats::trace_events::parse_profiles(&text) {
+    if let Ok((profiles, tracks)) = formats::trace_events::parse_trace(&text) {
         for p in profiles {
             check_profile(p.profile);
+        }
+        // A thread's events of one depth never overlap.
+        for t in &tracks.threads {
+            for d in 0..=t.events.iter().map(|e| e.depth).max().unwrap_or(0) {
+                let mut row: Vec<_> = t.events.iter().filter(|e| e.depth == d).collect();
+                row.sort_by_key(|e| e.start_us);
+                assert!(row.windows(2).all(|w| w[0].end_us <= w[1].start_us));
+                assert!(row.iter().all(|e| (e.name as usize) < tracks.names.len()));
+            }
         }
     }
     if let Ok(Some(p)) = formats::trace_events::parse_hermes(&text) {

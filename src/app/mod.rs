@@ -16,7 +16,8 @@
 //! - `dialogs.rs`: file dialogs on threads of their own (painting never waits for one);
 //! - `errors.rs`: the messages for the user, timed, dismissed one by one;
 //! - `settings.rs`: the user's own settings (the editor), never read from a workspace;
-//! - `tiles.rs`: which panes are open and where (`egui_tiles`), the user's layout.
+//! - `tiles.rs`: which panes are open and where (`egui_tiles`), the user's layout;
+//! - `profile.rs`: loaded CPU profiles, the profile pane's state, commands and view model.
 //!
 //! The window's thread reads no input file: a load job reads (or maps) it, fingerprints it
 //! and records what it found when it finishes. Nothing is written to the working directory,

@@ -17,7 +17,8 @@
 //! 5. Many logs: each symbolicated stack has a [`signature`] (its fingerprint is in the
 //!    JSON); [`buckets`] groups logs by it; [`stack_diff`] aligns two stacks frame by frame.
 //! 6. A CPU profile's distinct locations are resolved once each on the same journey
-//!    ([`profile`]), and its samples ranked by function.
+//!    ([`profile`]), and its samples ranked by function; the window's views of it (flame
+//!    chart, call trees, flame graph, comparison) are computed in [`flame`].
 //!
 //! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
 //! cores) and no cancel flag (progress answers whether to go on).
