@@ -258,4 +258,19 @@ fn two_runs_compare_by_function() {
         assert!(has_label(&h, name), "{name} is matched in both runs");
     }
     assert!(has_label(&h, "Compare with"));
+    // The differential flame graph: B's tree, each bar with its change against A.
+    h.get_by_label("Differential flame graph").click();
+    h.run_steps(4);
+    let bars = h.get_by_label("Differential flame graph bars").rect();
+    move_to(
+        &mut h,
+        bars.left_top() + egui::vec2(bars.width() / 2.0, 9.0),
+    );
+    h.run_steps(40);
+    let tips: Vec<String> = labels_containing(&h, "B total");
+    assert!(
+        tips.iter()
+            .any(|t| t.contains("against A") || t.contains("new in B")),
+        "{tips:?}"
+    );
 }

@@ -262,3 +262,69 @@ fn hidden_library_frames_give_their_time_to_their_callers() {
         }
     }
 }
+
+/// The differential flame graph's changes: a profile against itself changes nothing; against
+/// an empty one every path is new, its change its whole time; a time range of the profile
+/// against the whole: each path's change is the time of its samples outside the range.
+#[test]
+fn path_deltas_are_the_change_of_each_call_path() {
+    let r = resolved().unwrap();
+    let f = Functions::new(&r);
+    let whole = flame::top_down(&r.profile, &f, None, false);
+    assert!(
+        flame::path_deltas(&whole, &f, &whole, &f)
+            .iter()
+            .all(|&d| d == 0)
+    );
+    let empty = flame::CallTree::default();
+    let new = flame::path_deltas(&empty, &f, &whole, &f);
+    assert!(new.iter().zip(&whole.nodes).all(|(&d, n)| d >= n.total_us));
+    let o = oracle();
+    let range = (
+        o["range"][0].as_i64().unwrap(),
+        o["range"][1].as_i64().unwrap(),
+    );
+    let part = flame::top_down(&r.profile, &f, Some(range), false);
+    let outside = flame::top_down(&r.profile, &f, Some((i64::MIN, range.0)), false);
+    let after = flame::top_down(&r.profile, &f, Some((range.1, i64::MAX)), false);
+    let deltas = flame::path_deltas(&part, &f, &whole, &f);
+    // A path's time outside the range, from the two other trees.
+    let total_on = |t: &flame::CallTree, path: &[u32]| -> i64 {
+        (0..t.nodes.len() as u32)
+            .filter(|&id| t.path(id) == path)
+            .map(|id| t.nodes[id as usize].total_us)
+            .sum()
+    };
+    // Paths alike by name, file name and line share their change; the others are checked.
+    type Alike = Vec<(String, Option<String>, Option<u32>)>;
+    let alike = |path: &[u32]| -> Alike {
+        path.iter()
+            .map(|&p| {
+                let pl = &f.places[p as usize];
+                let file = pl
+                    .file
+                    .as_deref()
+                    .map(|x| x.rsplit('/').next().unwrap_or(x).to_owned());
+                (f.name(p).to_owned(), file, pl.line)
+            })
+            .collect()
+    };
+    let mut count: HashMap<Alike, usize> = HashMap::new();
+    for id in 0..whole.nodes.len() as u32 {
+        *count.entry(alike(&whole.path(id))).or_default() += 1;
+    }
+    let mut checked = 0;
+    for (id, d) in deltas.iter().enumerate() {
+        let path = whole.path(id as u32);
+        if count[&alike(&path)] > 1 {
+            continue;
+        }
+        assert_eq!(
+            *d,
+            total_on(&outside, &path) + total_on(&after, &path),
+            "{path:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > whole.nodes.len() / 2, "{checked}");
+}

@@ -51,8 +51,8 @@ pub use errors::{ErrorEntry, Errors};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded};
 pub use profile::{
-    LoadedProfile, ProfileCommand, ProfileMode, ProfileModel, ProfileView, Selected, TreeSort,
-    Window, tree_rows,
+    DiffGraph, LoadedProfile, ProfileCommand, ProfileMode, ProfileModel, ProfileView, Selected,
+    TreeSort, Window, tree_rows,
 };
 pub use rows::{Folds, FrameNotes, GroupKind, Row, StackRows, hidden_reason};
 pub use settings::{Settings, settings_file};

@@ -5,6 +5,7 @@
 
 use super::{AppState, InputId, Loaded};
 use crate::engine::flame::{self, CallTree, FunctionChange, Functions, Rows};
+
 use crate::engine::profile::ResolvedProfile;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -189,6 +190,24 @@ pub struct ProfileView {
     /// The call trees and the flame graph leave library functions out, their time counted
     /// for their callers (as the stack list folds library frames).
     pub hide_library: bool,
+    /// The comparison shows the differential flame graph (else the functions table).
+    pub compare_graph: bool,
+}
+
+/// The differential flame graph of a comparison: the other profile's (B's) top-down tree,
+/// each node coloured by its change against the same call path in the shown one (A).
+#[derive(Clone, Debug)]
+pub struct DiffGraph {
+    /// B's top-down tree.
+    pub tree: CallTree,
+    /// B's places.
+    pub functions: Arc<Functions>,
+    /// The tree as a left-heavy flame graph.
+    pub rows: Rows,
+    /// Each node's total time less A's on the same path, µs.
+    pub deltas: Vec<i64>,
+    /// The largest change either way (what the colours scale to).
+    pub largest: i64,
 }
 
 /// What was clicked in a profile view.
@@ -227,6 +246,8 @@ pub enum ProfileCommand {
     InspectSelected,
     /// Leave library functions out of the call trees and the flame graph, or show them.
     HideLibrary(bool),
+    /// Show the comparison as a differential flame graph (`true`) or a table.
+    CompareGraph(bool),
 }
 
 impl From<ProfileCommand> for super::Command {
@@ -250,6 +271,8 @@ pub struct ProfileModel {
     pub graph: Option<Arc<Rows>>,
     /// The comparison, in the compare mode with a profile to compare with.
     pub compare: Option<Arc<Vec<FunctionChange>>>,
+    /// The differential flame graph, when the comparison shows it.
+    pub diff: Option<Arc<DiffGraph>>,
     /// Which places match the search (empty: no search).
     pub matches: Arc<Vec<bool>>,
     /// The profile is being resolved.
@@ -263,6 +286,7 @@ pub(super) struct ModelKey {
     resolved: usize,
     mode: ProfileMode,
     hide_library: bool,
+    compare_graph: bool,
     range: Option<(i64, i64)>,
     search: String,
     compare: Option<(InputId, usize, usize)>,
@@ -320,6 +344,7 @@ impl AppState {
             resolved: Arc::as_ptr(&profile.resolved) as usize,
             mode: view.mode,
             hide_library: view.hide_library,
+            compare_graph: view.compare_graph,
             range: view.range,
             search: view.search.clone(),
             compare: other
@@ -350,6 +375,19 @@ impl AppState {
         let graph = (view.mode == ProfileMode::FlameGraph)
             .then(|| tree.as_ref().map(|t| Arc::new(t.flame_graph())))
             .flatten();
+        let diff = other.as_ref().filter(|_| view.compare_graph).map(|(_, o)| {
+            let a = flame::top_down(p, &profile.functions, None, view.hide_library);
+            let tree = flame::top_down(&o.resolved.profile, &o.functions, None, view.hide_library);
+            let deltas = flame::path_deltas(&a, &profile.functions, &tree, &o.functions);
+            let largest = deltas.iter().map(|d| d.saturating_abs()).max().unwrap_or(0);
+            Arc::new(DiffGraph {
+                rows: tree.flame_graph(),
+                tree,
+                functions: o.functions.clone(),
+                deltas,
+                largest,
+            })
+        });
         let compare = other.map(|(_, o)| Arc::new(flame::compare(&profile.resolved, &o.resolved)));
         let needle = view.search.trim().to_lowercase();
         let matches = if needle.is_empty() {
@@ -374,6 +412,7 @@ impl AppState {
             tree,
             graph,
             compare,
+            diff,
             matches: Arc::new(matches),
         });
         self.profile_cache = Some((key, model.clone()));
@@ -390,6 +429,7 @@ impl AppState {
                         shown: Some((input, index)),
                         mode: view.mode,
                         hide_library: view.hide_library,
+                        compare_graph: view.compare_graph,
                         sort: view.sort,
                         compare_with: view.compare_with,
                         ..ProfileView::default()
@@ -428,6 +468,7 @@ impl AppState {
             ProfileCommand::Sort(s) => view.sort = s,
             ProfileCommand::CompareWith(w) => view.compare_with = w,
             ProfileCommand::InspectSelected => self.inspect_selected_function(),
+            ProfileCommand::CompareGraph(graph) => view.compare_graph = graph,
             ProfileCommand::HideLibrary(hide) => {
                 view.hide_library = hide;
                 view.expanded.clear();

@@ -544,3 +544,49 @@ pub fn compare(a: &ResolvedProfile, b: &ResolvedProfile) -> Vec<FunctionChange> 
     });
     rows
 }
+
+/// A function's identity across two profiles: its name, file name and line (directories
+/// differ between a map's sources and a recorded URL, and a function's column between a
+/// map's segment and V8's own record; the original line does not).
+fn across(functions: &Functions, f: u32) -> (String, String, Option<u32>) {
+    let p = &functions.places[f as usize];
+    let file = p
+        .file
+        .as_deref()
+        .map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f).to_owned())
+        .unwrap_or_default();
+    (functions.name(f).to_owned(), file, p.line)
+}
+
+/// The differential flame graph's colours: for each node of `b` (a top-down tree), its total
+/// time less that of the same call path in `a` (functions matched by name, file name and
+/// original line), µs; a path `a` does not have counts its whole time as new.
+pub fn path_deltas(a: &CallTree, fa: &Functions, b: &CallTree, fb: &Functions) -> Vec<i64> {
+    type Key = (String, String, Option<u32>);
+    // Paths as strings of (name, file) pairs, so that both trees share one key space.
+    let path_keys = |t: &CallTree, f: &Functions| -> Vec<Vec<Key>> {
+        let mut out: Vec<Vec<Key>> = Vec::with_capacity(t.nodes.len());
+        for n in &t.nodes {
+            let mut k = n.parent.map_or_else(Vec::new, |p| out[p as usize].clone());
+            k.push(across(f, n.function));
+            out.push(k);
+        }
+        out
+    };
+    let mut in_a: HashMap<Vec<Key>, i64> = HashMap::new();
+    for (k, n) in path_keys(a, fa).into_iter().zip(&a.nodes) {
+        let e = in_a.entry(k).or_default();
+        *e = e.saturating_add(n.total_us);
+    }
+    // Nodes of one key (two functions alike on one line) share their change.
+    let keys_b = path_keys(b, fb);
+    let mut in_b: HashMap<&Vec<Key>, i64> = HashMap::new();
+    for (k, n) in keys_b.iter().zip(&b.nodes) {
+        let e = in_b.entry(k).or_default();
+        *e = e.saturating_add(n.total_us);
+    }
+    keys_b
+        .iter()
+        .map(|k| in_b[k].saturating_sub(in_a.get(k).copied().unwrap_or(0)))
+        .collect()
+}

@@ -452,10 +452,23 @@ fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
                     }
                 }
             });
-        ui.label(
-            RichText::new("(this profile is A; self time B − A, largest change first)").weak(),
-        );
+        ui.label(RichText::new("(this profile is A, the other B)").weak());
+        ui.separator();
+        for (graph, title) in [(false, "Functions"), (true, "Differential flame graph")] {
+            if ui
+                .selectable_label(view.compare_graph == graph, title)
+                .clicked()
+            {
+                commands.send(ProfileCommand::CompareGraph(graph));
+            }
+        }
     });
+    if view.compare_graph {
+        if let Some(diff) = &model.diff {
+            diff_graph_ui(ui, state, model, diff, commands);
+        }
+        return;
+    }
     let Some(rows) = &model.compare else {
         return;
     };
@@ -581,4 +594,61 @@ fn selected_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, comman
             ui.label(RichText::new("The engine's own entry: no script to resolve.").weak());
         }
     });
+}
+
+/// B's call tree as a flame graph, each bar coloured by its change against the same call
+/// path in A: red slower, blue faster, as strong as the change is large.
+fn diff_graph_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    model: &ProfileModel,
+    diff: &crate::app::DiffGraph,
+    commands: &mut Commands,
+) {
+    let view = &state.view.profile;
+    let functions = &diff.functions;
+    let needle = view.search.trim().to_lowercase();
+    let node = |s: Span| &diff.tree.nodes[s.id as usize];
+    let delta = |s: Span| diff.deltas.get(s.id as usize).copied().unwrap_or(0);
+    let timeline = Timeline {
+        id: "Differential flame graph",
+        rows: &diff.rows,
+        levels: &[],
+        window: view.graph_window,
+        range: None,
+        label: &|_, s| functions.name(node(s).function).to_owned(),
+        color: &|_, s| theme::diff_color(delta(s), diff.largest),
+        faint: &|s| {
+            !model.matches.is_empty()
+                && !functions
+                    .name(node(s).function)
+                    .to_lowercase()
+                    .contains(&needle)
+        },
+        selected: &|_| false,
+        tooltip: &|_, s| {
+            let n = node(s);
+            let d = delta(s);
+            let what = if d >= n.total_us && d > 0 {
+                "new in B".to_owned()
+            } else {
+                format!("{}{} against A", if d > 0 { "+" } else { "" }, ms(d as f64))
+            };
+            format!(
+                "{}\n{}\nB total {} · {what}",
+                functions.name(n.function),
+                functions.places[n.function as usize]
+                    .file
+                    .as_deref()
+                    .unwrap_or_default(),
+                ms(n.total_us as f64)
+            )
+        },
+        unit: &ms,
+        max_height: theme::PROFILE_BARS_HEIGHT,
+        compact: false,
+    };
+    if let Some(w) = timeline.show(ui).window {
+        commands.send(ProfileCommand::GraphWindow(w));
+    }
 }

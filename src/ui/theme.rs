@@ -211,6 +211,25 @@ pub const PROFILE_INDENT: f32 = 14.0;
 pub const SLOWER: Color32 = ERROR;
 /// Faster in a comparison.
 pub const FASTER: Color32 = RESOLVED;
+/// A differential flame graph's bar that did not change.
+pub const DIFF_SAME: Color32 = Color32::from_rgb(205, 205, 205);
+/// A differential flame graph's bar at the largest slowdown.
+pub const DIFF_SLOWER: Color32 = Color32::from_rgb(235, 100, 90);
+/// A differential flame graph's bar at the largest speed-up.
+pub const DIFF_FASTER: Color32 = Color32::from_rgb(100, 150, 235);
+
+/// A differential flame graph's bar: from [`DIFF_SAME`] toward [`DIFF_SLOWER`] or
+/// [`DIFF_FASTER`] as its change nears the largest.
+pub fn diff_color(delta: i64, largest: i64) -> Color32 {
+    let t = (delta as f32 / largest.max(1) as f32).clamp(-1.0, 1.0);
+    let to = if t >= 0.0 { DIFF_SLOWER } else { DIFF_FASTER };
+    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t.abs()) as u8;
+    Color32::from_rgb(
+        mix(DIFF_SAME.r(), to.r()),
+        mix(DIFF_SAME.g(), to.g()),
+        mix(DIFF_SAME.b(), to.b()),
+    )
+}
 
 /// A profile bar's colour: by its script, so a library's frames share one (V8's own
 /// entries, with no script, by name).
