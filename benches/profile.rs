@@ -118,19 +118,12 @@ fn main() {
         "# CPU profile of {n} samples ({:.1} MB; the recorded lodash profile's nodes): symbolicated and ranked, whole process, 5 rounds\n",
         bytes as f64 / 1e6
     );
-    println!("| round | symscope profile | peak | node + trace-mapping | peak | node / ours |");
-    println!("|---:|---:|---:|---:|---:|---:|");
-    for (k, (a, am, b, bm)) in rows.iter().enumerate() {
-        println!(
-            "| {} | {a:.0} ms | {:.0} MB | {b:.0} ms | {:.0} MB | {:.2}× |",
-            k + 1,
-            *am as f64 / 1e6,
-            *bm as f64 / 1e6,
-            b / a
-        );
-    }
-    let mut ratios: Vec<f64> = rows.iter().map(|r| r.2 / r.0).collect();
-    ratios.sort_by(f64::total_cmp);
+    let ratios = print_rounds(
+        "symscope profile",
+        "node + trace-mapping",
+        "node / ours",
+        &rows,
+    );
     let mut ours_ms: Vec<f64> = rows.iter().map(|r| r.0).collect();
     ours_ms.sort_by(f64::total_cmp);
     let peak = rows.iter().map(|r| r.1).max().unwrap_or(0);
@@ -216,9 +209,19 @@ fn hermes(dir: &Path) {
         "\n# Hermes sampling profile of {n} samples ({:.1} MB): resolved and written as a profile, whole process, 5 rounds\n",
         bytes as f64 / 1e6
     );
-    println!(
-        "| round | symscope profile --format cpuprofile | peak | metro-symbolicate | peak | metro / ours |"
+    let ratios = print_rounds(
+        "symscope profile --format cpuprofile",
+        "metro-symbolicate",
+        "metro / ours",
+        &rows,
     );
+    println!("\nmedian metro / ours {:.2}× (target ≥ 10×)", ratios[2]);
+}
+
+/// Prints the rounds (ours: ms and peak bytes, theirs: the same) as a table; returns the
+/// ratios theirs / ours, sorted.
+fn print_rounds(ours: &str, theirs: &str, ratio: &str, rows: &[(f64, u64, f64, u64)]) -> Vec<f64> {
+    println!("| round | {ours} | peak | {theirs} | peak | {ratio} |");
     println!("|---:|---:|---:|---:|---:|---:|");
     for (k, (a, am, b, bm)) in rows.iter().enumerate() {
         println!(
@@ -231,5 +234,5 @@ fn hermes(dir: &Path) {
     }
     let mut ratios: Vec<f64> = rows.iter().map(|r| r.2 / r.0).collect();
     ratios.sort_by(f64::total_cmp);
-    println!("\nmedian metro / ours {:.2}× (target ≥ 10×)", ratios[2]);
+    ratios
 }

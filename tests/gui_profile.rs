@@ -95,24 +95,11 @@ fn the_heaviest_functions_are_v8s_own_by_name() {
 fn a_flame_chart_bar_names_itself_and_opens_the_inspector() {
     let mut h = lodash();
     // The widest arrayAggregator bar, placed as the widget places it (the whole profile shown).
-    let (depth, span, start, end) = {
-        let state = h.state();
-        let shown = state.shown_profile().unwrap();
-        let p = state.profile(shown).unwrap();
-        let best = p
-            .chart
-            .rows
-            .iter()
-            .enumerate()
-            .flat_map(|(d, row)| row.iter().map(move |s| (d, *s)))
-            .filter(|(_, s)| {
-                p.functions
-                    .name(p.functions.of_node(&p.resolved.profile, s.id))
-                    == "arrayAggregator"
-            })
-            .max_by_key(|(_, s)| s.end - s.start)
-            .unwrap();
-        (best.0, best.1, p.chart.start, p.chart.end)
+    let (depth, span) = widest_bar(h.state(), "arrayAggregator");
+    let (start, end) = {
+        let s = h.state();
+        let p = s.profile(s.shown_profile().unwrap()).unwrap();
+        (p.chart.start, p.chart.end)
     };
     let bars = node_rect(&h, "Flame chart bars");
     let x = bars.left()

@@ -18,6 +18,36 @@ fn map() -> PathBuf {
     common::js("lodash-terser/lodash.min.js.map")
 }
 
+/// `symscope profile --format json` of `profile` against `symbols`, which must succeed.
+fn profile_json(symbols: &[PathBuf], profile: &Path) -> Value {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_symscope"));
+    cmd.args(["profile", "--format", "json"]);
+    for s in symbols {
+        cmd.arg("-s").arg(s);
+    }
+    let out = cmd.arg(profile).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A JSON file of the fixtures.
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The Hermes profile against terser's and hermesc's maps, chained.
+fn hermes_json() -> Value {
+    let hermes = dir().join("hermes");
+    profile_json(
+        &[hermes.join("work.hbc.map"), hermes.join("work.min.js.map")],
+        &hermes.join("work.hermes-profile.json"),
+    )
+}
+
 fn profile(format: &str, extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_symscope"))
         .args(["profile", "--format", format, "-s"])
@@ -41,11 +71,11 @@ fn json() -> Value {
 }
 
 fn oracle() -> Value {
-    serde_json::from_slice(&std::fs::read(dir().join("lodash-min.oracle.json")).unwrap()).unwrap()
+    read_json(&dir().join("lodash-min.oracle.json"))
 }
 
 fn recorded() -> Value {
-    serde_json::from_slice(&std::fs::read(dir().join("lodash-min.cpuprofile")).unwrap()).unwrap()
+    read_json(&dir().join("lodash-min.cpuprofile"))
 }
 
 /// A path from `node_modules/` on, as both sides name lodash's source.
@@ -302,23 +332,8 @@ fn a_traces_profile_chunks_make_the_profile_v8_wrote() {
 /// `source-map` package maps it (`hermes/work.oracle.json`).
 #[test]
 fn a_hermes_profile_resolves_through_its_chain_of_maps() {
-    let hermes = dir().join("hermes");
-    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["profile", "--format", "json", "-s"])
-        .arg(hermes.join("work.hbc.map"))
-        .arg("-s")
-        .arg(hermes.join("work.min.js.map"))
-        .arg(hermes.join("work.hermes-profile.json"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let oracle: Value =
-        serde_json::from_slice(&std::fs::read(hermes.join("work.oracle.json")).unwrap()).unwrap();
+    let doc = hermes_json();
+    let oracle = read_json(&dir().join("hermes/work.oracle.json"));
     let positions = oracle["positions"].as_object().unwrap();
     let nodes = doc["profiles"][0]["nodes"].as_array().unwrap();
     let mut compared = 0;
@@ -352,27 +367,13 @@ fn a_hermes_profile_resolves_through_its_chain_of_maps() {
 #[test]
 fn a_hermes_profile_agrees_with_metro_symbolicate() {
     let hermes = dir().join("hermes");
-    let metro: Value =
-        serde_json::from_slice(&std::fs::read(hermes.join("work.metro.json")).unwrap()).unwrap();
+    let metro = read_json(&hermes.join("work.metro.json"));
     for maps in [
         &["work.composed.map"][..],
         &["work.hbc.map", "work.min.js.map"][..],
     ] {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_symscope"));
-        cmd.args(["profile", "--format", "json"]);
-        for m in maps {
-            cmd.arg("-s").arg(hermes.join(m));
-        }
-        let out = cmd
-            .arg(hermes.join("work.hermes-profile.json"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let maps: Vec<PathBuf> = maps.iter().map(|m| hermes.join(m)).collect();
+        let doc = profile_json(&maps, &hermes.join("work.hermes-profile.json"));
         let nodes = doc["profiles"][0]["nodes"].as_array().unwrap();
         let mut compared = 0;
         for (id, name) in metro["names"].as_object().unwrap() {
@@ -433,9 +434,7 @@ fn speedscope_output_weighs_each_stack_as_devtools_does() {
     assert_eq!(samples.len(), weights.len());
     // Self time per leaf frame, against the independent count (its keys are V8's recorded
     // frames; the unresolved ones, V8's own entries, keep their names).
-    let oracle: Value =
-        serde_json::from_slice(&std::fs::read(dir().join("lodash-min.views.json")).unwrap())
-            .unwrap();
+    let oracle = read_json(&dir().join("lodash-min.views.json"));
     let total: i64 = oracle["whole"]["self"]
         .as_object()
         .unwrap()
@@ -466,19 +465,8 @@ fn speedscope_output_weighs_each_stack_as_devtools_does() {
 /// offsets its samples were at.
 #[test]
 fn a_hermes_profile_ranks_each_function_once_at_its_start() {
-    let hermes = dir().join("hermes");
-    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["profile", "--format", "json", "-s"])
-        .arg(hermes.join("work.hbc.map"))
-        .arg("-s")
-        .arg(hermes.join("work.min.js.map"))
-        .arg(hermes.join("work.hermes-profile.json"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let oracle: Value =
-        serde_json::from_slice(&std::fs::read(hermes.join("work.oracle.json")).unwrap()).unwrap();
+    let doc = hermes_json();
+    let oracle = read_json(&dir().join("hermes/work.oracle.json"));
     let p = &doc["profiles"][0];
     let nodes = p["nodes"].as_array().unwrap();
     let expected: std::collections::BTreeSet<String> = oracle["starts"]
@@ -525,20 +513,8 @@ fn a_hermes_profile_ranks_each_function_once_at_its_start() {
 #[test]
 fn a_perf_script_profile_resolves_against_the_binary() {
     let perf = dir().join("perf");
-    let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["profile", "--format", "json", "-s"])
-        .arg(perf.join("work"))
-        .arg(perf.join("work.perf.txt"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let oracle: Value =
-        serde_json::from_slice(&std::fs::read(perf.join("work.oracle.json")).unwrap()).unwrap();
+    let doc = profile_json(&[perf.join("work")], &perf.join("work.perf.txt"));
+    let oracle = read_json(&perf.join("work.oracle.json"));
     let p = &doc["profiles"][0];
     assert_eq!(p["samples"], 999);
     let nodes = p["nodes"].as_array().unwrap();

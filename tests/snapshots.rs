@@ -317,19 +317,7 @@ fn profile_app() -> Harness<'static, AppState> {
     let (window, selected) = {
         let s = h.state();
         let p = s.profile(s.shown_profile().unwrap()).unwrap();
-        let (_, bar) = p
-            .chart
-            .rows
-            .iter()
-            .enumerate()
-            .flat_map(|(d, row)| row.iter().map(move |s| (d, *s)))
-            .filter(|(_, s)| {
-                p.functions
-                    .name(p.functions.of_node(&p.resolved.profile, s.id))
-                    == "arrayAggregator"
-            })
-            .max_by_key(|(_, s)| s.end - s.start)
-            .unwrap();
+        let (_, bar) = widest_bar(s, "arrayAggregator");
         let pad = (bar.end - bar.start) as f64 * 3.0;
         (
             (bar.start as f64 - pad, bar.end as f64 + pad),

@@ -17,6 +17,8 @@ pub struct Views {
     pub inspector: Option<Arc<InspectorView>>,
     /// The profile pane's model, when a profile is loaded.
     pub profile: Option<Arc<super::ProfileModel>>,
+    /// The call tree's rows as shown (node, depth), in a call tree view.
+    pub profile_rows: Option<super::profile::TreeRows>,
 }
 
 /// A value and what it was computed from.
@@ -94,11 +96,13 @@ impl AppState {
         } else {
             None
         };
+        let profile = self.profile_model();
         Views {
             rows: self.stack_rows(),
             detail: self.selected_frame_detail(),
             inspector,
-            profile: self.profile_model(),
+            profile_rows: profile.as_ref().and_then(|m| self.profile_tree_rows(m)),
+            profile,
         }
     }
 

@@ -394,6 +394,8 @@ pub struct AppState {
     caches: caches::Caches,
     /// The profile pane's model and what it was computed from.
     profile_cache: Option<(profile::ModelKey, Arc<ProfileModel>)>,
+    /// The call tree's rows and what they were computed from.
+    profile_rows_cache: Option<(profile::RowsKey, profile::TreeRows)>,
     autosave: Autosave,
     started: Instant,
     next_input: u64,
@@ -438,6 +440,7 @@ impl AppState {
             running: RunningJobs::default(),
             caches: caches::Caches::default(),
             profile_cache: None,
+            profile_rows_cache: None,
             autosave: Autosave::new(Duration::from_millis(800)),
             started: Instant::now(),
             next_input: 1,

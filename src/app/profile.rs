@@ -505,6 +505,35 @@ impl AppState {
     }
 }
 
+/// What the call tree's rows depend on: the tree, its order and the rows opened.
+pub(super) type RowsKey = (usize, TreeSort, HashSet<Vec<u32>>);
+
+/// The call tree's rows as shown (node, depth).
+pub type TreeRows = Arc<Vec<(u32, usize)>>;
+
+impl AppState {
+    /// The call tree's rows as shown, computed once per tree, order and opened rows (not
+    /// every frame).
+    pub(super) fn profile_tree_rows(&mut self, model: &ProfileModel) -> Option<TreeRows> {
+        let tree = model.tree.as_ref()?;
+        let view = &self.view.profile;
+        let key: RowsKey = (Arc::as_ptr(tree) as usize, view.sort, view.expanded.clone());
+        if let Some((k, rows)) = &self.profile_rows_cache
+            && *k == key
+        {
+            return Some(rows.clone());
+        }
+        let rows = Arc::new(tree_rows(
+            tree,
+            &model.profile.functions,
+            view.sort,
+            &view.expanded,
+        ));
+        self.profile_rows_cache = Some((key, rows.clone()));
+        Some(rows)
+    }
+}
+
 /// The rows of a call tree as shown: each row's node and depth, children in `sort` order
 /// under the rows the user opened (`expanded`, by path of functions).
 pub fn tree_rows(

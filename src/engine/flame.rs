@@ -408,17 +408,11 @@ pub fn top_down(
     range: Option<(i64, i64)>,
     hide_library: bool,
 ) -> CallTree {
-    let (weight, _) = node_weights(profile, range);
     let mut tree = CallTree::default();
     let mut index = HashMap::new();
-    let mut path = Vec::new();
-    for (n, &w) in weight.iter().enumerate() {
-        if w <= 0 {
-            continue;
-        }
-        node_path(profile, functions, n as u32, hide_library, &mut path);
+    for_each_path(profile, functions, range, hide_library, |path, w| {
         let mut at = None;
-        for &f in &path {
+        for &f in path {
             let id = tree.child(&mut index, at, f);
             let node = &mut tree.nodes[id as usize];
             node.total_us = node.total_us.saturating_add(w);
@@ -429,8 +423,31 @@ pub fn top_down(
             node.self_us = node.self_us.saturating_add(w);
             tree.total_us = tree.total_us.saturating_add(w);
         }
-    }
+    });
     tree
+}
+
+/// Calls `each` with the path of functions (outermost first, see [`node_path`]) of every
+/// node with samples in `range`, and their time; a node of the root entry alone is passed
+/// over (no function to count it for).
+fn for_each_path(
+    profile: &Profile,
+    functions: &Functions,
+    range: Option<(i64, i64)>,
+    hide_library: bool,
+    mut each: impl FnMut(&[u32], i64),
+) {
+    let (weight, _) = node_weights(profile, range);
+    let mut path = Vec::new();
+    for (n, &w) in weight.iter().enumerate() {
+        if w <= 0 {
+            continue;
+        }
+        node_path(profile, functions, n as u32, hide_library, &mut path);
+        if !path.is_empty() {
+            each(&path, w);
+        }
+    }
 }
 
 /// The bottom-up call tree over the samples in `range` (DevTools' Bottom-Up): every function
@@ -442,20 +459,10 @@ pub fn bottom_up(
     range: Option<(i64, i64)>,
     hide_library: bool,
 ) -> CallTree {
-    let (weight, _) = node_weights(profile, range);
     let mut tree = CallTree::default();
     let mut index = HashMap::new();
-    let mut path = Vec::new();
     let mut seen = HashSet::new();
-    for (n, &w) in weight.iter().enumerate() {
-        if w <= 0 {
-            continue;
-        }
-        node_path(profile, functions, n as u32, hide_library, &mut path);
-        if path.is_empty() {
-            // A sample of the root entry alone: no function to count it for.
-            continue;
-        }
+    for_each_path(profile, functions, range, hide_library, |path, w| {
         tree.total_us = tree.total_us.saturating_add(w);
         seen.clear();
         // Each function from its innermost call, with its callers outward.
@@ -474,7 +481,7 @@ pub fn bottom_up(
                 at = Some(id);
             }
         }
-    }
+    });
     tree
 }
 

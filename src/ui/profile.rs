@@ -7,7 +7,7 @@
 use super::theme;
 use super::timeline::{Timeline, ms};
 use crate::app::{
-    AppState, Commands, ProfileCommand, ProfileMode, ProfileModel, Selected, TreeSort, tree_rows,
+    AppState, Commands, ProfileCommand, ProfileMode, ProfileModel, Selected, TreeSort,
 };
 use crate::engine::flame::{CallTree, Span};
 use egui::RichText;
@@ -17,6 +17,7 @@ pub(super) fn profile_ui(
     ui: &mut egui::Ui,
     state: &AppState,
     model: Option<&ProfileModel>,
+    rows: Option<&[(u32, usize)]>,
     commands: &mut Commands,
 ) {
     let Some(model) = model else {
@@ -30,7 +31,9 @@ pub(super) fn profile_ui(
     match view.mode {
         ProfileMode::FlameChart => flame_chart_ui(ui, state, model, commands),
         ProfileMode::FlameGraph => flame_graph_ui(ui, state, model, commands),
-        ProfileMode::TopDown | ProfileMode::BottomUp => tree_ui(ui, state, model, commands),
+        ProfileMode::TopDown | ProfileMode::BottomUp => {
+            tree_ui(ui, state, model, rows.unwrap_or_default(), commands)
+        }
         ProfileMode::Compare => compare_ui(ui, state, model, commands),
     }
 }
@@ -144,6 +147,14 @@ fn where_text(model: &ProfileModel, place: u32) -> String {
     }
 }
 
+/// A function's bar colour: by its file (its name when it has none).
+fn place_color(functions: &crate::engine::flame::Functions, f: u32) -> egui::Color32 {
+    theme::frame_color(
+        functions.places[f as usize].file.as_deref(),
+        functions.name(f),
+    )
+}
+
 /// Time on x, depth on y; a click selects, the ruler selects a range.
 fn flame_chart_ui(
     ui: &mut egui::Ui,
@@ -163,13 +174,7 @@ fn flame_chart_ui(
         window: view.chart_window,
         range: Some(view.range),
         label: &|_, s| functions.name(place(s)).to_owned(),
-        color: &|_, s| {
-            let f = place(s);
-            theme::frame_color(
-                functions.places[f as usize].file.as_deref(),
-                functions.name(f),
-            )
-        },
+        color: &|_, s| place_color(functions, place(s)),
         faint: &|s| faint(model, place(s)),
         selected: &|s| view.selected.is_some_and(|sel| sel.node == Some(s.id)),
         tooltip: &|row, s| {
@@ -269,13 +274,7 @@ fn flame_graph_ui(
         window: view.graph_window,
         range: None,
         label: &|_, s| functions.name(place(s)).to_owned(),
-        color: &|_, s| {
-            let f = place(s);
-            theme::frame_color(
-                functions.places[f as usize].file.as_deref(),
-                functions.name(f),
-            )
-        },
+        color: &|_, s| place_color(functions, place(s)),
         faint: &|s| faint(model, place(s)),
         selected: &|s| {
             view.selected
@@ -309,13 +308,17 @@ fn flame_graph_ui(
 }
 
 /// The call tree (top-down or bottom-up): a windowed table of self and total time.
-fn tree_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, commands: &mut Commands) {
+fn tree_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    model: &ProfileModel,
+    rows: &[(u32, usize)],
+    commands: &mut Commands,
+) {
     let Some(tree) = &model.tree else {
         return;
     };
     let view = &state.view.profile;
-    let functions = &model.profile.functions;
-    let rows = tree_rows(tree, functions, view.sort, &view.expanded);
     let total = tree.total_us.max(1) as f64;
     ui.horizontal(|ui| {
         for (sort, title) in [

@@ -53,9 +53,13 @@ impl Behavior<Pane> for PaneDrawer<'_> {
                     Pane::LogCompare => buckets::log_compare_ui(ui, state),
                     Pane::MapCompare => inspector::map_compare_ui(ui, state, self.commands),
                     Pane::Timings => timing_panel::timing_panel_ui(ui, state),
-                    Pane::Profile => {
-                        profile::profile_ui(ui, state, views.profile.as_deref(), self.commands)
-                    }
+                    Pane::Profile => profile::profile_ui(
+                        ui,
+                        state,
+                        views.profile.as_deref(),
+                        views.profile_rows.as_deref().map(Vec::as_slice),
+                        self.commands,
+                    ),
                 }
             });
         UiResponse::None

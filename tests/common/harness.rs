@@ -304,3 +304,20 @@ pub fn close_tab(h: &mut Harness<'static, AppState>, title: &str) {
         .click();
     h.run_steps(3);
 }
+
+/// The shown profile's widest flame-chart bar of function `name`: its depth and bar.
+pub fn widest_bar(state: &AppState, name: &str) -> (usize, symscope::engine::flame::Span) {
+    let p = state.profile(state.shown_profile().unwrap()).unwrap();
+    p.chart
+        .rows
+        .iter()
+        .enumerate()
+        .flat_map(|(d, row)| row.iter().map(move |s| (d, *s)))
+        .filter(|(_, s)| {
+            p.functions
+                .name(p.functions.of_node(&p.resolved.profile, s.id))
+                == name
+        })
+        .max_by_key(|(_, s)| s.end - s.start)
+        .unwrap_or_else(|| panic!("no bar of {name}"))
+}
