@@ -237,17 +237,35 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
     // Standard output is line-buffered: a profile of a million samples is one long line.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     let out: &mut dyn std::io::Write = &mut out;
-    // A long profile is mapped, not copied: it is read once, into compact samples.
-    let file = if args.profile.as_os_str() == "-" {
-        read_log(&args.profile)?
-    } else {
-        let name = args.profile.display().to_string();
-        let blob = crate::jobs::read_or_map(&args.profile)
-            .map_err(|e| unusable(format!("{name}: {e}")))?;
-        Detected::new(name, blob)
+    // A ranking needs each node's totals, not the samples: a `.cpuprofile` streams from the
+    // file into them, the file never held.
+    let totals = match args.format {
+        ProfileFormat::Json | ProfileFormat::Text | ProfileFormat::Collapsed
+            if args.profile.as_os_str() != "-" =>
+        {
+            profile_totals(&args.profile)?
+        }
+        _ => None,
     };
-    // The file is dropped once read: a profile is mostly its samples, kept compact.
-    let profiles = read_profiles(file, args.format)?;
+    // Otherwise a long profile is mapped, not copied: it is read once, into compact samples,
+    // and dropped.
+    let (name, totals) = match totals {
+        Some((name, p)) => (name, Some(p)),
+        None => (args.profile.display().to_string(), None),
+    };
+    let profiles = match totals {
+        Some(p) => vec![(name, p)],
+        None => {
+            let file = if args.profile.as_os_str() == "-" {
+                read_log(&args.profile)?
+            } else {
+                let blob = crate::jobs::read_or_map(&args.profile)
+                    .map_err(|e| unusable(format!("{name}: {e}")))?;
+                Detected::new(name, blob)
+            };
+            read_profiles(file, args.format)?
+        }
+    };
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
     for path in &args.symbols {
@@ -303,6 +321,22 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
             .and_then(|()| out.write_all(b"\n")),
     };
     finish_output(written.and_then(|()| out.flush()))
+}
+
+/// A `.cpuprofile` read as per-node totals from the file (its first kilobytes detect it);
+/// `None`: read it whole.
+fn profile_totals(path: &Path) -> Result<Option<(String, crate::model::Profile)>, Failure> {
+    let name = path.display().to_string();
+    let failed = |e: std::io::Error| unusable(format!("{name}: {e}"));
+    let mut file = std::fs::File::open(path).map_err(failed)?;
+    let mut head = Vec::with_capacity(1 << 16);
+    (&mut file)
+        .take(1 << 16)
+        .read_to_end(&mut head)
+        .map_err(failed)?;
+    let input = std::io::Read::chain(head.as_slice(), file);
+    let totals = engine::profile::read_profile_totals(&name, &head, input).map_err(unusable)?;
+    Ok(totals.map(|p| (name, p)))
 }
 
 /// The CPU profiles of a profile file, each with its label; `--format cpuprofile` writes one.

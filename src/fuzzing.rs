@@ -384,7 +384,8 @@ pub fn native_symbols(data: &[u8]) {
 /// Reads any bytes as a V8 CPU profile (and as trace events, Chrome's and Hermes'); when one
 /// parses, the profile must hold together
 /// (parents first, samples naming nodes, times in order), every view of it must be written
-/// without a panic, and the rewritten profile must read back with the same samples.
+/// without a panic, and the rewritten profile must read back with the same samples. A V8
+/// profile read as totals (`symscope profile`'s rankings) must agree with the whole reading.
 pub fn cpuprofile(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     // The trace-event forms read the same bytes: chunks, and Hermes' stack frames.
@@ -409,7 +410,23 @@ pub fn cpuprofile(data: &[u8]) {
         }
         check_profile(p);
     }
-    if let Ok(profile) = formats::cpuprofile::parse(&text) {
+    let whole = formats::cpuprofile::parse(&text);
+    // What the totals reader takes, the whole reader reads to the same totals.
+    if let (Ok(Some(t)), Ok(true)) = (
+        formats::cpuprofile::read_totals(data),
+        std::str::from_utf8(data).map(|_| true),
+    ) {
+        let whole = whole.as_ref().expect("the whole reader reads it too");
+        assert_eq!(
+            (&t.nodes, &t.locations, &t.warnings),
+            (&whole.nodes, &whole.locations, &whole.warnings)
+        );
+        assert_eq!((t.start_us, t.end_us), (whole.start_us, whole.end_us));
+        assert_eq!(t.self_us(), whole.self_us(), "self times");
+        assert_eq!(t.hits(), whole.hits());
+        assert_eq!(t.sample_count(), whole.samples.len());
+    }
+    if let Ok(profile) = whole {
         check_profile(profile);
     }
     if let Ok(threads) = formats::perf_script::parse(&text) {

@@ -560,3 +560,33 @@ fn a_perf_script_profile_resolves_against_the_binary() {
         );
     }
 }
+
+#[test]
+fn a_profile_streamed_as_totals_ranks_as_one_read_whole() {
+    // From a file, `--format json` and `text` stream the profile into per-node totals; from
+    // standard input the profile is read whole, samples kept. Both answer alike.
+    for format in ["json", "text", "collapsed"] {
+        let streamed = profile(format, &[]);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args(["profile", "--format", format, "-s"])
+            .arg(map())
+            .arg("-")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let bytes = std::fs::read(dir().join("lodash-min.cpuprofile")).unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), &bytes).unwrap();
+        let whole = child.wait_with_output().unwrap();
+        assert!(streamed.status.success() && whole.status.success());
+        let (a, b) = (
+            String::from_utf8_lossy(&streamed.stdout),
+            String::from_utf8_lossy(&whole.stdout),
+        );
+        // Labels differ: the file's path against standard input's.
+        let path = dir().join("lodash-min.cpuprofile").display().to_string();
+        let a = a.replace(&path, "standard input");
+        assert!(a.len() > 1000, "{format}: {a}");
+        assert!(a == b, "{format}: the outputs differ");
+    }
+}

@@ -156,6 +156,27 @@ pub fn read_profile_file(
     Ok((profiles, tracks))
 }
 
+/// A V8 CPU profile's per-node totals read from `input` without its samples kept (see
+/// [`crate::formats::cpuprofile::read_totals`]): enough for [`ResolvedProfile::functions`],
+/// the JSON, the text table and the folded stacks, not for a timeline. `None`: the file is
+/// not a plain `.cpuprofile` this reader takes; read it whole with [`read_profile_file`].
+/// `head` is the file's start (64 KB, or all of a shorter file), which detects it; `input`
+/// reads the file from its first byte.
+pub fn read_profile_totals(
+    name: &str,
+    head: &[u8],
+    input: impl std::io::Read,
+) -> Result<Option<Profile>, Error> {
+    use crate::formats::{cpuprofile, trace_events};
+    if crate::formats::peek(head) != crate::model::FileKind::Profile
+        || !cpuprofile::is_cpuprofile(head)
+        || trace_events::is_trace_events(head)
+    {
+        return Ok(None);
+    }
+    cpuprofile::read_totals(input).map_err(|e| Error::new(name, e))
+}
+
 /// The bytecode file a Hermes profile's addresses are in: the Hermes map among `symbols`
 /// (`….hbc.map`), else the only map, named without `.map`.
 pub fn bytecode_file(symbols: &SymbolSet) -> Option<String> {
@@ -562,7 +583,7 @@ impl ResolvedProfile {
         json!({
             "profile": self.name,
             "duration_ms": ms(p.end_us.saturating_sub(p.start_us)),
-            "samples": p.samples.len(),
+            "samples": p.sample_count(),
             "locations": p.locations.len(),
             "warnings": p.warnings,
             "nodes": nodes,
@@ -581,7 +602,7 @@ impl ResolvedProfile {
         let mut out = format!(
             "{}: {} samples, {:.1} ms, {} distinct locations\n",
             self.name,
-            p.samples.len(),
+            p.sample_count(),
             p.end_us.saturating_sub(p.start_us) as f64 / 1e3,
             p.locations.len()
         );

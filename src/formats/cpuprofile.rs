@@ -9,8 +9,11 @@
 //! warning; a sample or child naming a node the profile lacks is an error.
 
 use crate::model::{LocationInterner, Profile, ProfileLocation, ProfileNode};
+
+mod totals;
 use serde_json::Value;
 use std::collections::HashMap;
+pub use totals::read_totals;
 
 /// Why a file is not a CPU profile Symscope can read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -137,11 +140,86 @@ pub fn from_value(doc: &Value) -> Result<Profile, ProfileError> {
     build(raw)
 }
 
+/// Node ids as recorded to node indexes.
+pub(super) struct NodeIds {
+    /// Ids are usually small and dense (V8 numbers nodes from 1): a table looks them up
+    /// without hashing each of a million samples.
+    dense: Option<Vec<u32>>,
+    by_id: HashMap<u64, u32>,
+}
+
+impl NodeIds {
+    /// The index of the node recorded as `id`.
+    pub(super) fn get(&self, id: u64) -> Option<u32> {
+        match &self.dense {
+            Some(table) => usize::try_from(id)
+                .ok()
+                .and_then(|i| table.get(i))
+                .copied()
+                .filter(|&n| n != u32::MAX),
+            None => self.by_id.get(&id).copied(),
+        }
+    }
+}
+
 /// The profile of a file read as [`Raw`].
 pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
-    let nodes = raw.nodes.ok_or(ProfileError::Field("no `nodes` array"))?;
-    let start_us = raw.start.ok_or(ProfileError::Field("no `startTime`"))?.0;
-    let end_us = raw.end.map_or(start_us, |e| e.0);
+    let (mut profile, ids) = tree(raw.nodes, raw.start, raw.end)?;
+    // Samples and their times, in place: the node ids become indexes, the deltas times.
+    let mut samples = raw.samples;
+    let deltas = raw.deltas;
+    if samples.is_empty() {
+        profile
+            .warnings
+            .push("the profile has no samples (only the call tree)".to_owned());
+    } else if samples.len() != deltas.len() {
+        return Err(ProfileError::DeltaCount {
+            samples: samples.len(),
+            deltas: deltas.len(),
+        });
+    }
+    for (index, s) in samples.iter_mut().enumerate() {
+        *s = ids.get(u64::from(*s)).ok_or(ProfileError::UnknownSample {
+            index,
+            id: u64::from(*s),
+        })?;
+    }
+    let mut t = profile.start_us;
+    let mut negative = 0usize;
+    // In place: the deltas' memory becomes the times'.
+    let mut times: Vec<i64> = deltas
+        .into_iter()
+        .map(|d| {
+            negative += usize::from(d.0 < 0);
+            // Saturating: a hostile file's times must not overflow.
+            t = t.saturating_add(d.0);
+            t
+        })
+        .collect();
+    if negative > 0 {
+        profile.warnings.push(format!(
+            "{negative} negative time deltas: the samples are taken in time order, as DevTools does"
+        ));
+        let mut pairs: Vec<(i64, u32)> =
+            times.iter().copied().zip(samples.iter().copied()).collect();
+        pairs.sort_by_key(|&(t, _)| t);
+        times = pairs.iter().map(|&(t, _)| t).collect();
+        samples = pairs.iter().map(|&(_, s)| s).collect();
+    }
+    profile.samples = samples;
+    profile.times_us = times;
+    Ok(profile)
+}
+
+/// The call tree of a profile (no samples yet) and its node ids.
+pub(super) fn tree(
+    nodes: Option<Vec<Value>>,
+    start: Option<Micros>,
+    end: Option<Micros>,
+) -> Result<(Profile, NodeIds), ProfileError> {
+    let nodes = nodes.ok_or(ProfileError::Field("no `nodes` array"))?;
+    let start_us = start.ok_or(ProfileError::Field("no `startTime`"))?.0;
+    let end_us = end.map_or(start_us, |e| e.0);
     let mut warnings = Vec::new();
     // Nodes by id, in file order, with their locations interned.
     let mut interner = LocationInterner::default();
@@ -230,19 +308,6 @@ pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
             location: read[k].1,
         })
         .collect();
-    // Samples and their times, in place: the node ids become indexes, the deltas times.
-    let mut samples = raw.samples;
-    let deltas = raw.deltas;
-    if samples.is_empty() {
-        warnings.push("the profile has no samples (only the call tree)".to_owned());
-    } else if samples.len() != deltas.len() {
-        return Err(ProfileError::DeltaCount {
-            samples: samples.len(),
-            deltas: deltas.len(),
-        });
-    }
-    // Ids are usually small and dense (V8 numbers nodes from 1): a table looks them up
-    // without hashing each of a million samples.
     let max_id = by_id.keys().copied().max().unwrap_or(0);
     let dense: Option<Vec<u32>> = (max_id < 4 * by_id.len() as u64 + 1024).then(|| {
         let mut table = vec![u32::MAX; max_id as usize + 1];
@@ -251,49 +316,20 @@ pub(super) fn build(raw: Raw) -> Result<Profile, ProfileError> {
         }
         table
     });
-    for (index, s) in samples.iter_mut().enumerate() {
-        let found = match &dense {
-            Some(table) => table.get(*s as usize).copied().filter(|&n| n != u32::MAX),
-            None => by_id.get(&u64::from(*s)).map(|&k| new_index[k]),
-        };
-        *s = found.ok_or(ProfileError::UnknownSample {
-            index,
-            id: u64::from(*s),
-        })?;
-    }
-    let mut t = start_us;
-    let mut negative = 0usize;
-    // In place: the deltas' memory becomes the times'.
-    let mut times: Vec<i64> = deltas
-        .into_iter()
-        .map(|d| {
-            negative += usize::from(d.0 < 0);
-            // Saturating: a hostile file's times must not overflow.
-            t = t.saturating_add(d.0);
-            t
-        })
-        .collect();
-    if negative > 0 {
-        warnings.push(format!(
-            "{negative} negative time deltas: the samples are taken in time order, as DevTools does"
-        ));
-        let mut pairs: Vec<(i64, u32)> =
-            times.iter().copied().zip(samples.iter().copied()).collect();
-        pairs.sort_by_key(|&(t, _)| t);
-        times = pairs.iter().map(|&(t, _)| t).collect();
-        samples = pairs.iter().map(|&(_, s)| s).collect();
-    }
-    Ok(Profile {
+    let by_id = if dense.is_some() {
+        HashMap::new()
+    } else {
+        by_id.iter().map(|(&id, &k)| (id, new_index[k])).collect()
+    };
+    let profile = Profile {
         start_us,
         end_us,
         locations: interner.locations,
         nodes: out_nodes,
-        samples,
-        times_us: times,
         warnings,
-        bytecode: false,
-        native: false,
-    })
+        ..Profile::default()
+    };
+    Ok((profile, NodeIds { dense, by_id }))
 }
 
 #[cfg(test)]

@@ -208,6 +208,7 @@ impl Building {
             warnings: Vec::new(),
             bytecode: false,
             native: true,
+            totals: None,
         }
     }
 }

@@ -60,6 +60,21 @@ pub struct Profile {
     /// A native profile (`perf script`): locations are addresses (`column`, relative to the
     /// module's file) in the module `url` names, line 0.
     pub native: bool,
+    /// Each node's self time and sample count, when the profile was read as totals only
+    /// (`samples` and `times_us` then empty): what a ranking needs, without a million
+    /// samples held.
+    pub totals: Option<NodeTotals>,
+}
+
+/// Per-node totals of a profile read without its samples kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeTotals {
+    /// Each node's self time, µs ([`Profile::self_us`]'s rule).
+    pub self_us: Vec<i64>,
+    /// Each node's sample count.
+    pub hits: Vec<u64>,
+    /// The number of samples read.
+    pub samples: usize,
 }
 
 /// Interns locations: one index per distinct location.
@@ -114,8 +129,18 @@ impl Profile {
         }
     }
 
+    /// The number of samples.
+    pub fn sample_count(&self) -> usize {
+        self.totals
+            .as_ref()
+            .map_or(self.samples.len(), |t| t.samples)
+    }
+
     /// Each node's self time, µs: the durations of the samples whose leaf it is.
     pub fn self_us(&self) -> Vec<i64> {
+        if let Some(t) = &self.totals {
+            return t.self_us.clone();
+        }
         let mut out = vec![0i64; self.nodes.len()];
         for (i, &s) in self.samples.iter().enumerate() {
             if let Some(slot) = out.get_mut(s as usize) {
@@ -127,6 +152,9 @@ impl Profile {
 
     /// Each node's sample count.
     pub fn hits(&self) -> Vec<u64> {
+        if let Some(t) = &self.totals {
+            return t.hits.clone();
+        }
         let mut out = vec![0u64; self.nodes.len()];
         for &s in &self.samples {
             if let Some(slot) = out.get_mut(s as usize) {
