@@ -263,6 +263,42 @@ fn hidden_library_frames_give_their_time_to_their_callers() {
     }
 }
 
+/// The flame chart with library frames hidden: each function's bars add up to the self time
+/// the bottom-up tree gives it with library frames hidden (their time is their callers'), no
+/// library bar is left beside user code, and the chart still spans the whole profile.
+#[test]
+fn the_flame_chart_hides_library_frames_as_the_trees_do() {
+    let r = resolved().unwrap();
+    let f = Functions::new(&r);
+    let whole = flame::flame_chart(&r.profile);
+    let chart = flame::flame_chart_without_library(&r.profile, &f);
+    assert_eq!((chart.start, chart.end), (whole.start, whole.end));
+    let covered = |c: &flame::Rows| c.rows[0].iter().map(|s| s.end - s.start).sum::<i64>();
+    assert_eq!(covered(&chart), covered(&whole));
+    let library = |s: flame::Span| f.library[f.of_node(&r.profile, s.id) as usize];
+    assert!(whole.rows.iter().flatten().any(|&s| library(s)));
+    let mut selfs: HashMap<String, i64> = HashMap::new();
+    for (depth, row) in chart.rows.iter().enumerate() {
+        for &s in row {
+            // Library code only where a path holds nothing else: alone, at the top.
+            assert!(
+                !library(s)
+                    || (depth == 0
+                        && chart.rows.get(1).is_none_or(|next| {
+                            next.iter().all(|c| c.end <= s.start || c.start >= s.end)
+                        }))
+            );
+            let k = key(&f.places[f.of_node(&r.profile, s.id) as usize]);
+            *selfs.entry(k).or_default() += chart.self_len(depth, s);
+        }
+    }
+    let tree = flame::bottom_up(&r.profile, &f, None, true);
+    let (expected, _) = top_level(&tree, &f);
+    let expected: HashMap<String, i64> = expected.into_iter().filter(|(_, v)| *v > 0).collect();
+    selfs.retain(|_, v| *v > 0);
+    assert_eq!(selfs, expected);
+}
+
 /// The differential flame graph's changes: a profile against itself changes nothing; against
 /// an empty one every path is new, its change its whole time; a time range of the profile
 /// against the whole: each path's change is the time of its samples outside the range.

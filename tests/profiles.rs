@@ -517,6 +517,26 @@ fn a_perf_script_profile_resolves_against_the_binary() {
     let oracle = read_json(&perf.join("work.oracle.json"));
     let p = &doc["profiles"][0];
     assert_eq!(p["samples"], 999);
+    let compared = work_frames_as_llvm_symbolizer_puts_them(p, &oracle);
+    assert!(compared >= 10, "{compared}");
+    let names: Vec<&str> = p["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["function"].as_str())
+        .collect();
+    for f in ["cmp", "hash_all", "sum_squares", "main"] {
+        assert_eq!(
+            names.iter().filter(|n| **n == f).count(),
+            1,
+            "{f}: {names:?}"
+        );
+    }
+}
+
+/// Each node of a profile of `perf/work` where the oracle puts it; libc's frames unresolved.
+/// Answers how many were compared.
+fn work_frames_as_llvm_symbolizer_puts_them(p: &Value, oracle: &Value) -> usize {
     let nodes = p["nodes"].as_array().unwrap();
     let parents: std::collections::HashSet<u64> =
         nodes.iter().filter_map(|n| n["parent"].as_u64()).collect();
@@ -545,19 +565,39 @@ fn a_perf_script_profile_resolves_against_the_binary() {
         assert_eq!(n["line"], want["line"], "{key}");
         compared += 1;
     }
+    compared
+}
+
+/// A `perf record --buildid-mmap` profile names each module's build ID: the debug file is
+/// found by it under any name, and a file of another build is refused, saying so.
+#[test]
+fn a_perf_profile_finds_its_debug_file_by_build_id() {
+    let perf = dir().join("perf");
+    let oracle = read_json(&perf.join("work.oracle.json"));
+    let tmp = tempfile::tempdir().unwrap();
+    let renamed = tmp.path().join("symbols-of-the-release.debug");
+    std::fs::copy(perf.join("work"), &renamed).unwrap();
+    let text = perf.join("work.buildid.perf.txt");
+    let doc = profile_json(std::slice::from_ref(&renamed), &text);
+    let compared = work_frames_as_llvm_symbolizer_puts_them(&doc["profiles"][0], &oracle);
     assert!(compared >= 10, "{compared}");
-    let names: Vec<&str> = p["functions"]
+    // The same text naming another build of `work`: not one of its frames resolves.
+    let recorded = std::fs::read_to_string(&text).unwrap();
+    let id = "76f1c71359c2be6c9fe6e6a452f07525d60426c6";
+    assert!(recorded.contains(&format!("<{id}>]: r-xp /tmp/perfrec2/work")));
+    let other = tmp.path().join("other-build.perf.txt");
+    std::fs::write(&other, recorded.replace(id, &"ab".repeat(20))).unwrap();
+    let doc = profile_json(&[perf.join("work")], &other);
+    let work: Vec<&Value> = doc["profiles"][0]["nodes"]
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|f| f["function"].as_str())
+        .filter(|n| n["call_frame"]["url"] == "/tmp/perfrec2/work")
         .collect();
-    for f in ["cmp", "hash_all", "sum_squares", "main"] {
-        assert_eq!(
-            names.iter().filter(|n| **n == f).count(),
-            1,
-            "{f}: {names:?}"
-        );
+    assert!(work.len() >= 10);
+    for n in work {
+        assert_eq!(n["status"], "no_symbols", "{n}");
+        assert!(n["note"].as_str().unwrap().contains("another build"), "{n}");
     }
 }
 

@@ -394,6 +394,8 @@ pub struct AppState {
     caches: caches::Caches,
     /// The profile pane's model and what it was computed from.
     profile_cache: Option<(profile::ModelKey, Arc<ProfileModel>)>,
+    /// The shown profile's flame chart with library frames hidden, by its resolution.
+    library_chart: Option<(usize, (Arc<crate::engine::flame::Rows>, profile::Levels))>,
     /// The call tree's rows and what they were computed from.
     profile_rows_cache: Option<(profile::RowsKey, profile::TreeRows)>,
     autosave: Autosave,
@@ -440,6 +442,7 @@ impl AppState {
             running: RunningJobs::default(),
             caches: caches::Caches::default(),
             profile_cache: None,
+            library_chart: None,
             profile_rows_cache: None,
             autosave: Autosave::new(Duration::from_millis(800)),
             started: Instant::now(),

@@ -277,6 +277,9 @@ pub struct ProfileModel {
     pub matches: Arc<Vec<bool>>,
     /// The profile is being resolved.
     pub resolving: bool,
+    /// The flame chart shown and its coarser levels: the profile's, or with library frames
+    /// hidden.
+    pub chart: (Arc<Rows>, Levels),
 }
 
 /// What the model depends on.
@@ -404,7 +407,23 @@ impl AppState {
                 })
                 .collect()
         };
+        // The chart without library frames is built once per resolution of the profile.
+        let chart = if view.hide_library && view.mode == ProfileMode::FlameChart {
+            match &self.library_chart {
+                Some((k, chart)) if *k == key.resolved => chart.clone(),
+                _ => {
+                    let rows = flame::flame_chart_without_library(p, &profile.functions);
+                    let levels = Arc::new(rows.levels());
+                    let chart = (Arc::new(rows), levels);
+                    self.library_chart = Some((key.resolved, chart.clone()));
+                    chart
+                }
+            }
+        } else {
+            (profile.chart.clone(), profile.levels.clone())
+        };
         let model = Arc::new(ProfileModel {
+            chart,
             shown,
             all: self.loaded_profiles(),
             resolving: self.running.symbolicating.contains_key(&shown.0),

@@ -128,6 +128,26 @@ impl Rows {
 /// a depth (its id: the node's index), from the first sample's time to the end of the last
 /// one's duration.
 pub fn flame_chart(profile: &Profile) -> Rows {
+    chart(profile, None)
+}
+
+/// [`flame_chart`] with library frames hidden (DevTools' ignore list in its flame chart): a
+/// sample's bars are its path without library functions, so their time shows in their
+/// callers' bars; a path of library code alone keeps its outermost frame (as the call trees
+/// do, [`top_down`]).
+pub fn flame_chart_without_library(profile: &Profile, functions: &Functions) -> Rows {
+    chart(profile, Some(functions))
+}
+
+fn chart(profile: &Profile, hide: Option<&Functions>) -> Rows {
+    let library = |n: u32| {
+        hide.is_some_and(|f| {
+            f.library
+                .get(f.of_node(profile, n) as usize)
+                .copied()
+                .unwrap_or(false)
+        })
+    };
     let durations = profile.sample_durations_us();
     let mut rows: Vec<Vec<Span>> = Vec::new();
     // The bars still open, outermost first: (node, start).
@@ -157,6 +177,13 @@ pub fn flame_chart(profile: &Profile) -> Rows {
             at = node.parent;
         }
         path.reverse();
+        if hide.is_some() {
+            let first = path.first().copied();
+            path.retain(|&n| !library(n));
+            if path.is_empty() {
+                path.extend(first);
+            }
+        }
         let same = open
             .iter()
             .zip(&path)

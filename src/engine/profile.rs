@@ -223,6 +223,13 @@ pub fn symbolicate_profile(
             }],
         };
     let mut modules: Vec<crate::model::Module> = Vec::new();
+    let build_id = |path: &str| {
+        profile
+            .module_ids
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, id)| id.as_str())
+    };
     for (i, loc) in profile.locations.iter().enumerate() {
         if profile.native {
             // A native frame: module and file-relative address, as a crash record's.
@@ -242,6 +249,7 @@ pub fn symbolicate_profile(
                 modules.push(crate::model::Module {
                     name: module.clone(),
                     path: Some(loc.url.clone()),
+                    id: build_id(&loc.url).map(str::to_owned),
                     ..crate::model::Module::default()
                 });
             }
@@ -260,6 +268,7 @@ pub fn symbolicate_profile(
                         address: Some(address),
                         module: Some(module),
                         module_offset: Some(address),
+                        build_id: build_id(&loc.url).map(str::to_owned),
                         return_address: loc.return_address,
                         ..FrameInput::default()
                     }),

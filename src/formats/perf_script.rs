@@ -7,7 +7,9 @@
 //! adds (`[0xstart(0xlen) @ 0xpgoff …]: … path`). Each frame becomes a location: the module
 //! (its path, as `url`), the address (as `column`, line 0) and the symbol perf printed, its
 //! offset left off; caller frames are return addresses. Kernel frames are kept as perf
-//! named them (no debug file resolves them).
+//! named them (no debug file resolves them). A recording made with `--buildid-mmap` prints
+//! each mapping's build ID (`@ 0xpgoff <hex>`): kept in [`Profile::module_ids`], so that the
+//! debug file is found by it, as a crash's module is.
 
 use super::cpuprofile::ProfileError;
 use crate::model::{LocationInterner, Profile, ProfileLocation, ProfileNode};
@@ -109,6 +111,8 @@ struct Mapping {
     len: u64,
     pgoff: u64,
     path: String,
+    /// The module's build ID (`perf record --buildid-mmap` prints it as `<hex>`).
+    build_id: Option<String>,
 }
 
 /// `… PERF_RECORD_MMAP2 pid/tid: [0xstart(0xlen) @ 0xpgoff …]: prot path`.
@@ -120,7 +124,13 @@ fn mapping(line: &str) -> Option<Mapping> {
     let inside = &rest[open..close];
     let (start, after) = inside.split_once('(')?;
     let (len, after) = after.split_once(')')?;
-    let pgoff = after.trim().strip_prefix('@')?.split_whitespace().next()?;
+    let mut fields = after.trim().strip_prefix('@')?.split_whitespace();
+    let pgoff = fields.next()?;
+    let build_id = fields
+        .next()
+        .and_then(|f| f.strip_prefix('<')?.strip_suffix('>'))
+        .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(str::to_ascii_lowercase);
     let hex = |s: &str| u64::from_str_radix(s.trim().trim_start_matches("0x"), 16).ok();
     let path = rest[close + 1..].trim_start_matches(':').trim();
     // The protection comes first in MMAP2 (`r-xp /path`).
@@ -133,6 +143,7 @@ fn mapping(line: &str) -> Option<Mapping> {
         len: hex(len)?,
         pgoff: hex(pgoff)?,
         path: path.trim().to_owned(),
+        build_id,
     })
 }
 
@@ -209,6 +220,7 @@ impl Building {
             bytecode: false,
             native: true,
             totals: None,
+            module_ids: Vec::new(),
         }
     }
 }
@@ -269,13 +281,31 @@ pub fn parse(text: &str) -> Result<Vec<ThreadProfile>, ProfileError> {
             "no perf script samples (a header line, then frames)",
         ));
     }
+    // Each module's build ID, where the mappings give one.
+    let mut ids: Vec<(String, String)> = Vec::new();
+    for m in &maps {
+        if let Some(id) = &m.build_id
+            && !ids.iter().any(|(p, _)| *p == m.path)
+        {
+            ids.push((m.path.clone(), id.clone()));
+        }
+    }
     let mut out: Vec<ThreadProfile> = threads
         .into_iter()
-        .map(|((pid, tid), b)| ThreadProfile {
-            comm: b.comm.clone(),
-            pid,
-            tid,
-            profile: b.finish(),
+        .map(|((pid, tid), b)| {
+            let comm = b.comm.clone();
+            let mut profile = b.finish();
+            profile.module_ids = ids
+                .iter()
+                .filter(|(path, _)| profile.locations.iter().any(|l| l.url == *path))
+                .cloned()
+                .collect();
+            ThreadProfile {
+                comm,
+                pid,
+                tid,
+                profile,
+            }
         })
         .collect();
     if unread > 0

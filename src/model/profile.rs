@@ -64,6 +64,9 @@ pub struct Profile {
     /// (`samples` and `times_us` then empty): what a ranking needs, without a million
     /// samples held.
     pub totals: Option<NodeTotals>,
+    /// A native profile's modules' build IDs (lowercase hex), by the path its locations'
+    /// `url` names, where the profile records them (`perf record --buildid-mmap`).
+    pub module_ids: Vec<(String, String)>,
 }
 
 /// Per-node totals of a profile read without its samples kept.

@@ -81,7 +81,8 @@ fn toolbar_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
         if ui
             .checkbox(&mut hide, "Hide library frames")
             .on_hover_text(
-                "Call trees and the flame graph leave library functions out (the runtime's own, \
+                "The flame chart, flame graph and call trees leave library functions out (the \
+                 runtime's own, \
                  unmapped node_modules, sources on the map's ignore list); their time counts \
                  for their callers",
             )
@@ -167,10 +168,11 @@ fn flame_chart_ui(
     let profile = &p.resolved.profile;
     let functions = &p.functions;
     let place = |s: Span| functions.of_node(profile, s.id);
+    let (chart, levels) = &model.chart;
     let timeline = Timeline {
         id: "Flame chart",
-        rows: &p.chart,
-        levels: &p.levels,
+        rows: chart,
+        levels,
         window: view.chart_window,
         range: Some(view.range),
         label: &|_, s| functions.name(place(s)).to_owned(),
@@ -184,7 +186,7 @@ fn flame_chart_ui(
                 functions.name(f),
                 where_text(model, f),
                 ms(s.end.saturating_sub(s.start) as f64),
-                ms(p.chart.self_len(row, s) as f64)
+                ms(chart.self_len(row, s) as f64)
             )
         },
         unit: &ms,
