@@ -459,6 +459,135 @@ fn speedscope_output_weighs_each_stack_as_devtools_does() {
     );
 }
 
+/// Where `value` breaks `schema` (a JSON Schema of the keywords speedscope's uses: `$ref`,
+/// `anyOf`, `const`, `enum`, `type`, `properties`, `required`, `items`), or `None`.
+fn schema_error(root: &Value, schema: &Value, value: &Value, at: &str) -> Option<String> {
+    if let Some(r) = schema["$ref"].as_str() {
+        let name = r.strip_prefix("#/definitions/").expect("a local $ref");
+        return schema_error(root, &root["definitions"][name], value, at);
+    }
+    if let Some(any) = schema["anyOf"].as_array() {
+        return any
+            .iter()
+            .all(|s| schema_error(root, s, value, at).is_some())
+            .then(|| format!("{at}: no alternative of anyOf fits"));
+    }
+    if !schema["const"].is_null() && schema["const"] != *value {
+        return Some(format!("{at}: {value} is not {}", schema["const"]));
+    }
+    if let Some(e) = schema["enum"].as_array()
+        && !e.contains(value)
+    {
+        return Some(format!("{at}: {value} not in {e:?}"));
+    }
+    if let Some(t) = schema["type"].as_str() {
+        let fits = match t {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "number" => value.is_number(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "boolean" => value.is_boolean(),
+            "null" => value.is_null(),
+            other => panic!("type {other}"),
+        };
+        if !fits {
+            return Some(format!("{at}: {value} is not {t}"));
+        }
+    }
+    if let Some(required) = schema["required"].as_array() {
+        for r in required {
+            if value.get(r.as_str().unwrap()).is_none() {
+                return Some(format!("{at}: no {r}"));
+            }
+        }
+    }
+    if let (Some(props), Some(obj)) = (schema["properties"].as_object(), value.as_object()) {
+        for (k, v) in obj {
+            if let Some(s) = props.get(k)
+                && let Some(e) = schema_error(root, s, v, &format!("{at}.{k}"))
+            {
+                return Some(e);
+            }
+        }
+    }
+    if let (Some(items), Some(arr)) = (schema.get("items"), value.as_array()) {
+        for (i, v) in arr.iter().enumerate() {
+            if let Some(e) = schema_error(root, items, v, &format!("{at}[{i}]")) {
+                return Some(e);
+            }
+        }
+    }
+    None
+}
+
+/// `--format speedscope` conforms to speedscope's own schema (`speedscope/
+/// file-format-schema.json` of speedscope 1.25.0), resolved or not; unresolved, each frame
+/// is V8's recorded one as speedscope's Chrome importer names it (1-based line and column),
+/// and every function's self time, summed from the stacks' last frames, is the DevTools-rule
+/// count of `views.mjs` from the raw JSON.
+#[test]
+fn speedscope_output_conforms_to_speedscopes_schema() {
+    let schema = read_json(&dir().join("speedscope/file-format-schema.json"));
+    let run = |symbols: &[PathBuf]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args(["profile", "--format", "speedscope"])
+            .args(
+                symbols
+                    .iter()
+                    .flat_map(|s| [PathBuf::from("-s"), s.clone()]),
+            )
+            .arg(dir().join("lodash-min.cpuprofile"))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let resolved = run(&[map()]);
+    assert_eq!(schema_error(&schema, &schema, &resolved, "$"), None);
+    let doc = run(&[]);
+    assert_eq!(schema_error(&schema, &schema, &doc, "$"), None);
+    // The schema is checked: a sample's weight as a string is refused.
+    let mut broken = doc.clone();
+    broken["profiles"][0]["weights"][0] = Value::from("12");
+    assert!(schema_error(&schema, &schema, &broken, "$").is_some());
+    let frames = doc["shared"]["frames"].as_array().unwrap();
+    let key = |f: &Value| {
+        let name = f["name"].as_str().unwrap();
+        format!(
+            "{}|{}|{}|{}",
+            if name == "(anonymous)" { "" } else { name },
+            f["file"].as_str().unwrap_or_default(),
+            f["line"].as_i64().unwrap_or(0) - 1,
+            f["col"].as_i64().unwrap_or(0) - 1
+        )
+    };
+    let p = &doc["profiles"][0];
+    let mut selfs: std::collections::HashMap<String, i64> = Default::default();
+    for (s, w) in p["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(p["weights"].as_array().unwrap())
+    {
+        if let Some(leaf) = s.as_array().unwrap().last() {
+            *selfs
+                .entry(key(&frames[leaf.as_u64().unwrap() as usize]))
+                .or_default() += w.as_i64().unwrap();
+        }
+    }
+    let oracle = read_json(&dir().join("lodash-min.views.json"));
+    let expected: std::collections::HashMap<String, i64> = oracle["whole"]["self"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_i64().unwrap()))
+        .filter(|(_, v)| *v > 0)
+        .collect();
+    selfs.retain(|_, v| *v > 0);
+    assert_eq!(selfs, expected);
+}
+
 /// A Hermes profile samples positions inside functions (`funcVirtAddr + offset`): its
 /// functions table has each function once, at its start (`funcVirtAddr`, mapped by the
 /// `source-map` package through both maps: `hermes/work.oracle.json`'s `starts`), whatever
