@@ -11,9 +11,9 @@
 
 mod common;
 
-use common::{ms, run_measured};
+use common::{ms, run_exact};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const RANK: &str = r#"
 import { readFileSync } from 'node:fs';
@@ -85,27 +85,18 @@ fn main() {
     let bytes = common::big_profile(n, &profile);
     let script = node_reference();
     let ours = |round: usize| {
-        let (t, peak) = run_measured(
+        let (t, peak) = run_exact(
             Command::new(env!("CARGO_BIN_EXE_symscope"))
                 .args(["profile", "--format", "json", "--top", "20", "-s"])
                 .arg(&map)
-                .arg(&profile)
-                .stdout(Stdio::null()),
+                .arg(&profile),
         );
         if round == 0 {
             println!("(warm-up) symscope: {:.0} ms", ms(t));
         }
         (t, peak)
     };
-    let node = || {
-        run_measured(
-            Command::new("node")
-                .arg(&script)
-                .arg(&map)
-                .arg(&profile)
-                .stdout(Stdio::null()),
-        )
-    };
+    let node = || run_exact(Command::new("node").arg(&script).arg(&map).arg(&profile));
     ours(0);
     node();
     let mut rows = Vec::new();
@@ -128,11 +119,29 @@ fn main() {
     ours_ms.sort_by(f64::total_cmp);
     let peak = rows.iter().map(|r| r.1).max().unwrap_or(0);
     println!(
-        "\nmedian: symscope {:.0} ms (target ≤ 1,000 ms), node / ours {:.2}× (target ≥ 3×); peak {:.1}× the file (target ≤ 2×)",
+        "\nmedian: symscope {:.0} ms (target ≤ 1,000 ms), node / ours {:.2}× (target ≥ 3×); peak {:.2}× the file (target ≤ 2×)",
         ours_ms[2],
         ratios[2],
         peak as f64 / bytes as f64
     );
+    // Ten times the samples: what the profile itself costs, beside the process's own.
+    let big = dir.join("lodash-10m.cpuprofile");
+    let big_bytes = common::big_profile(10 * n, &big);
+    let (t, big_peak) = run_exact(
+        Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args(["profile", "--format", "json", "--top", "20", "-s"])
+            .arg(&map)
+            .arg(&big),
+    );
+    println!(
+        "{} samples ({:.1} MB): {:.0} ms, peak {:.1} MB, {:.2}× the file",
+        10 * n,
+        big_bytes as f64 / 1e6,
+        ms(t),
+        big_peak as f64 / 1e6,
+        big_peak as f64 / big_bytes as f64
+    );
+    std::fs::remove_file(&big).ok();
     hermes(&dir);
 }
 
@@ -177,24 +186,22 @@ fn hermes(dir: &Path) {
     let metro_copy = dir.join("hermes-1m.cpuprofile");
     let metro = dir.join("node_modules/metro-symbolicate/src/index.js");
     let ours = || {
-        run_measured(
+        run_exact(
             Command::new(env!("CARGO_BIN_EXE_symscope"))
                 .args(["profile", "--format", "cpuprofile", "-s"])
                 .arg(fixtures.join("work.hbc.map"))
                 .arg("-s")
                 .arg(fixtures.join("work.min.js.map"))
-                .arg(&profile)
-                .stdout(Stdio::null()),
+                .arg(&profile),
         )
     };
     let theirs = || {
         std::fs::copy(&profile, &metro_copy).unwrap();
-        run_measured(
+        run_exact(
             Command::new("node")
                 .arg(&metro)
                 .arg(fixtures.join("work.composed.map"))
-                .arg(&metro_copy)
-                .stdout(Stdio::null()),
+                .arg(&metro_copy),
         )
     };
     ours();
@@ -225,7 +232,7 @@ fn print_rounds(ours: &str, theirs: &str, ratio: &str, rows: &[(f64, u64, f64, u
     println!("|---:|---:|---:|---:|---:|---:|");
     for (k, (a, am, b, bm)) in rows.iter().enumerate() {
         println!(
-            "| {} | {a:.0} ms | {:.0} MB | {b:.0} ms | {:.0} MB | {:.2}× |",
+            "| {} | {a:.0} ms | {:.1} MB | {b:.0} ms | {:.1} MB | {:.2}× |",
             k + 1,
             *am as f64 / 1e6,
             *bm as f64 / 1e6,

@@ -50,6 +50,31 @@ pub fn run_measured(command: &mut std::process::Command) -> (Duration, u64) {
     }
 }
 
+/// Runs `command` to its end under GNU `time -f %M` (Debian's `time` package), its standard
+/// output discarded: wall time and the process's exact peak resident memory in bytes (the
+/// kernel's high-water mark as `wait4` reports it, where [`run_measured`] samples `/proc`
+/// and can miss a short process's last milliseconds).
+pub fn run_exact(command: &Command) -> (Duration, u64) {
+    let start = Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%M")
+        .arg(command.get_program())
+        .args(command.get_args())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("run the process under /usr/bin/time (Debian's time)");
+    let took = start.elapsed();
+    assert!(out.status.success(), "{command:?} failed");
+    let kb: u64 = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .expect("/usr/bin/time's peak memory");
+    (took, kb * 1024)
+}
+
 /// A package's map and bundle, fetched with npm into `target/bench-maps/` when missing.
 pub fn npm_map(package: &str, version: &str, map: &str, bundle: &str) -> (PathBuf, PathBuf) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
