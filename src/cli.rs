@@ -52,6 +52,29 @@ pub enum Command {
     /// Symbolicate a CPU profile (`.cpuprofile`, or the profiles of a Chrome trace-event
     /// file) and rank its functions by self time.
     Profile(ProfileArgs),
+    /// Summarise a V8 heap snapshot by constructor (count, self and retained size), the
+    /// classes named from the original sources, optionally against an earlier snapshot.
+    Heap(HeapArgs),
+}
+
+/// Arguments of `heap`.
+#[derive(Debug, clap::Args)]
+pub struct HeapArgs {
+    /// A symbol file, or a directory searched recursively (repeatable).
+    #[arg(short = 's', long = "symbols", value_name = "PATH")]
+    pub symbols: Vec<PathBuf>,
+    /// An earlier snapshot of the same process: what was added and freed since, by node id.
+    #[arg(long, value_name = "OTHER")]
+    pub compare: Option<PathBuf>,
+    /// Only the first N constructors.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// The snapshot (`.heapsnapshot`, `.heaptimeline`).
+    #[arg(value_name = "SNAPSHOT")]
+    pub snapshot: PathBuf,
 }
 
 /// Arguments of `profile`.
@@ -227,7 +250,67 @@ pub fn run(command: Command) -> ExitCode {
             let mut stdout = std::io::stdout().lock();
             exit_code(profile_command(&args, &mut stdout).map(|()| 0))
         }
+        Command::Heap(args) => {
+            let mut stdout = std::io::stdout().lock();
+            exit_code(heap_command(&args, &mut stdout).map(|()| 0))
+        }
     }
+}
+
+/// `symscope heap`, writing its output to `out`: the snapshot read from the file as it
+/// streams, its dominator tree built, the Summary's classes resolved through the symbol
+/// files (see `engine::heap`).
+pub fn heap_command(args: &HeapArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    use engine::heap;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let read = |path: &Path| -> Result<heap::Heap, Failure> {
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|e| unusable(format!("{name}: {e}")))?;
+        heap::read_heap(&name, std::io::BufReader::with_capacity(1 << 16, file)).map_err(unusable)
+    };
+    let h = read(&args.snapshot)?;
+    let mut symbols = SymbolSet::new();
+    let mut warnings = Vec::new();
+    for path in &args.symbols {
+        load_symbols(path, None, &mut symbols, &mut warnings)?;
+    }
+    for w in &warnings {
+        eprintln!("symscope: warning: {w}");
+    }
+    let all = h.summary();
+    let rows = all[..args.top.unwrap_or(all.len()).min(all.len())].to_vec();
+    let classes = heap::resolve_classes(rows, &h, &symbols, &mut NoProgress).map_err(unusable)?;
+    let name = args.snapshot.display().to_string();
+    let baseline = match &args.compare {
+        Some(path) => {
+            let before = read(path)?;
+            let mut changes = before.compare(&h);
+            if let Some(n) = args.top {
+                changes.truncate(n);
+            }
+            // The changed classes named as the Summary names them.
+            let rows: Vec<heap::ClassRow> = changes
+                .iter()
+                .filter_map(|c| all.iter().find(|r| r.name == c.name).cloned())
+                .collect();
+            let names =
+                heap::resolve_classes(rows, &h, &symbols, &mut NoProgress).map_err(unusable)?;
+            Some((path.display().to_string(), changes, names))
+        }
+        None => None,
+    };
+    let compare = baseline
+        .as_ref()
+        .map(|(b, c, n)| (b.as_str(), c.as_slice(), n.as_slice()));
+    let written = match args.format {
+        OutputFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &heap::to_json(&name, &h, &classes, compare))
+                .map_err(std::io::Error::other)
+                .and_then(|()| out.write_all(b"\n"))
+        }
+        _ => out.write_all(heap::to_text(&name, &h, &classes, compare).as_bytes()),
+    };
+    finish_output(written.and_then(|()| out.flush()))
 }
 
 /// `symscope profile`, writing its output to `out`: the profile read, each distinct

@@ -36,6 +36,9 @@ pub enum Reason {
     /// A CPU profile that cannot be read.
     #[error("{0}")]
     Profile(#[from] crate::formats::cpuprofile::ProfileError),
+    /// A heap snapshot that cannot be read.
+    #[error("{0}")]
+    Heap(#[from] crate::formats::heapsnapshot::HeapError),
     /// A trace-event file without a CPU profile in it.
     #[error("the trace holds no CPU profile (no Profile and ProfileChunk events)")]
     NoProfile,

@@ -30,6 +30,7 @@ mod detect;
 pub mod doctor;
 mod error;
 pub mod flame;
+pub mod heap;
 mod load;
 mod log;
 pub mod map_diff;

@@ -3,9 +3,11 @@
 pub mod apple;
 pub mod cpuprofile;
 pub mod detect;
+pub mod heapsnapshot;
 mod images;
 pub mod java;
 pub mod js;
+pub(crate) mod json_stream;
 pub mod minidump;
 pub mod native;
 pub mod perf_script;

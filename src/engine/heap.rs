@@ -1,0 +1,1187 @@
+//! Heap snapshots analysed: the graph checked and indexed, its dominator tree and retained
+//! sizes, the Summary by constructor, an object's retainers and retaining path, the comparison
+//! of two snapshots, and the functions' and classes' source locations resolved through the
+//! workspace's maps.
+//!
+//! Definitions (DevTools' Memory panel, as memlab reproduces them):
+//! - An edge retains unless it is weak, a shortcut from any node but the root, a self edge, or
+//!   an edge into an object reachable from the root's own edges from one that is not (edges
+//!   a debugger adds). Nodes the root cannot reach (retained only weakly or by each other)
+//!   hang from the root.
+//! - A node's retained size is its self size plus that of every node it dominates (every
+//!   path from the root to them goes through it): Lengauer–Tarjan over those edges.
+//! - A node's class: `(system)` for hidden nodes, its name for objects and native nodes,
+//!   `(compiled code)` for code, `(<type>)` otherwise (`(closure)`, `(string)`, `(array)`…).
+//!   The Summary counts the nodes of non-zero self size (native ones always); a class's
+//!   retained size adds up its nodes that no node of the same class dominates (so nested
+//!   objects of one class are not counted twice).
+
+use crate::formats::heapsnapshot::{HeapError, HeapSnapshot};
+use std::collections::HashMap;
+
+/// A snapshot's graph, indexed, with its dominator tree.
+#[derive(Debug)]
+pub struct Heap {
+    snap: HeapSnapshot,
+    nf: usize,
+    ef: usize,
+    f_type: usize,
+    f_name: usize,
+    f_id: usize,
+    f_self: usize,
+    e_type: usize,
+    e_name: usize,
+    e_to: usize,
+    node_types: Vec<String>,
+    edge_types: Vec<String>,
+    /// Each node's first edge (an edge ordinal); one more entry for the end.
+    first_edge: Vec<u32>,
+    /// Each node's first retainer in `retainers`; one more entry for the end.
+    first_retainer: Vec<u32>,
+    /// The edges into each node, by edge ordinal, grouped by node.
+    retainers: Vec<u32>,
+    /// Each edge's source node.
+    edge_from: Vec<u32>,
+    /// Each node's immediate dominator (the root's: itself).
+    dominator: Vec<u32>,
+    /// Each node's retained size.
+    retained: Vec<u64>,
+    /// Each node's class, an index into `classes`.
+    class_of: Vec<u32>,
+    /// The class names.
+    classes: Vec<String>,
+    /// `locations` by node ordinal: (script id, line, column), 0-based.
+    locations: HashMap<u32, (u32, u32, u32)>,
+}
+
+/// One class of the Summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassRow {
+    /// The class name as the snapshot has it (minified names included).
+    pub name: String,
+    /// Its objects (non-zero self size, or native).
+    pub count: u64,
+    /// Their self sizes, bytes.
+    pub self_size: u64,
+    /// Their retained size, bytes, counted once where objects of the class nest.
+    pub retained_size: u64,
+    /// Its objects, by node ordinal (in node order).
+    pub objects: Vec<u32>,
+}
+
+/// One class's change between two snapshots, by node id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassChange {
+    /// The class name.
+    pub name: String,
+    /// Objects in the second snapshot whose id the first lacks.
+    pub added: u64,
+    /// Their self sizes.
+    pub added_size: u64,
+    /// Objects of the first snapshot whose id the second lacks.
+    pub freed: u64,
+    /// Their self sizes.
+    pub freed_size: u64,
+    /// The added objects, node ordinals in the second snapshot.
+    pub new_objects: Vec<u32>,
+}
+
+impl ClassChange {
+    /// Added less freed bytes.
+    pub fn delta(&self) -> i64 {
+        self.added_size as i64 - self.freed_size as i64
+    }
+}
+
+/// The position of `name` among `fields`.
+fn field(fields: &[String], name: &str) -> Result<usize, HeapError> {
+    fields
+        .iter()
+        .position(|f| f == name)
+        .ok_or_else(|| HeapError::Field(format!("no `{name}` field in the meta")))
+}
+
+/// A list of type names (the first entry of `node_types` / `edge_types`).
+fn type_names(types: &[serde_json::Value], what: &str) -> Result<Vec<String>, HeapError> {
+    types
+        .first()
+        .and_then(|t| t.as_array())
+        .map(|a| {
+            a.iter()
+                .map(|v| v.as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .ok_or_else(|| HeapError::Field(format!("no list of {what} types in the meta")))
+}
+
+const ROOT: u32 = 0;
+
+/// Which nodes are detached (DOM or embedder objects no document holds): the snapshot's
+/// `detachedness` (1 attached, 2 detached) where V8 knows it, carried from native node to
+/// native node along their edges (not hidden, invisible or weak ones), attached first, as
+/// DevTools does; JavaScript objects keep their own state. Their classes read `Detached …`.
+#[allow(clippy::too_many_arguments)]
+fn detachedness(
+    snap: &HeapSnapshot,
+    nf: usize,
+    f_type: usize,
+    node_types: &[String],
+    first_edge: &[u32],
+    edge_types: &[String],
+    ef: usize,
+    e_type: usize,
+    e_to: usize,
+) -> Vec<bool> {
+    let n = first_edge.len() - 1;
+    let Some(f_state) = snap
+        .meta
+        .node_fields
+        .iter()
+        .position(|f| f == "detachedness")
+    else {
+        return vec![false; n];
+    };
+    let native = node_types
+        .iter()
+        .position(|t| t == "native")
+        .map(|t| t as u32);
+    let skip: Vec<u32> = ["hidden", "invisible", "weak"]
+        .iter()
+        .filter_map(|t| edge_types.iter().position(|e| e == t).map(|e| e as u32))
+        .collect();
+    let mut state: Vec<u8> = (0..n)
+        .map(|k| snap.nodes[k * nf + f_state].min(3) as u8)
+        .collect();
+    let mut visited = vec![false; n];
+    let mut attached = Vec::new();
+    let mut detached = Vec::new();
+    let mut set = |k: usize,
+                   s: u8,
+                   state: &mut Vec<u8>,
+                   attached: &mut Vec<usize>,
+                   detached: &mut Vec<usize>| {
+        if visited[k] {
+            return;
+        }
+        visited[k] = true;
+        if Some(snap.nodes[k * nf + f_type]) != native {
+            return;
+        }
+        state[k] = s;
+        match s {
+            1 => attached.push(k),
+            2 => detached.push(k),
+            _ => {}
+        }
+    };
+    for k in 0..n {
+        let s = state[k];
+        if s != 0 {
+            set(k, s, &mut state, &mut attached, &mut detached);
+        }
+    }
+    let children = |k: usize| {
+        (first_edge[k] as usize..first_edge[k + 1] as usize)
+            .filter(|&e| !skip.contains(&snap.edges[e * ef + e_type]))
+            .map(|e| snap.edges[e * ef + e_to] as usize / nf)
+            .collect::<Vec<_>>()
+    };
+    while let Some(k) = attached.pop() {
+        for c in children(k) {
+            set(c, 1, &mut state, &mut attached, &mut detached);
+        }
+    }
+    while let Some(k) = detached.pop() {
+        if state[k] == 1 {
+            continue;
+        }
+        for c in children(k) {
+            set(c, 2, &mut state, &mut attached, &mut detached);
+        }
+    }
+    state.iter().map(|&s| s == 2).collect()
+}
+
+impl Heap {
+    /// Checks and indexes `snap`, and computes its dominator tree and retained sizes.
+    pub fn new(snap: HeapSnapshot) -> Result<Self, HeapError> {
+        let m = &snap.meta;
+        let nf = m.node_fields.len();
+        let ef = m.edge_fields.len();
+        let f_type = field(&m.node_fields, "type")?;
+        let f_name = field(&m.node_fields, "name")?;
+        let f_id = field(&m.node_fields, "id")?;
+        let f_self = field(&m.node_fields, "self_size")?;
+        let f_edges = field(&m.node_fields, "edge_count")?;
+        let e_type = field(&m.edge_fields, "type")?;
+        let e_name = field(&m.edge_fields, "name_or_index")?;
+        let e_to = field(&m.edge_fields, "to_node")?;
+        let node_types = type_names(&m.node_types, "node")?;
+        let edge_types = type_names(&m.edge_types, "edge")?;
+        if !snap.nodes.len().is_multiple_of(nf) {
+            return Err(HeapError::Ragged {
+                array: "nodes",
+                len: snap.nodes.len(),
+                fields: nf,
+            });
+        }
+        if !snap.edges.len().is_multiple_of(ef) {
+            return Err(HeapError::Ragged {
+                array: "edges",
+                len: snap.edges.len(),
+                fields: ef,
+            });
+        }
+        let n = snap.nodes.len() / nf;
+        let edge_count = snap.edges.len() / ef;
+        if n == 0 {
+            return Err(HeapError::Empty);
+        }
+        if n >= u32::MAX as usize || edge_count >= u32::MAX as usize {
+            return Err(HeapError::Field(
+                "more nodes or edges than Symscope indexes".into(),
+            ));
+        }
+        // Nodes: types and names in range; edges add up.
+        let mut first_edge = Vec::with_capacity(n + 1);
+        let mut at: u64 = 0;
+        for k in 0..n {
+            let r = &snap.nodes[k * nf..(k + 1) * nf];
+            if r[f_type] as usize >= node_types.len() {
+                return Err(HeapError::BadIndex {
+                    what: "node type",
+                    index: r[f_type],
+                });
+            }
+            if r[f_name] as usize >= snap.strings.len() {
+                return Err(HeapError::BadIndex {
+                    what: "string",
+                    index: r[f_name],
+                });
+            }
+            first_edge.push(at.min(u64::from(u32::MAX)) as u32);
+            at += u64::from(r[f_edges]);
+        }
+        if at != edge_count as u64 {
+            return Err(HeapError::EdgeCount {
+                counted: at,
+                edges: edge_count,
+            });
+        }
+        first_edge.push(edge_count as u32);
+        let element = edge_types.iter().position(|t| t == "element");
+        let hidden = edge_types.iter().position(|t| t == "hidden");
+        let mut edge_from = vec![0u32; edge_count];
+        let mut retainer_count = vec![0u32; n + 1];
+        for k in 0..n {
+            for e in first_edge[k]..first_edge[k + 1] {
+                let r = &snap.edges[e as usize * ef..(e as usize + 1) * ef];
+                let to = r[e_to];
+                if !(to as usize).is_multiple_of(nf) || to as usize / nf >= n {
+                    return Err(HeapError::BadEdge {
+                        edge: e as usize,
+                        to,
+                    });
+                }
+                let t = r[e_type] as usize;
+                if t >= edge_types.len() {
+                    return Err(HeapError::BadIndex {
+                        what: "edge type",
+                        index: r[e_type],
+                    });
+                }
+                let numbered = Some(t) == element || Some(t) == hidden;
+                if !numbered && r[e_name] as usize >= snap.strings.len() {
+                    return Err(HeapError::BadIndex {
+                        what: "string",
+                        index: r[e_name],
+                    });
+                }
+                edge_from[e as usize] = k as u32;
+                retainer_count[to as usize / nf] += 1;
+            }
+        }
+        // Retainers grouped by target node.
+        let mut first_retainer = Vec::with_capacity(n + 1);
+        let mut sum = 0u32;
+        for c in &retainer_count[..n] {
+            first_retainer.push(sum);
+            sum += c;
+        }
+        first_retainer.push(sum);
+        let mut fill = first_retainer.clone();
+        let mut retainers = vec![0u32; edge_count];
+        for e in 0..edge_count {
+            let to = snap.edges[e * ef + e_to] as usize / nf;
+            retainers[fill[to] as usize] = e as u32;
+            fill[to] += 1;
+        }
+        drop(fill);
+        drop(retainer_count);
+        let detached = detachedness(
+            &snap,
+            nf,
+            f_type,
+            &node_types,
+            &first_edge,
+            &edge_types,
+            ef,
+            e_type,
+            e_to,
+        );
+        // Classes.
+        let mut class_index: HashMap<String, u32> = HashMap::new();
+        let mut classes = Vec::new();
+        let mut class_of = Vec::with_capacity(n);
+        for (k, r) in snap.nodes.chunks_exact(nf).enumerate() {
+            let t = node_types[r[f_type] as usize].as_str();
+            let name = match t {
+                "hidden" => "(system)".to_owned(),
+                "object" | "native" if detached[k] => {
+                    format!("Detached {}", snap.strings[r[f_name] as usize])
+                }
+                "object" | "native" => snap.strings[r[f_name] as usize].clone(),
+                "code" => "(compiled code)".to_owned(),
+                other => format!("({other})"),
+            };
+            let c = *class_index.entry(name.clone()).or_insert_with(|| {
+                classes.push(name);
+                classes.len() as u32 - 1
+            });
+            class_of.push(c);
+        }
+        let mut locations = HashMap::new();
+        let lf = m.location_fields.len().max(4);
+        let l_obj = field(&m.location_fields, "object_index").unwrap_or(0);
+        let l_script = field(&m.location_fields, "script_id").unwrap_or(1);
+        let l_line = field(&m.location_fields, "line").unwrap_or(2);
+        let l_col = field(&m.location_fields, "column").unwrap_or(3);
+        for r in snap.locations.chunks_exact(lf) {
+            if (r[l_obj] as usize).is_multiple_of(nf) && (r[l_obj] as usize / nf) < n {
+                locations.insert(r[l_obj] / nf as u32, (r[l_script], r[l_line], r[l_col]));
+            }
+        }
+        let mut heap = Heap {
+            nf,
+            ef,
+            f_type,
+            f_name,
+            f_id,
+            f_self,
+            e_type,
+            e_name,
+            e_to,
+            node_types,
+            edge_types,
+            first_edge,
+            first_retainer,
+            retainers,
+            edge_from,
+            dominator: Vec::new(),
+            retained: Vec::new(),
+            class_of,
+            classes,
+            locations,
+            snap,
+        };
+        heap.dominators();
+        Ok(heap)
+    }
+
+    /// The number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.first_edge.len() - 1
+    }
+
+    /// The number of edges.
+    pub fn edge_count(&self) -> usize {
+        self.edge_from.len()
+    }
+
+    fn field(&self, node: u32, f: usize) -> u32 {
+        self.snap.nodes[node as usize * self.nf + f]
+    }
+
+    /// A node's type name (`object`, `closure`, `hidden`…).
+    pub fn type_name(&self, node: u32) -> &str {
+        &self.node_types[self.field(node, self.f_type) as usize]
+    }
+
+    /// A node's name as the snapshot has it.
+    pub fn name(&self, node: u32) -> &str {
+        &self.snap.strings[self.field(node, self.f_name) as usize]
+    }
+
+    /// A node's id (stable across snapshots of one process).
+    pub fn id(&self, node: u32) -> u32 {
+        self.field(node, self.f_id)
+    }
+
+    /// A node's self size, bytes.
+    pub fn self_size(&self, node: u32) -> u64 {
+        u64::from(self.field(node, self.f_self))
+    }
+
+    /// A node's retained size, bytes.
+    pub fn retained_size(&self, node: u32) -> u64 {
+        self.retained[node as usize]
+    }
+
+    /// A node's immediate dominator (the root's: the root).
+    pub fn dominator(&self, node: u32) -> u32 {
+        self.dominator[node as usize]
+    }
+
+    /// A node's class name.
+    pub fn class_name(&self, node: u32) -> &str {
+        &self.classes[self.class_of[node as usize] as usize]
+    }
+
+    /// The sum of every node's self size.
+    pub fn total_size(&self) -> u64 {
+        (0..self.node_count() as u32)
+            .map(|n| self.self_size(n))
+            .sum()
+    }
+
+    fn edge(&self, e: u32, f: usize) -> u32 {
+        self.snap.edges[e as usize * self.ef + f]
+    }
+
+    /// An edge's type name (`property`, `element`, `weak`…).
+    pub fn edge_type(&self, e: u32) -> &str {
+        &self.edge_types[self.edge(e, self.e_type) as usize]
+    }
+
+    /// An edge's name: a property's name, an element's index.
+    pub fn edge_name(&self, e: u32) -> String {
+        match self.edge_type(e) {
+            "element" | "hidden" => self.edge(e, self.e_name).to_string(),
+            _ => self.snap.strings[self.edge(e, self.e_name) as usize].clone(),
+        }
+    }
+
+    /// An edge's target node.
+    pub fn edge_to(&self, e: u32) -> u32 {
+        self.edge(e, self.e_to) / self.nf as u32
+    }
+
+    /// An edge's source node.
+    pub fn edge_from(&self, e: u32) -> u32 {
+        self.edge_from[e as usize]
+    }
+
+    /// A node's outgoing edges, by ordinal.
+    pub fn edges(&self, node: u32) -> std::ops::Range<u32> {
+        self.first_edge[node as usize]..self.first_edge[node as usize + 1]
+    }
+
+    /// The edges into a node, by ordinal.
+    pub fn retainers(&self, node: u32) -> &[u32] {
+        let a = self.first_retainer[node as usize] as usize;
+        let b = self.first_retainer[node as usize + 1] as usize;
+        &self.retainers[a..b]
+    }
+
+    /// Where V8 says a function (a closure node) is: script id, 0-based line and column.
+    pub fn location(&self, node: u32) -> Option<(u32, u32, u32)> {
+        self.locations.get(&node).copied()
+    }
+
+    /// The script a closure's code is in, by name (its URL or path): the closure's shared
+    /// function info's script.
+    pub fn script_name(&self, closure: u32) -> Option<&str> {
+        let shared = self
+            .edges(closure)
+            .find(|&e| self.edge_name(e) == "shared")?;
+        let sfi = self.edge_to(shared);
+        let script = self.edges(sfi).find(|&e| {
+            matches!(
+                self.edge_name(e).as_str(),
+                "script_or_debug_info" | "script"
+            )
+        })?;
+        let name = self.name(self.edge_to(script));
+        (!name.is_empty() && !name.starts_with("system /")).then_some(name)
+    }
+
+    /// The constructor function of an object: its map's prototype's `constructor`.
+    pub fn constructor_of(&self, object: u32) -> Option<u32> {
+        let by_name = |node: u32, name: &str| {
+            self.edges(node)
+                .find(|&e| self.edge_name(e) == name)
+                .map(|e| self.edge_to(e))
+        };
+        let map = by_name(object, "map")?;
+        let proto = by_name(map, "prototype")?;
+        let ctor = by_name(proto, "constructor")?;
+        (self.type_name(ctor) == "closure").then_some(ctor)
+    }
+
+    /// Whether an edge retains (see the module's docs), `page` marking the nodes the root's
+    /// own edges reach.
+    fn essential(&self, e: u32, page: &[bool]) -> bool {
+        let from = self.edge_from(e);
+        let to = self.edge_to(e);
+        if from == to {
+            return false;
+        }
+        match self.edge_type(e) {
+            "weak" => return false,
+            "shortcut" if from != ROOT => return false,
+            _ => {}
+        }
+        !(from != ROOT && page[to as usize] && !page[from as usize])
+    }
+
+    /// The nodes reachable from the root's own (non-shortcut) edges, the DOM trees' root
+    /// left out, through non-weak edges.
+    fn page_nodes(&self) -> Vec<bool> {
+        let mut page = vec![false; self.node_count()];
+        let mut stack = Vec::new();
+        for e in self.edges(ROOT) {
+            let to = self.edge_to(e);
+            match self.edge_type(e) {
+                "element" if self.name(to) == "(Document DOM trees)" => continue,
+                "shortcut" => continue,
+                _ => {}
+            }
+            page[to as usize] = true;
+            stack.push(to);
+        }
+        while let Some(n) = stack.pop() {
+            for e in self.edges(n) {
+                let to = self.edge_to(e);
+                if page[to as usize] || self.edge_type(e) == "weak" {
+                    continue;
+                }
+                page[to as usize] = true;
+                stack.push(to);
+            }
+        }
+        page
+    }
+
+    /// Lengauer–Tarjan, vertices numbered from 1 (0: none); then the retained sizes.
+    fn dominators(&mut self) {
+        let n = self.node_count();
+        let page = self.page_nodes();
+        let len = n + 1;
+        let mut parent = vec![0u32; len];
+        let mut ancestor = vec![0u32; len];
+        let mut vertex = vec![0u32; len];
+        let mut label = vec![0u32; len];
+        let mut semi = vec![0u32; len];
+        let mut dom = vec![0u32; len];
+        let mut next_edge = vec![0u32; len];
+        let mut count = 0u32;
+        // Iterative depth-first search from `root` over retaining edges.
+        let mut dfs = |root: u32,
+                       parent: &mut Vec<u32>,
+                       semi: &mut Vec<u32>,
+                       vertex: &mut Vec<u32>,
+                       label: &mut Vec<u32>,
+                       count: &mut u32| {
+            next_edge[root as usize - 1] = self.first_edge[root as usize - 1];
+            let mut v = root;
+            while v != 0 {
+                if semi[v as usize] == 0 {
+                    *count += 1;
+                    semi[v as usize] = *count;
+                    vertex[*count as usize] = v;
+                    label[v as usize] = v;
+                }
+                let mut v_next = parent[v as usize];
+                let vo = v as usize - 1;
+                let end = self.first_edge[vo + 1];
+                while next_edge[vo] < end {
+                    let e = next_edge[vo];
+                    next_edge[vo] += 1;
+                    if !self.essential(e, &page) {
+                        continue;
+                    }
+                    let w = self.edge_to(e) + 1;
+                    if semi[w as usize] == 0 {
+                        parent[w as usize] = v;
+                        next_edge[w as usize - 1] = self.first_edge[w as usize - 1];
+                        v_next = w;
+                        break;
+                    }
+                }
+                v = v_next;
+            }
+        };
+        let r = ROOT + 1;
+        dfs(
+            r,
+            &mut parent,
+            &mut semi,
+            &mut vertex,
+            &mut label,
+            &mut count,
+        );
+        // Nodes retained only weakly (or by shortcuts): searched from, under the root.
+        if (count as usize) < n {
+            for v in 1..=n as u32 {
+                if semi[v as usize] == 0
+                    && self
+                        .retainers(v - 1)
+                        .iter()
+                        .all(|&e| matches!(self.edge_type(e), "weak" | "shortcut"))
+                {
+                    parent[v as usize] = r;
+                    dfs(
+                        v,
+                        &mut parent,
+                        &mut semi,
+                        &mut vertex,
+                        &mut label,
+                        &mut count,
+                    );
+                }
+            }
+        }
+        // What is left is retained only by itself: under the root.
+        if (count as usize) < n {
+            for v in 1..=n as u32 {
+                if semi[v as usize] == 0 {
+                    parent[v as usize] = r;
+                    count += 1;
+                    semi[v as usize] = count;
+                    vertex[count as usize] = v;
+                    label[v as usize] = v;
+                }
+            }
+        }
+        let mut stack: Vec<u32> = Vec::new();
+        let eval = |v: u32,
+                    ancestor: &mut Vec<u32>,
+                    label: &mut Vec<u32>,
+                    semi: &Vec<u32>,
+                    stack: &mut Vec<u32>| {
+            if ancestor[v as usize] == 0 {
+                return v;
+            }
+            // Path compression, iteratively.
+            let mut x = v;
+            while ancestor[ancestor[x as usize] as usize] != 0 {
+                stack.push(x);
+                x = ancestor[x as usize];
+            }
+            while let Some(w) = stack.pop() {
+                let a = ancestor[w as usize];
+                if semi[label[a as usize] as usize] < semi[label[w as usize] as usize] {
+                    label[w as usize] = label[a as usize];
+                }
+                ancestor[w as usize] = ancestor[a as usize];
+            }
+            label[v as usize]
+        };
+        // Buckets as linked lists: each vertex in at most one bucket at a time.
+        let mut bucket_head = vec![0u32; len];
+        let mut bucket_next = vec![0u32; len];
+        for i in (2..=count).rev() {
+            let w = vertex[i as usize];
+            let wo = w - 1;
+            let mut orphan = true;
+            for &e in self.retainers(wo) {
+                if !self.essential(e, &page) {
+                    continue;
+                }
+                orphan = false;
+                let u = eval(
+                    self.edge_from(e) + 1,
+                    &mut ancestor,
+                    &mut label,
+                    &semi,
+                    &mut stack,
+                );
+                if semi[u as usize] < semi[w as usize] {
+                    semi[w as usize] = semi[u as usize];
+                }
+            }
+            if orphan {
+                semi[w as usize] = semi[r as usize];
+            }
+            let sd = vertex[semi[w as usize] as usize];
+            bucket_next[w as usize] = bucket_head[sd as usize];
+            bucket_head[sd as usize] = w;
+            let p = parent[w as usize];
+            ancestor[w as usize] = p;
+            let mut v = std::mem::take(&mut bucket_head[p as usize]);
+            while v != 0 {
+                let next = bucket_next[v as usize];
+                let u = eval(v, &mut ancestor, &mut label, &semi, &mut stack);
+                dom[v as usize] = if semi[u as usize] < semi[v as usize] {
+                    u
+                } else {
+                    p
+                };
+                v = next;
+            }
+        }
+        dom[0] = r;
+        dom[r as usize] = r;
+        for i in 2..=count {
+            let w = vertex[i as usize];
+            if dom[w as usize] != vertex[semi[w as usize] as usize] {
+                dom[w as usize] = dom[dom[w as usize] as usize];
+            }
+        }
+        let mut retained: Vec<u64> = (0..n as u32).map(|k| self.self_size(k)).collect();
+        let dominator: Vec<u32> = (0..n).map(|k| dom[k + 1].saturating_sub(1)).collect();
+        for i in (2..=count).rev() {
+            let o = vertex[i as usize] as usize - 1;
+            let d = dominator[o] as usize;
+            retained[d] = retained[d].saturating_add(retained[o]);
+        }
+        self.dominator = dominator;
+        self.retained = retained;
+    }
+
+    /// Whether the Summary counts a node (non-zero self size, or native).
+    fn counted(&self, node: u32) -> bool {
+        self.self_size(node) != 0 || self.type_name(node) == "native"
+    }
+
+    /// The Summary: each class's count, self and retained size, by retained size.
+    pub fn summary(&self) -> Vec<ClassRow> {
+        let n = self.node_count();
+        let mut rows: Vec<ClassRow> = self
+            .classes
+            .iter()
+            .map(|c| ClassRow {
+                name: c.clone(),
+                count: 0,
+                self_size: 0,
+                retained_size: 0,
+                objects: Vec::new(),
+            })
+            .collect();
+        for k in 0..n as u32 {
+            if !self.counted(k) {
+                continue;
+            }
+            let row = &mut rows[self.class_of[k as usize] as usize];
+            row.count += 1;
+            row.self_size += self.self_size(k);
+            row.objects.push(k);
+        }
+        // Retained: a node counts unless a dominator above it is of its class. Walk the
+        // dominator tree from the root, keeping the classes on the path.
+        let mut first_child = vec![0u32; n + 1];
+        for k in 1..n {
+            first_child[self.dominator[k] as usize] += 1;
+        }
+        let mut sum = 0;
+        for c in first_child.iter_mut() {
+            let here = *c;
+            *c = sum;
+            sum += here;
+        }
+        let mut children = vec![0u32; sum as usize];
+        let mut fill = first_child.clone();
+        for k in 1..n {
+            let d = self.dominator[k] as usize;
+            children[fill[d] as usize] = k as u32;
+            fill[d] += 1;
+        }
+        drop(fill);
+        let mut on_path = vec![false; self.classes.len()];
+        // (node, entering?) pairs.
+        let mut stack: Vec<(u32, bool)> = vec![(ROOT, true)];
+        while let Some((k, entering)) = stack.pop() {
+            let c = self.class_of[k as usize] as usize;
+            if !entering {
+                on_path[c] = false;
+                continue;
+            }
+            let counts = k != ROOT && self.counted(k);
+            // A node nested in one of its class is counted there.
+            if counts && !on_path[c] {
+                rows[c].retained_size += self.retained[k as usize];
+                on_path[c] = true;
+                stack.push((k, false));
+            }
+            let a = first_child[k as usize] as usize;
+            let b = first_child[k as usize + 1] as usize;
+            for &child in &children[a..b] {
+                stack.push((child, true));
+            }
+        }
+        rows.retain(|r| r.count > 0);
+        rows.sort_by(|a, b| {
+            b.retained_size
+                .cmp(&a.retained_size)
+                .then(b.self_size.cmp(&a.self_size))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        rows
+    }
+
+    /// The change from `self` (before) to `after`, by node id, per class; classes by the
+    /// bytes added less freed, largest first.
+    pub fn compare(&self, after: &Heap) -> Vec<ClassChange> {
+        let ids = |h: &Heap| -> HashMap<u32, u32> {
+            (0..h.node_count() as u32)
+                .filter(|&k| h.counted(k))
+                .map(|k| (h.id(k), k))
+                .collect()
+        };
+        let (a, b) = (ids(self), ids(after));
+        let mut by: HashMap<String, ClassChange> = HashMap::new();
+        for (id, &k) in &b {
+            if !a.contains_key(id) {
+                let c = by
+                    .entry(after.class_name(k).to_owned())
+                    .or_insert_with(|| ClassChange {
+                        name: after.class_name(k).to_owned(),
+                        ..ClassChange::default()
+                    });
+                c.added += 1;
+                c.added_size += after.self_size(k);
+                c.new_objects.push(k);
+            }
+        }
+        for (id, &k) in &a {
+            if !b.contains_key(id) {
+                let c = by
+                    .entry(self.class_name(k).to_owned())
+                    .or_insert_with(|| ClassChange {
+                        name: self.class_name(k).to_owned(),
+                        ..ClassChange::default()
+                    });
+                c.freed += 1;
+                c.freed_size += self.self_size(k);
+            }
+        }
+        let mut out: Vec<ClassChange> = by.into_values().collect();
+        for c in &mut out {
+            c.new_objects.sort_unstable();
+        }
+        out.sort_by(|x, y| {
+            y.delta()
+                .cmp(&x.delta())
+                .then(y.added.cmp(&x.added))
+                .then_with(|| x.name.cmp(&y.name))
+        });
+        out
+    }
+
+    /// The shortest retaining path from the root to `node` (edge ordinals, root first), over
+    /// retaining edges; `None` when the root does not reach it that way.
+    pub fn retaining_path(&self, node: u32) -> Option<Vec<u32>> {
+        let page = self.page_nodes();
+        let n = self.node_count();
+        let mut via = vec![u32::MAX; n];
+        let mut seen = vec![false; n];
+        let mut queue = std::collections::VecDeque::new();
+        seen[ROOT as usize] = true;
+        queue.push_back(ROOT);
+        while let Some(k) = queue.pop_front() {
+            if k == node {
+                break;
+            }
+            for e in self.edges(k) {
+                let to = self.edge_to(e);
+                if seen[to as usize] || !self.essential(e, &page) {
+                    continue;
+                }
+                seen[to as usize] = true;
+                via[to as usize] = e;
+                queue.push_back(to);
+            }
+        }
+        if !seen[node as usize] {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut at = node;
+        while at != ROOT {
+            let e = via[at as usize];
+            path.push(e);
+            at = self.edge_from(e);
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// The nodes `node` immediately dominates, largest retained size first.
+    pub fn dominated(&self, node: u32) -> Vec<u32> {
+        let mut out: Vec<u32> = (0..self.node_count() as u32)
+            .filter(|&k| k != node && self.dominator[k as usize] == node)
+            .collect();
+        out.sort_by_key(|&k| std::cmp::Reverse(self.retained_size(k)));
+        out
+    }
+}
+
+/// Where a class or function is defined, as the snapshot records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defined {
+    /// The constructor (or function) as named in the snapshot (minified names included).
+    pub generated_name: String,
+    /// Its script's name (URL or path).
+    pub url: String,
+    /// 0-based line.
+    pub line: u32,
+    /// 0-based column.
+    pub column: u32,
+}
+
+impl Heap {
+    /// Where a class of the Summary is defined: its objects' constructor (their map's
+    /// prototype's `constructor`), else the one function of its name with a location.
+    pub fn defined(&self, row: &ClassRow) -> Option<Defined> {
+        let at = |closure: u32| {
+            let (_, line, column) = self.location(closure)?;
+            Some(Defined {
+                generated_name: self.name(closure).to_owned(),
+                url: self.script_name(closure)?.to_owned(),
+                line,
+                column,
+            })
+        };
+        if self.type_name(*row.objects.first()?) == "object" {
+            for &o in row.objects.iter().take(8) {
+                if let Some(d) = self.constructor_of(o).and_then(at) {
+                    return Some(d);
+                }
+            }
+        }
+        let mut named = (0..self.node_count() as u32).filter(|&k| {
+            self.type_name(k) == "closure" && self.name(k) == row.name && self.location(k).is_some()
+        });
+        let first = named.next()?;
+        named.next().is_none().then(|| at(first)).flatten()
+    }
+}
+
+/// A class of the Summary with its definition resolved where the symbol files allow.
+#[derive(Clone, Debug)]
+pub struct ResolvedClass {
+    /// The class.
+    pub row: ClassRow,
+    /// Where the snapshot says it is defined.
+    pub defined: Option<Defined>,
+    /// Its original place (function name, file, 1-based line, 0-based column), resolved.
+    pub original: Option<super::profile::Place>,
+    /// Why it was not resolved, when it was defined somewhere.
+    pub note: Option<String>,
+}
+
+impl ResolvedClass {
+    /// The name shown: the original name where resolved, else the snapshot's.
+    pub fn name(&self) -> &str {
+        self.original
+            .as_ref()
+            .and_then(|p| p.function.as_deref())
+            .unwrap_or(&self.row.name)
+    }
+}
+
+/// Resolves each class's definition through `symbols` (the route CPU profiles' functions
+/// take: maps, chains, scope names, Hermes maps), each distinct place once.
+pub fn resolve_classes(
+    rows: Vec<ClassRow>,
+    heap: &Heap,
+    symbols: &crate::symbolicate::SymbolSet,
+    progress: &mut dyn crate::model::Progress,
+) -> Result<Vec<ResolvedClass>, super::Error> {
+    use crate::model::{LocationInterner, Profile, ProfileLocation};
+    let defined: Vec<Option<Defined>> = rows.iter().map(|r| heap.defined(r)).collect();
+    let mut interner = LocationInterner::default();
+    let loc_of: Vec<Option<u32>> = defined
+        .iter()
+        .map(|d| {
+            d.as_ref().map(|d| {
+                interner.intern(ProfileLocation {
+                    function: d.generated_name.clone(),
+                    url: d.url.clone(),
+                    script_id: String::new(),
+                    line: i64::from(d.line),
+                    column: i64::from(d.column),
+                    function_start: -1,
+                    return_address: false,
+                })
+            })
+        })
+        .collect();
+    let profile = Profile {
+        locations: interner.locations,
+        ..Profile::default()
+    };
+    let resolved = super::profile::symbolicate_profile(
+        "heap",
+        std::sync::Arc::new(profile),
+        symbols,
+        progress,
+    )?;
+    Ok(rows
+        .into_iter()
+        .zip(defined)
+        .zip(loc_of)
+        .map(|((row, defined), loc)| {
+            let (original, note) = match loc {
+                Some(l) => {
+                    let (status, note) = resolved.status(l);
+                    if status == Some(crate::model::FrameStatus::Resolved) {
+                        (Some(resolved.function_place(l)), None)
+                    } else {
+                        (None, note.map(str::to_owned))
+                    }
+                }
+                None => (None, None),
+            };
+            ResolvedClass {
+                row,
+                defined,
+                original,
+                note,
+            }
+        })
+        .collect())
+}
+
+/// The JSON document of `symscope heap` (its contract):
+///
+/// ```text
+/// {"snapshot": "after.heapsnapshot", "nodes": 98234, "edges": 402114, "self_size": 6123456,
+///  "retained_size": "DevTools' (dominator tree from the root; weak edges and shortcuts other
+///                    than the root's do not retain)",
+///  "constructors": [            // by retained size, the first --top N
+///    {"name": "MapCache",        // the original name where the map resolves it, else as recorded
+///     "generated_name": "Gr",    // as the snapshot records it
+///     "file": "node_modules/lodash/lodash.js", "line": 2178, "column": 4,  // 1-based line,
+///                                //   0-based column of the definition; null when unknown
+///     "url": "/app/out/lodash.min.js", "generated_line": 8, "generated_column": 11636,
+///                                //   where the snapshot puts it (0-based), null when unknown
+///     "status": "resolved" | "no_symbols" | …, "note": "why not resolved" | null,
+///     "count": 101, "self_size": 4040, "retained_size": 147520}],
+///  "compare": {                  // with --compare OTHER: SNAPSHOT against OTHER, by node id
+///    "baseline": "before.heapsnapshot",
+///    "constructors": [{"name", "generated_name", "added", "added_size", "freed",
+///                      "freed_size"}]}}  // by added less freed bytes
+/// ```
+///
+/// Sizes are bytes; counts and sizes cover the objects of non-zero self size (native ones
+/// always), as DevTools' Summary does.
+pub fn to_json(
+    name: &str,
+    heap: &Heap,
+    classes: &[ResolvedClass],
+    compare: Option<(&str, &[ClassChange], &[ResolvedClass])>,
+) -> serde_json::Value {
+    use serde_json::json;
+    let constructors: Vec<serde_json::Value> = classes
+        .iter()
+        .map(|c| {
+            let o = c.original.as_ref();
+            json!({
+                "name": c.name(),
+                "generated_name": c.row.name,
+                "file": o.and_then(|p| p.file.clone()),
+                "line": o.and_then(|p| p.line),
+                "column": o.and_then(|p| p.column),
+                "url": c.defined.as_ref().map(|d| d.url.clone()),
+                "generated_line": c.defined.as_ref().map(|d| d.line),
+                "generated_column": c.defined.as_ref().map(|d| d.column),
+                "status": if o.is_some() { Some("resolved") } else if c.defined.is_some() { Some("no_symbols") } else { None },
+                "note": c.note,
+                "count": c.row.count,
+                "self_size": c.row.self_size,
+                "retained_size": c.row.retained_size,
+            })
+        })
+        .collect();
+    let mut doc = json!({
+        "snapshot": name,
+        "nodes": heap.node_count(),
+        "edges": heap.edge_count(),
+        "self_size": heap.total_size(),
+        "retained_size": "DevTools' (dominator tree from the root; weak edges and shortcuts other than the root's do not retain)",
+        "constructors": constructors,
+    });
+    if let Some((baseline, changes, names)) = compare {
+        let original = |generated: &str| {
+            names
+                .iter()
+                .find(|c| c.row.name == generated)
+                .map_or(generated.to_owned(), |c| c.name().to_owned())
+        };
+        doc["compare"] = json!({
+            "baseline": baseline,
+            "constructors": changes.iter().map(|c| json!({
+                "name": original(&c.name),
+                "generated_name": c.name,
+                "added": c.added, "added_size": c.added_size,
+                "freed": c.freed, "freed_size": c.freed_size,
+            })).collect::<Vec<_>>(),
+        });
+    }
+    doc
+}
+
+/// The Summary (and the comparison) as text tables.
+pub fn to_text(
+    name: &str,
+    heap: &Heap,
+    classes: &[ResolvedClass],
+    compare: Option<(&str, &[ClassChange], &[ResolvedClass])>,
+) -> String {
+    let mut out = format!(
+        "{name}: {} objects, {} edges, {} bytes\n{:>8} {:>12} {:>12}  constructor\n",
+        heap.node_count(),
+        heap.edge_count(),
+        heap.total_size(),
+        "count",
+        "self",
+        "retained"
+    );
+    for c in classes {
+        let place = match c.original.as_ref() {
+            Some(p) => format!(
+                "  {}:{}{}",
+                p.file.as_deref().unwrap_or("?"),
+                p.line.map_or(String::new(), |l| l.to_string()),
+                if c.row.name != c.name() {
+                    format!(" (was {})", c.row.name)
+                } else {
+                    String::new()
+                }
+            ),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "{:>8} {:>12} {:>12}  {}{place}\n",
+            c.row.count,
+            c.row.self_size,
+            c.row.retained_size,
+            c.name()
+        ));
+    }
+    if let Some((baseline, changes, names)) = compare {
+        out.push_str(&format!(
+            "\nagainst {baseline}, by node id:\n{:>8} {:>12} {:>8} {:>12}  constructor\n",
+            "added", "bytes", "freed", "bytes"
+        ));
+        for c in changes {
+            let shown = names
+                .iter()
+                .find(|r| r.row.name == c.name)
+                .map_or(c.name.as_str(), |r| r.name());
+            out.push_str(&format!(
+                "{:>8} {:>12} {:>8} {:>12}  {shown}\n",
+                c.added, c.added_size, c.freed, c.freed_size
+            ));
+        }
+    }
+    out
+}
+
+/// Reads a heap snapshot file's graph from `input` (`name` names it in errors).
+pub fn read_heap(name: &str, input: impl std::io::Read) -> Result<Heap, super::Error> {
+    crate::formats::heapsnapshot::read(input)
+        .and_then(Heap::new)
+        .map_err(|e| super::Error::new(name, super::Reason::Heap(e)))
+}

@@ -1,0 +1,226 @@
+//! V8 heap snapshots (`.heapsnapshot`: `v8.writeHeapSnapshot()`, DevTools' Memory panel,
+//! `node --heapsnapshot-near-heap-limit`) and heap timelines (`.heaptimeline`, the same with
+//! allocation stacks), read from a stream straight into the format's own flat columns.
+//!
+//! The format: `{snapshot: {meta, node_count, edge_count, …}, nodes: [...], edges: [...],
+//! trace_function_infos, trace_tree, samples, locations, strings}`. `meta` names the fields of
+//! a node (`type, name, id, self_size, edge_count, …`) and of an edge (`type, name_or_index,
+//! to_node`), and the names of their types; `nodes` and `edges` are those fields flattened, a
+//! node's edges following those of the nodes before it; `to_node` is an index into `nodes`
+//! (a multiple of the node field count); names are indexes into `strings`, except an element
+//! or hidden edge's, which is its index. `locations` holds `[object_index, script_id, line,
+//! column]` (0-based) for the functions whose source position V8 knows. Fields are found
+//! through `meta`, never by their position; every index is checked before it is used.
+
+use super::json_stream::{Step, Stop, Stream};
+use std::io::Read;
+
+/// Why a file is not a heap snapshot Symscope can read.
+#[derive(Debug, thiserror::Error)]
+pub enum HeapError {
+    /// Reading the file failed.
+    #[error("reading failed: {0}")]
+    Read(#[from] std::io::Error),
+    /// The JSON is malformed or truncated.
+    #[error("not JSON, or cut short (a truncated file?)")]
+    Json,
+    /// A field the format requires is missing or of the wrong type.
+    #[error("not a V8 heap snapshot: {0}")]
+    Field(String),
+    /// An array's length is not a whole number of records.
+    #[error("`{array}` holds {len} numbers, not a multiple of its {fields} fields")]
+    Ragged {
+        /// The array.
+        array: &'static str,
+        /// Its length.
+        len: usize,
+        /// Fields per record.
+        fields: usize,
+    },
+    /// A node's edges run past the edges there are.
+    #[error("the nodes' edge counts add up to {counted}, but there are {edges} edges")]
+    EdgeCount {
+        /// The sum of the nodes' `edge_count`.
+        counted: u64,
+        /// The edges in `edges`.
+        edges: usize,
+    },
+    /// An edge points at a node that does not exist.
+    #[error("edge {edge} points at node index {to}, which is not a node")]
+    BadEdge {
+        /// The edge's ordinal.
+        edge: usize,
+        /// Its `to_node`.
+        to: u32,
+    },
+    /// A type or string index is out of range.
+    #[error("{what} {index} is out of range")]
+    BadIndex {
+        /// What the index is of.
+        what: &'static str,
+        /// The index.
+        index: u32,
+    },
+    /// The snapshot has no nodes (no root).
+    #[error("the snapshot has no nodes")]
+    Empty,
+}
+
+/// The `meta` of a snapshot: its field and type names.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct Meta {
+    /// A node's fields, in order.
+    pub node_fields: Vec<String>,
+    /// Each node field's type: the first (`type`) is the list of node type names.
+    pub node_types: Vec<serde_json::Value>,
+    /// An edge's fields, in order.
+    pub edge_fields: Vec<String>,
+    /// Each edge field's type: the first (`type`) is the list of edge type names.
+    pub edge_types: Vec<serde_json::Value>,
+    /// The fields of a `locations` record.
+    #[serde(default)]
+    pub location_fields: Vec<String>,
+    /// The fields of a `trace_function_infos` record (timelines).
+    #[serde(default)]
+    pub trace_function_info_fields: Vec<String>,
+}
+
+/// A heap snapshot as its columns: numbers as the file has them, strings once each.
+#[derive(Clone, Debug, Default)]
+pub struct HeapSnapshot {
+    /// Field and type names.
+    pub meta: Meta,
+    /// The nodes' fields, flattened.
+    pub nodes: Vec<u32>,
+    /// The edges' fields, flattened.
+    pub edges: Vec<u32>,
+    /// The strings names index.
+    pub strings: Vec<String>,
+    /// `locations` records, flattened.
+    pub locations: Vec<u32>,
+    /// `trace_function_infos` records, flattened (timelines: allocation stack frames).
+    pub trace_function_infos: Vec<u32>,
+    /// The `trace_tree` as written (nested arrays; timelines only).
+    pub trace_tree: Option<serde_json::Value>,
+}
+
+/// Whether `bytes` begin like a heap snapshot (`{"snapshot":{"meta":…`).
+pub fn is_heapsnapshot(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = String::from_utf8_lossy(head);
+    let t = text.trim_start();
+    t.starts_with('{')
+        && t.contains("\"snapshot\"")
+        && t.contains("\"meta\"")
+        && t.contains("\"node_fields\"")
+}
+
+/// Reads a heap snapshot from `input`.
+pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
+    let mut s = Stream::new(input);
+    let mut out = HeapSnapshot::default();
+    let mut meta: Option<Meta> = None;
+    let result = s.object(|s, key| {
+        let int = |v: i64| u32::try_from(v).map_err(|_| Stop::Whole);
+        match key {
+            "snapshot" => {
+                let mut bytes = Vec::new();
+                s.value(&mut bytes)?;
+                #[derive(serde::Deserialize)]
+                struct Head {
+                    meta: Meta,
+                }
+                let head: Head = serde_json::from_slice(&bytes).map_err(|_| Stop::Whole)?;
+                meta = Some(head.meta);
+            }
+            "nodes" => s.ints(|v| {
+                out.nodes.push(int(v)?);
+                Ok(())
+            })?,
+            "edges" => s.ints(|v| {
+                out.edges.push(int(v)?);
+                Ok(())
+            })?,
+            "locations" => s.ints(|v| {
+                out.locations.push(int(v)?);
+                Ok(())
+            })?,
+            "trace_function_infos" => s.ints(|v| {
+                out.trace_function_infos.push(int(v)?);
+                Ok(())
+            })?,
+            "strings" => s.strings(|v| {
+                out.strings.push(v);
+                Ok(())
+            })?,
+            "trace_tree" => {
+                let mut bytes = Vec::new();
+                s.value(&mut bytes)?;
+                out.trace_tree = Some(serde_json::from_slice(&bytes).map_err(|_| Stop::Whole)?);
+            }
+            _ => {
+                let mut bytes = Vec::new();
+                s.value(&mut bytes)?;
+                serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).map_err(|_| Stop::Whole)?;
+            }
+        }
+        Ok(())
+    });
+    finish(result)?;
+    out.meta = meta.ok_or_else(|| HeapError::Field("no `snapshot.meta`".to_owned()))?;
+    if out.nodes.is_empty() {
+        return Err(HeapError::Empty);
+    }
+    Ok(out)
+}
+
+fn finish(result: Step<()>) -> Result<(), HeapError> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(Stop::Io(e)) => Err(HeapError::Read(e)),
+        Err(Stop::Whole) => Err(HeapError::Json),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) const TINY: &str = r#"{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],
+        "node_types":[["hidden","object","closure","synthetic"],"string","number","number","number"],
+        "edge_fields":["type","name_or_index","to_node"],
+        "edge_types":[["context","element","property","internal","hidden","shortcut","weak"],"string_or_number","node"],
+        "location_fields":["object_index","script_id","line","column"]},"node_count":3,"edge_count":2},
+        "nodes":[3,0,1,0,2, 1,1,3,40,0, 2,2,5,32,0],
+        "edges":[2,3,5, 5,4,10],
+        "locations":[10,7,3,14],
+        "strings":["","Point","f\u00e9\ud83d\ude00","p","root\ud800x"]}"#;
+
+    #[test]
+    fn reads_the_columns_and_the_strings() {
+        let h = read(TINY.as_bytes()).unwrap();
+        assert_eq!(h.meta.node_fields[3], "self_size");
+        assert_eq!(h.nodes.len(), 15);
+        assert_eq!(h.edges, [2, 3, 5, 5, 4, 10]);
+        assert_eq!(h.locations, [10, 7, 3, 14]);
+        assert_eq!(h.strings[2], "fé😀");
+        assert_eq!(h.strings[4], "root\u{FFFD}x");
+        assert!(is_heapsnapshot(TINY.as_bytes()));
+    }
+
+    #[test]
+    fn bad_files_say_what_is_wrong() {
+        assert!(matches!(
+            read(&TINY.as_bytes()[..200]),
+            Err(HeapError::Json)
+        ));
+        assert!(matches!(
+            read(TINY.replace("\"snapshot\"", "\"x\"").as_bytes()),
+            Err(HeapError::Field(_))
+        ));
+        assert!(matches!(
+            read(TINY.replace("[3,0,1,0,2,", "[3,0,-1,0,2,").as_bytes()),
+            Err(HeapError::Json)
+        ));
+    }
+}

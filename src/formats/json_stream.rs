@@ -1,0 +1,330 @@
+//! A JSON reader over a stream for the few shapes big trace files hold: top-level keys,
+//! arrays of integers read straight into columns, arrays of strings, and any other value
+//! passed over or kept as bytes for serde. The file is never held: a CPU profile's samples
+//! and a heap snapshot's nodes and edges stream from the reader into compact arrays. Readers
+//! answer [`Stop::Whole`] for what they do not take, and their callers say what to do then.
+
+use std::io::Read;
+
+/// Why the stream stopped: a read failed, or the file needs the whole reader.
+pub(crate) enum Stop {
+    /// A read failed.
+    Io(std::io::Error),
+    /// The bytes are not what the reader takes (not JSON, or not as plainly as it wants).
+    Whole,
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Self {
+        Stop::Io(e)
+    }
+}
+
+/// A step of a streamed read.
+pub(crate) type Step<T> = Result<T, Stop>;
+
+/// Bytes from a reader through a buffer.
+pub(crate) struct Stream<R> {
+    input: R,
+    buf: Box<[u8]>,
+    pub(crate) at: usize,
+    len: usize,
+}
+
+impl<R: Read> Stream<R> {
+    pub(crate) fn new(input: R) -> Self {
+        Self {
+            input,
+            buf: vec![0; 1 << 16].into_boxed_slice(),
+            at: 0,
+            len: 0,
+        }
+    }
+
+    /// The next byte, not taken (`None` at the end).
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Step<Option<u8>> {
+        if self.at == self.len {
+            self.len = loop {
+                match self.input.read(&mut self.buf) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e.into()),
+                }
+            };
+            self.at = 0;
+            if self.len == 0 {
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.buf[self.at]))
+    }
+
+    /// The next byte, taken; the end of the file is a syntax error.
+    #[inline]
+    pub(crate) fn next(&mut self) -> Step<u8> {
+        let b = self.peek()?.ok_or(Stop::Whole)?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    /// The next byte after white space, not taken.
+    pub(crate) fn peek_token(&mut self) -> Step<Option<u8>> {
+        while let Some(b) = self.peek()? {
+            if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                return Ok(Some(b));
+            }
+            self.at += 1;
+        }
+        Ok(None)
+    }
+
+    /// Takes `want` after white space.
+    pub(crate) fn expect(&mut self, want: u8) -> Step<()> {
+        self.peek_token()?;
+        if self.next()? == want {
+            Ok(())
+        } else {
+            Err(Stop::Whole)
+        }
+    }
+
+    /// A string's bytes (the opening quote taken); escapes are left to the whole reader.
+    pub(crate) fn key(&mut self) -> Step<Vec<u8>> {
+        let mut out = Vec::new();
+        loop {
+            match self.next()? {
+                b'"' => return Ok(out),
+                b'\\' => return Err(Stop::Whole),
+                b => out.push(b),
+            }
+        }
+    }
+
+    /// Passes over one JSON value, keeping its bytes in `keep`. Structure only: the value is
+    /// checked when the kept bytes are parsed.
+    pub(crate) fn value(&mut self, keep: &mut Vec<u8>) -> Step<()> {
+        self.peek_token()?;
+        let mut depth = 0usize;
+        let mut in_string = false;
+        loop {
+            let b = self.next()?;
+            keep.push(b);
+            if in_string {
+                match b {
+                    b'"' => in_string = false,
+                    b'\\' => keep.push(self.next()?),
+                    _ => {}
+                }
+                if !in_string && depth == 0 {
+                    return Ok(());
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => {
+                    depth = depth.checked_sub(1).ok_or(Stop::Whole)?;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                _ if depth == 0 => {
+                    // A number or a literal: up to the next delimiter.
+                    while let Some(c) = self.peek()? {
+                        if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                            break;
+                        }
+                        self.at += 1;
+                        keep.push(c);
+                    }
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A string's text (the opening quote taken), escapes decoded; a lone surrogate (V8
+    /// writes them) becomes U+FFFD, as do bytes that are not UTF-8.
+    pub(crate) fn string(&mut self, out: &mut String) -> Step<()> {
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            match self.next()? {
+                b'"' => break,
+                b'\\' => {
+                    let e = self.next()?;
+                    let c = match e {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            let hi = self.hex4()?;
+                            if (0xD800..0xDC00).contains(&hi) {
+                                // A pair, if a low surrogate follows.
+                                if self.peek()? == Some(b'\\') {
+                                    self.at += 1;
+                                    if self.next()? != b'u' {
+                                        return Err(Stop::Whole);
+                                    }
+                                    let lo = self.hex4()?;
+                                    if (0xDC00..0xE000).contains(&lo) {
+                                        let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                                        char::from_u32(c).unwrap_or('\u{FFFD}')
+                                    } else {
+                                        let mut b = [0; 4];
+                                        bytes.extend_from_slice(
+                                            '\u{FFFD}'.encode_utf8(&mut b).as_bytes(),
+                                        );
+                                        char::from_u32(lo).unwrap_or('\u{FFFD}')
+                                    }
+                                } else {
+                                    '\u{FFFD}'
+                                }
+                            } else {
+                                char::from_u32(hi).unwrap_or('\u{FFFD}')
+                            }
+                        }
+                        _ => return Err(Stop::Whole),
+                    };
+                    let mut b = [0; 4];
+                    bytes.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+                }
+                b if b < 0x20 => return Err(Stop::Whole),
+                b => bytes.push(b),
+            }
+        }
+        match String::from_utf8(bytes) {
+            Ok(s) => out.push_str(&s),
+            Err(e) => out.push_str(&String::from_utf8_lossy(e.as_bytes())),
+        }
+        Ok(())
+    }
+
+    /// Four hex digits of a `\u` escape.
+    fn hex4(&mut self) -> Step<u32> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let d = (self.next()? as char).to_digit(16).ok_or(Stop::Whole)?;
+            v = v * 16 + d;
+        }
+        Ok(v)
+    }
+
+    /// An array of strings, each given to `each`.
+    pub(crate) fn strings(&mut self, mut each: impl FnMut(String) -> Step<()>) -> Step<()> {
+        self.expect(b'[')?;
+        if self.peek_token()? == Some(b']') {
+            self.at += 1;
+            return Ok(());
+        }
+        loop {
+            self.expect(b'"')?;
+            let mut s = String::new();
+            self.string(&mut s)?;
+            each(s)?;
+            match self.peek_token()? {
+                Some(b',') => self.at += 1,
+                Some(b']') => {
+                    self.at += 1;
+                    return Ok(());
+                }
+                _ => return Err(Stop::Whole),
+            }
+        }
+    }
+
+    /// Reads a top-level object, giving each key (escapes decoded) to `each`, which reads its
+    /// value; a key seen twice is refused. Nothing may follow the object but white space.
+    pub(crate) fn object(&mut self, mut each: impl FnMut(&mut Self, &str) -> Step<()>) -> Step<()> {
+        self.expect(b'{')?;
+        let mut seen: Vec<String> = Vec::new();
+        let mut first = true;
+        loop {
+            match self.peek_token()? {
+                Some(b'}') => {
+                    self.at += 1;
+                    break;
+                }
+                Some(b',') if !first => self.at += 1,
+                _ if first => {}
+                _ => return Err(Stop::Whole),
+            }
+            first = false;
+            self.expect(b'"')?;
+            let mut key = String::new();
+            self.string(&mut key)?;
+            if seen.contains(&key) {
+                return Err(Stop::Whole);
+            }
+            self.expect(b':')?;
+            each(self, &key)?;
+            seen.push(key);
+        }
+        if self.peek_token()?.is_some() {
+            return Err(Stop::Whole);
+        }
+        Ok(())
+    }
+
+    /// An integer: an optional `-` and digits, nothing else (no fraction, no exponent).
+    #[inline]
+    pub(crate) fn int(&mut self) -> Step<i64> {
+        let negative = self.peek()? == Some(b'-');
+        if negative {
+            self.at += 1;
+        }
+        // JSON has no leading zeros.
+        if self.peek()? == Some(b'0') {
+            self.at += 1;
+            if matches!(self.peek()?, Some(b'0'..=b'9' | b'.' | b'e' | b'E')) {
+                return Err(Stop::Whole);
+            }
+            return Ok(0);
+        }
+        let mut v: i64 = 0;
+        let mut digits = 0;
+        while let Some(b) = self.peek()? {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            v = v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(i64::from(b - b'0')))
+                .ok_or(Stop::Whole)?;
+            digits += 1;
+            self.at += 1;
+        }
+        if digits == 0 || matches!(self.peek()?, Some(b'.' | b'e' | b'E')) {
+            return Err(Stop::Whole);
+        }
+        Ok(if negative { -v } else { v })
+    }
+
+    /// An array of integers, each given to `each`.
+    pub(crate) fn ints(&mut self, mut each: impl FnMut(i64) -> Step<()>) -> Step<()> {
+        self.expect(b'[')?;
+        if self.peek_token()? == Some(b']') {
+            self.at += 1;
+            return Ok(());
+        }
+        loop {
+            self.peek_token()?;
+            each(self.int()?)?;
+            match self.peek_token()? {
+                Some(b',') => self.at += 1,
+                Some(b']') => {
+                    self.at += 1;
+                    return Ok(());
+                }
+                _ => return Err(Stop::Whole),
+            }
+        }
+    }
+}
