@@ -485,3 +485,37 @@ fn check_profile(profile: crate::model::Profile) {
     let back = formats::cpuprofile::parse(&again).expect("the rewritten profile reads back");
     assert_eq!(back.samples.len(), samples);
 }
+
+/// Reads any bytes as a V8 heap snapshot; when one reads, its analysis must hold together:
+/// the root dominates itself and retains every byte, each node retains at least itself and
+/// no more than its dominator, the Summary's counts and self sizes add up to the nodes', a
+/// snapshot compared with itself changes nothing, and every retaining path starts at the
+/// root and ends at its node.
+pub fn heapsnapshot(data: &[u8]) {
+    let Ok(heap) = engine::heap::read_heap("fuzz", data) else {
+        return;
+    };
+    let n = heap.node_count() as u32;
+    assert_eq!(heap.dominator(0), 0);
+    assert_eq!(heap.retained_size(0), heap.total_size());
+    for k in 0..n {
+        assert!(heap.retained_size(k) >= heap.self_size(k));
+        assert!(heap.retained_size(heap.dominator(k)) >= heap.retained_size(k));
+    }
+    let summary = heap.summary();
+    let counted: u64 = summary.iter().map(|r| r.self_size).sum();
+    assert!(counted <= heap.total_size());
+    assert!(summary.iter().all(|r| r.retained_size >= r.self_size));
+    assert!(heap.compare(&heap).is_empty());
+    for k in (0..n).step_by((n as usize / 8).max(1)) {
+        if let Some(path) = heap.retaining_path(k) {
+            let mut at = 0;
+            for e in path {
+                assert_eq!(heap.edge_from(e), at);
+                at = heap.edge_to(e);
+            }
+            assert_eq!(at, k);
+        }
+        let _ = heap.dominated(k);
+    }
+}

@@ -63,3 +63,8 @@ fn scopes_corpus() {
 fn cpuprofile_corpus() {
     replay("cpuprofile", symscope::fuzzing::cpuprofile);
 }
+
+#[test]
+fn heapsnapshot_corpus() {
+    replay("heapsnapshot", symscope::fuzzing::heapsnapshot);
+}

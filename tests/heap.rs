@@ -162,3 +162,48 @@ fn the_cli_names_minified_classes_as_the_unminified_run_does() {
     assert_eq!(wrapper["added"], memlab["compare"][generated]["added"]);
     assert_eq!(wrapper["freed"], memlab["compare"][generated]["freed"]);
 }
+
+/// Broken snapshots get an error naming the problem, never a panic: cut short, a node
+/// array that is not whole records, edges that do not add up, an edge to no node, a name
+/// that is not a string.
+#[test]
+fn broken_snapshots_name_their_problem() {
+    const TINY: &str = r#"{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count"],
+        "node_types":[["hidden","object","closure","synthetic"],"string","number","number","number"],
+        "edge_fields":["type","name_or_index","to_node"],
+        "edge_types":[["context","element","property","internal","hidden","shortcut","weak"],"string_or_number","node"]}},
+        "nodes":[3,0,1,0,2, 1,1,3,40,1, 2,2,5,32,0],
+        "edges":[2,1,5, 6,2,10, 2,1,10],
+        "strings":["","Point","f"]}"#;
+    let read = |text: &str| symscope::engine::heap::read_heap("x.heapsnapshot", text.as_bytes());
+    let h = read(TINY).unwrap();
+    // The root retains the Point, the Point the function; the weak edge does not retain.
+    assert_eq!(h.retained_size(0), 72);
+    assert_eq!(h.retained_size(1), 72);
+    assert_eq!(h.dominator(2), 1);
+    for (from, to, says) in [
+        (
+            "\"strings\":[\"\",\"Point\",\"f\"]}",
+            "\"strings\":[\"\",\"Po",
+            "not JSON",
+        ),
+        (
+            "2,2,5,32,0]",
+            "2,2,5,32,0,1]",
+            "not a multiple of its 5 fields",
+        ),
+        ("1,1,3,40,1,", "1,1,3,40,2,", "edge counts add up to 4"),
+        ("2,1,10]", "2,1,11]", "not a node"),
+        ("[3,0,1,0,2,", "[3,9,1,0,2,", "string 9 is out of range"),
+        (
+            "\"node_fields\":[\"type\",",
+            "\"node_fields\":[\"kind\",",
+            "no `type` field",
+        ),
+    ] {
+        let text = TINY.replace(from, to);
+        assert_ne!(text, TINY);
+        let e = read(&text).unwrap_err().to_string();
+        assert!(e.contains("x.heapsnapshot") && e.contains(says), "{e}");
+    }
+}

@@ -739,9 +739,9 @@ impl Heap {
         self.retained = retained;
     }
 
-    /// Whether the Summary counts a node (non-zero self size, or native).
+    /// Whether the Summary counts a node (non-zero self size, or native; the root is none).
     fn counted(&self, node: u32) -> bool {
-        self.self_size(node) != 0 || self.type_name(node) == "native"
+        node != ROOT && (self.self_size(node) != 0 || self.type_name(node) == "native")
     }
 
     /// The Summary: each class's count, self and retained size, by retained size.
