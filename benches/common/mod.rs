@@ -56,7 +56,14 @@ pub fn run_measured(command: &mut std::process::Command) -> (Duration, u64) {
 /// and can miss a short process's last milliseconds).
 pub fn run_exact(command: &Command) -> (Duration, u64) {
     let start = Instant::now();
-    let out = Command::new("/usr/bin/time")
+    let mut timed = Command::new("/usr/bin/time");
+    for (k, v) in command.get_envs() {
+        match v {
+            Some(v) => timed.env(k, v),
+            None => timed.env_remove(k),
+        };
+    }
+    let out = timed
         .arg("-f")
         .arg("%M")
         .arg(command.get_program())
@@ -67,10 +74,12 @@ pub fn run_exact(command: &Command) -> (Duration, u64) {
         .expect("run the process under /usr/bin/time (Debian's time)");
     let took = start.elapsed();
     assert!(out.status.success(), "{command:?} failed");
-    let kb: u64 = String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .last()
-        .and_then(|l| l.trim().parse().ok())
+    // `time` writes last; a program's own progress (carriage returns) may share the line.
+    let err = String::from_utf8_lossy(&out.stderr);
+    let tail = err.trim_end();
+    let digits = tail.len() - tail.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let kb: u64 = tail[tail.len() - digits..]
+        .parse()
         .expect("/usr/bin/time's peak memory");
     (took, kb * 1024)
 }

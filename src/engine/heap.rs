@@ -23,25 +23,15 @@ use std::collections::HashMap;
 #[derive(Debug)]
 pub struct Heap {
     snap: HeapSnapshot,
-    nf: usize,
-    ef: usize,
-    f_type: usize,
-    f_name: usize,
-    f_id: usize,
-    f_self: usize,
-    e_type: usize,
-    e_name: usize,
-    e_to: usize,
     node_types: Vec<String>,
     edge_types: Vec<String>,
     /// Each node's first edge (an edge ordinal); one more entry for the end.
     first_edge: Vec<u32>,
     /// Each node's first retainer in `retainers`; one more entry for the end.
     first_retainer: Vec<u32>,
-    /// The edges into each node, by edge ordinal, grouped by node.
+    /// The edges into each node, grouped by node: the source node and the edge's type,
+    /// packed (`from << 3 | type`).
     retainers: Vec<u32>,
-    /// Each edge's source node.
-    edge_from: Vec<u32>,
     /// Each node's immediate dominator (the root's: itself).
     dominator: Vec<u32>,
     /// Each node's retained size.
@@ -52,6 +42,15 @@ pub struct Heap {
     classes: Vec<String>,
     /// `locations` by node ordinal: (script id, line, column), 0-based.
     locations: HashMap<u32, (u32, u32, u32)>,
+    /// Edge type numbers that matter.
+    weak: u8,
+    shortcut: u8,
+    element: u8,
+    hidden: u8,
+    /// Node type numbers that matter.
+    native: u8,
+    object: u8,
+    closure: u8,
 }
 
 /// One class of the Summary.
@@ -65,8 +64,8 @@ pub struct ClassRow {
     pub self_size: u64,
     /// Their retained size, bytes, counted once where objects of the class nest.
     pub retained_size: u64,
-    /// Its objects, by node ordinal (in node order).
-    pub objects: Vec<u32>,
+    /// The class's number in this snapshot ([`Heap::objects_of`] lists its objects).
+    pub class: u32,
 }
 
 /// One class's change between two snapshots, by node id.
@@ -120,38 +119,21 @@ const ROOT: u32 = 0;
 /// `detachedness` (1 attached, 2 detached) where V8 knows it, carried from native node to
 /// native node along their edges (not hidden, invisible or weak ones), attached first, as
 /// DevTools does; JavaScript objects keep their own state. Their classes read `Detached …`.
-#[allow(clippy::too_many_arguments)]
 fn detachedness(
     snap: &HeapSnapshot,
-    nf: usize,
-    f_type: usize,
-    node_types: &[String],
     first_edge: &[u32],
     edge_types: &[String],
-    ef: usize,
-    e_type: usize,
-    e_to: usize,
+    native: u8,
 ) -> Vec<bool> {
     let n = first_edge.len() - 1;
-    let Some(f_state) = snap
-        .meta
-        .node_fields
-        .iter()
-        .position(|f| f == "detachedness")
-    else {
+    if snap.detachedness.len() != n {
         return vec![false; n];
-    };
-    let native = node_types
+    }
+    let skip: Vec<u8> = ["hidden", "invisible", "weak"]
         .iter()
-        .position(|t| t == "native")
-        .map(|t| t as u32);
-    let skip: Vec<u32> = ["hidden", "invisible", "weak"]
-        .iter()
-        .filter_map(|t| edge_types.iter().position(|e| e == t).map(|e| e as u32))
+        .filter_map(|t| edge_types.iter().position(|e| e == t).map(|e| e as u8))
         .collect();
-    let mut state: Vec<u8> = (0..n)
-        .map(|k| snap.nodes[k * nf + f_state].min(3) as u8)
-        .collect();
+    let mut state = snap.detachedness.clone();
     let mut visited = vec![false; n];
     let mut attached = Vec::new();
     let mut detached = Vec::new();
@@ -164,7 +146,7 @@ fn detachedness(
             return;
         }
         visited[k] = true;
-        if Some(snap.nodes[k * nf + f_type]) != native {
+        if snap.node_types[k] != native {
             return;
         }
         state[k] = s;
@@ -182,8 +164,8 @@ fn detachedness(
     }
     let children = |k: usize| {
         (first_edge[k] as usize..first_edge[k + 1] as usize)
-            .filter(|&e| !skip.contains(&snap.edges[e * ef + e_type]))
-            .map(|e| snap.edges[e * ef + e_to] as usize / nf)
+            .filter(|&e| !skip.contains(&snap.edge_types[e]))
+            .map(|e| snap.edge_to[e] as usize)
             .collect::<Vec<_>>()
     };
     while let Some(k) = attached.pop() {
@@ -204,63 +186,66 @@ fn detachedness(
 
 impl Heap {
     /// Checks and indexes `snap`, and computes its dominator tree and retained sizes.
-    pub fn new(snap: HeapSnapshot) -> Result<Self, HeapError> {
+    pub fn new(mut snap: HeapSnapshot) -> Result<Self, HeapError> {
         let m = &snap.meta;
+        for f in ["type", "name", "id", "self_size", "edge_count"] {
+            field(&m.node_fields, f)?;
+        }
+        for f in ["type", "name_or_index", "to_node"] {
+            field(&m.edge_fields, f)?;
+        }
         let nf = m.node_fields.len();
-        let ef = m.edge_fields.len();
-        let f_type = field(&m.node_fields, "type")?;
-        let f_name = field(&m.node_fields, "name")?;
-        let f_id = field(&m.node_fields, "id")?;
-        let f_self = field(&m.node_fields, "self_size")?;
-        let f_edges = field(&m.node_fields, "edge_count")?;
-        let e_type = field(&m.edge_fields, "type")?;
-        let e_name = field(&m.edge_fields, "name_or_index")?;
-        let e_to = field(&m.edge_fields, "to_node")?;
         let node_types = type_names(&m.node_types, "node")?;
         let edge_types = type_names(&m.edge_types, "edge")?;
-        if !snap.nodes.len().is_multiple_of(nf) {
-            return Err(HeapError::Ragged {
-                array: "nodes",
-                len: snap.nodes.len(),
-                fields: nf,
-            });
-        }
-        if !snap.edges.len().is_multiple_of(ef) {
-            return Err(HeapError::Ragged {
-                array: "edges",
-                len: snap.edges.len(),
-                fields: ef,
-            });
-        }
-        let n = snap.nodes.len() / nf;
-        let edge_count = snap.edges.len() / ef;
+        let n = snap.node_types.len();
         if n == 0 {
             return Err(HeapError::Empty);
         }
-        if n >= u32::MAX as usize || edge_count >= u32::MAX as usize {
+        for (array, len) in [
+            ("node names", snap.node_names.len()),
+            ("node ids", snap.node_ids.len()),
+            ("self sizes", snap.self_sizes.len()),
+            ("edge counts", snap.edge_counts.len()),
+        ] {
+            if len != n {
+                return Err(HeapError::Field(format!("{array}: {len} for {n} nodes")));
+            }
+        }
+        let edge_count = snap.edge_types.len();
+        if snap.edge_names.len() != edge_count || snap.edge_to.len() != edge_count {
             return Err(HeapError::Field(
-                "more nodes or edges than Symscope indexes".into(),
+                "the edges' fields differ in number".into(),
             ));
         }
+        if n >= 1 << 29 || edge_count >= u32::MAX as usize || edge_types.len() > 8 {
+            return Err(HeapError::Field(
+                "more nodes, edges or edge types than Symscope indexes".into(),
+            ));
+        }
+        let type_at = |name: &str, types: &[String]| {
+            types
+                .iter()
+                .position(|t| t == name)
+                .map_or(u8::MAX, |t| t as u8)
+        };
         // Nodes: types and names in range; edges add up.
         let mut first_edge = Vec::with_capacity(n + 1);
         let mut at: u64 = 0;
         for k in 0..n {
-            let r = &snap.nodes[k * nf..(k + 1) * nf];
-            if r[f_type] as usize >= node_types.len() {
+            if snap.node_types[k] as usize >= node_types.len() {
                 return Err(HeapError::BadIndex {
                     what: "node type",
-                    index: r[f_type],
+                    index: u32::from(snap.node_types[k]),
                 });
             }
-            if r[f_name] as usize >= snap.strings.len() {
+            if snap.node_names[k] as usize >= snap.strings.len() {
                 return Err(HeapError::BadIndex {
                     what: "string",
-                    index: r[f_name],
+                    index: snap.node_names[k],
                 });
             }
             first_edge.push(at.min(u64::from(u32::MAX)) as u32);
-            at += u64::from(r[f_edges]);
+            at += u64::from(snap.edge_counts[k]);
         }
         if at != edge_count as u64 {
             return Err(HeapError::EdgeCount {
@@ -269,39 +254,34 @@ impl Heap {
             });
         }
         first_edge.push(edge_count as u32);
-        let element = edge_types.iter().position(|t| t == "element");
-        let hidden = edge_types.iter().position(|t| t == "hidden");
-        let mut edge_from = vec![0u32; edge_count];
+        snap.edge_counts = Vec::new();
+        let element = type_at("element", &edge_types);
+        let hidden = type_at("hidden", &edge_types);
+        // Edges: targets made node ordinals, types and names in range.
         let mut retainer_count = vec![0u32; n + 1];
-        for k in 0..n {
-            for e in first_edge[k]..first_edge[k + 1] {
-                let r = &snap.edges[e as usize * ef..(e as usize + 1) * ef];
-                let to = r[e_to];
-                if !(to as usize).is_multiple_of(nf) || to as usize / nf >= n {
-                    return Err(HeapError::BadEdge {
-                        edge: e as usize,
-                        to,
-                    });
-                }
-                let t = r[e_type] as usize;
-                if t >= edge_types.len() {
-                    return Err(HeapError::BadIndex {
-                        what: "edge type",
-                        index: r[e_type],
-                    });
-                }
-                let numbered = Some(t) == element || Some(t) == hidden;
-                if !numbered && r[e_name] as usize >= snap.strings.len() {
-                    return Err(HeapError::BadIndex {
-                        what: "string",
-                        index: r[e_name],
-                    });
-                }
-                edge_from[e as usize] = k as u32;
-                retainer_count[to as usize / nf] += 1;
+        for e in 0..edge_count {
+            let to = snap.edge_to[e];
+            if !(to as usize).is_multiple_of(nf) || to as usize / nf >= n {
+                return Err(HeapError::BadEdge { edge: e, to });
             }
+            let t = snap.edge_types[e];
+            if t as usize >= edge_types.len() {
+                return Err(HeapError::BadIndex {
+                    what: "edge type",
+                    index: u32::from(t),
+                });
+            }
+            if t != element && t != hidden && snap.edge_names[e] as usize >= snap.strings.len() {
+                return Err(HeapError::BadIndex {
+                    what: "string",
+                    index: snap.edge_names[e],
+                });
+            }
+            let to = to / nf as u32;
+            snap.edge_to[e] = to;
+            retainer_count[to as usize] += 1;
         }
-        // Retainers grouped by target node.
+        // Retainers grouped by target node, each its source and the edge's type.
         let mut first_retainer = Vec::with_capacity(n + 1);
         let mut sum = 0u32;
         for c in &retainer_count[..n] {
@@ -309,47 +289,18 @@ impl Heap {
             sum += c;
         }
         first_retainer.push(sum);
+        drop(retainer_count);
         let mut fill = first_retainer.clone();
         let mut retainers = vec![0u32; edge_count];
-        for e in 0..edge_count {
-            let to = snap.edges[e * ef + e_to] as usize / nf;
-            retainers[fill[to] as usize] = e as u32;
-            fill[to] += 1;
+        for k in 0..n {
+            for e in first_edge[k] as usize..first_edge[k + 1] as usize {
+                let to = snap.edge_to[e] as usize;
+                retainers[fill[to] as usize] = (k as u32) << 3 | u32::from(snap.edge_types[e]);
+                fill[to] += 1;
+            }
         }
         drop(fill);
-        drop(retainer_count);
-        let detached = detachedness(
-            &snap,
-            nf,
-            f_type,
-            &node_types,
-            &first_edge,
-            &edge_types,
-            ef,
-            e_type,
-            e_to,
-        );
-        // Classes.
-        let mut class_index: HashMap<String, u32> = HashMap::new();
-        let mut classes = Vec::new();
-        let mut class_of = Vec::with_capacity(n);
-        for (k, r) in snap.nodes.chunks_exact(nf).enumerate() {
-            let t = node_types[r[f_type] as usize].as_str();
-            let name = match t {
-                "hidden" => "(system)".to_owned(),
-                "object" | "native" if detached[k] => {
-                    format!("Detached {}", snap.strings[r[f_name] as usize])
-                }
-                "object" | "native" => snap.strings[r[f_name] as usize].clone(),
-                "code" => "(compiled code)".to_owned(),
-                other => format!("({other})"),
-            };
-            let c = *class_index.entry(name.clone()).or_insert_with(|| {
-                classes.push(name);
-                classes.len() as u32 - 1
-            });
-            class_of.push(c);
-        }
+        let native = type_at("native", &node_types);
         let mut locations = HashMap::new();
         let lf = m.location_fields.len().max(4);
         let l_obj = field(&m.location_fields, "object_index").unwrap_or(0);
@@ -362,30 +313,76 @@ impl Heap {
             }
         }
         let mut heap = Heap {
-            nf,
-            ef,
-            f_type,
-            f_name,
-            f_id,
-            f_self,
-            e_type,
-            e_name,
-            e_to,
+            weak: type_at("weak", &edge_types),
+            shortcut: type_at("shortcut", &edge_types),
+            element,
+            hidden,
+            native,
+            object: type_at("object", &node_types),
+            closure: type_at("closure", &node_types),
             node_types,
             edge_types,
             first_edge,
             first_retainer,
             retainers,
-            edge_from,
             dominator: Vec::new(),
             retained: Vec::new(),
-            class_of,
-            classes,
+            class_of: Vec::new(),
+            classes: Vec::new(),
             locations,
             snap,
         };
         heap.dominators();
+        heap.classify();
         Ok(heap)
+    }
+
+    /// Each node's class (after the dominator tree: its arrays are gone by then).
+    fn classify(&mut self) {
+        let snap = &self.snap;
+        let n = self.node_count();
+        let node_types = &self.node_types;
+        let detached = detachedness(snap, &self.first_edge, &self.edge_types, self.native);
+        // A class per (type, name, detached) for objects and native nodes, per type for the
+        // rest: keyed by numbers, each name made once.
+        let named = |t: u8| matches!(node_types[t as usize].as_str(), "object" | "native");
+        let mut class_index: HashMap<u64, u32> = HashMap::new();
+        let mut by_name: HashMap<String, u32> = HashMap::new();
+        let mut classes: Vec<String> = Vec::new();
+        let mut class_of = Vec::with_capacity(n);
+        for (k, &gone) in detached.iter().enumerate() {
+            let t = snap.node_types[k];
+            let key = if named(t) {
+                (u64::from(gone) << 32 | u64::from(snap.node_names[k])) << 8 | u64::from(t)
+            } else {
+                u64::from(u32::MAX) << 8 | u64::from(t)
+            };
+            let c = match class_index.get(&key) {
+                Some(&c) => c,
+                None => {
+                    let name = match node_types[t as usize].as_str() {
+                        "hidden" => "(system)".to_owned(),
+                        "object" | "native" if gone => {
+                            format!("Detached {}", snap.strings.get(snap.node_names[k]))
+                        }
+                        "object" | "native" => snap.strings.get(snap.node_names[k]).to_owned(),
+                        "code" => "(compiled code)".to_owned(),
+                        other => format!("({other})"),
+                    };
+                    // Objects and native nodes of one name are one class.
+                    let c = *by_name.entry(name.clone()).or_insert_with(|| {
+                        classes.push(name);
+                        classes.len() as u32 - 1
+                    });
+                    class_index.insert(key, c);
+                    c
+                }
+            };
+            class_of.push(c);
+        }
+        self.class_of = class_of;
+        self.classes = classes;
+        self.snap.detachedness = Vec::new();
     }
 
     /// The number of nodes.
@@ -395,31 +392,27 @@ impl Heap {
 
     /// The number of edges.
     pub fn edge_count(&self) -> usize {
-        self.edge_from.len()
-    }
-
-    fn field(&self, node: u32, f: usize) -> u32 {
-        self.snap.nodes[node as usize * self.nf + f]
+        self.snap.edge_types.len()
     }
 
     /// A node's type name (`object`, `closure`, `hidden`…).
     pub fn type_name(&self, node: u32) -> &str {
-        &self.node_types[self.field(node, self.f_type) as usize]
+        &self.node_types[self.snap.node_types[node as usize] as usize]
     }
 
     /// A node's name as the snapshot has it.
     pub fn name(&self, node: u32) -> &str {
-        &self.snap.strings[self.field(node, self.f_name) as usize]
+        self.snap.strings.get(self.snap.node_names[node as usize])
     }
 
     /// A node's id (stable across snapshots of one process).
     pub fn id(&self, node: u32) -> u32 {
-        self.field(node, self.f_id)
+        self.snap.node_ids[node as usize]
     }
 
     /// A node's self size, bytes.
     pub fn self_size(&self, node: u32) -> u64 {
-        u64::from(self.field(node, self.f_self))
+        u64::from(self.snap.self_sizes[node as usize])
     }
 
     /// A node's retained size, bytes.
@@ -439,36 +432,41 @@ impl Heap {
 
     /// The sum of every node's self size.
     pub fn total_size(&self) -> u64 {
-        (0..self.node_count() as u32)
-            .map(|n| self.self_size(n))
-            .sum()
-    }
-
-    fn edge(&self, e: u32, f: usize) -> u32 {
-        self.snap.edges[e as usize * self.ef + f]
+        self.snap.self_sizes.iter().map(|&s| u64::from(s)).sum()
     }
 
     /// An edge's type name (`property`, `element`, `weak`…).
     pub fn edge_type(&self, e: u32) -> &str {
-        &self.edge_types[self.edge(e, self.e_type) as usize]
+        &self.edge_types[self.snap.edge_types[e as usize] as usize]
     }
 
     /// An edge's name: a property's name, an element's index.
     pub fn edge_name(&self, e: u32) -> String {
-        match self.edge_type(e) {
-            "element" | "hidden" => self.edge(e, self.e_name).to_string(),
-            _ => self.snap.strings[self.edge(e, self.e_name) as usize].clone(),
+        let t = self.snap.edge_types[e as usize];
+        let name = self.snap.edge_names[e as usize];
+        if t == self.element || t == self.hidden {
+            name.to_string()
+        } else {
+            self.snap.strings.get(name).to_owned()
         }
+    }
+
+    /// Whether an edge is named `name` (without making its name).
+    fn edge_named(&self, e: u32, name: &str) -> bool {
+        let t = self.snap.edge_types[e as usize];
+        t != self.element
+            && t != self.hidden
+            && self.snap.strings.get(self.snap.edge_names[e as usize]) == name
     }
 
     /// An edge's target node.
     pub fn edge_to(&self, e: u32) -> u32 {
-        self.edge(e, self.e_to) / self.nf as u32
+        self.snap.edge_to[e as usize]
     }
 
     /// An edge's source node.
     pub fn edge_from(&self, e: u32) -> u32 {
-        self.edge_from[e as usize]
+        (self.first_edge.partition_point(|&f| f <= e) - 1) as u32
     }
 
     /// A node's outgoing edges, by ordinal.
@@ -476,11 +474,27 @@ impl Heap {
         self.first_edge[node as usize]..self.first_edge[node as usize + 1]
     }
 
-    /// The edges into a node, by ordinal.
-    pub fn retainers(&self, node: u32) -> &[u32] {
+    /// The edges into a node, by ordinal (each source's edges to it, in order).
+    pub fn retainers(&self, node: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut last = u32::MAX;
+        for (from, _) in self.retaining(node) {
+            if from == last {
+                continue;
+            }
+            last = from;
+            out.extend(self.edges(from).filter(|&e| self.edge_to(e) == node));
+        }
+        out
+    }
+
+    /// The sources of the edges into a node, with each edge's type number.
+    fn retaining(&self, node: u32) -> impl Iterator<Item = (u32, u8)> + '_ {
         let a = self.first_retainer[node as usize] as usize;
         let b = self.first_retainer[node as usize + 1] as usize;
-        &self.retainers[a..b]
+        self.retainers[a..b]
+            .iter()
+            .map(|&r| (r >> 3, (r & 7) as u8))
     }
 
     /// Where V8 says a function (a closure node) is: script id, 0-based line and column.
@@ -488,48 +502,37 @@ impl Heap {
         self.locations.get(&node).copied()
     }
 
+    /// The node an edge of `node` named `name` points at.
+    fn follow(&self, node: u32, name: &str) -> Option<u32> {
+        self.edges(node)
+            .find(|&e| self.edge_named(e, name))
+            .map(|e| self.edge_to(e))
+    }
+
     /// The script a closure's code is in, by name (its URL or path): the closure's shared
     /// function info's script.
     pub fn script_name(&self, closure: u32) -> Option<&str> {
-        let shared = self
-            .edges(closure)
-            .find(|&e| self.edge_name(e) == "shared")?;
-        let sfi = self.edge_to(shared);
-        let script = self.edges(sfi).find(|&e| {
-            matches!(
-                self.edge_name(e).as_str(),
-                "script_or_debug_info" | "script"
-            )
-        })?;
-        let name = self.name(self.edge_to(script));
+        let sfi = self.follow(closure, "shared")?;
+        let script = self
+            .follow(sfi, "script_or_debug_info")
+            .or_else(|| self.follow(sfi, "script"))?;
+        let name = self.name(script);
         (!name.is_empty() && !name.starts_with("system /")).then_some(name)
     }
 
     /// The constructor function of an object: its map's prototype's `constructor`.
     pub fn constructor_of(&self, object: u32) -> Option<u32> {
-        let by_name = |node: u32, name: &str| {
-            self.edges(node)
-                .find(|&e| self.edge_name(e) == name)
-                .map(|e| self.edge_to(e))
-        };
-        let map = by_name(object, "map")?;
-        let proto = by_name(map, "prototype")?;
-        let ctor = by_name(proto, "constructor")?;
-        (self.type_name(ctor) == "closure").then_some(ctor)
+        let map = self.follow(object, "map")?;
+        let proto = self.follow(map, "prototype")?;
+        let ctor = self.follow(proto, "constructor")?;
+        (self.snap.node_types[ctor as usize] == self.closure).then_some(ctor)
     }
 
     /// Whether an edge retains (see the module's docs), `page` marking the nodes the root's
     /// own edges reach.
-    fn essential(&self, e: u32, page: &[bool]) -> bool {
-        let from = self.edge_from(e);
-        let to = self.edge_to(e);
-        if from == to {
+    fn essential(&self, from: u32, to: u32, t: u8, page: &[bool]) -> bool {
+        if from == to || t == self.weak || (t == self.shortcut && from != ROOT) {
             return false;
-        }
-        match self.edge_type(e) {
-            "weak" => return false,
-            "shortcut" if from != ROOT => return false,
-            _ => {}
         }
         !(from != ROOT && page[to as usize] && !page[from as usize])
     }
@@ -541,10 +544,10 @@ impl Heap {
         let mut stack = Vec::new();
         for e in self.edges(ROOT) {
             let to = self.edge_to(e);
-            match self.edge_type(e) {
-                "element" if self.name(to) == "(Document DOM trees)" => continue,
-                "shortcut" => continue,
-                _ => {}
+            let t = self.snap.edge_types[e as usize];
+            if (t == self.element && self.name(to) == "(Document DOM trees)") || t == self.shortcut
+            {
+                continue;
             }
             page[to as usize] = true;
             stack.push(to);
@@ -552,7 +555,7 @@ impl Heap {
         while let Some(n) = stack.pop() {
             for e in self.edges(n) {
                 let to = self.edge_to(e);
-                if page[to as usize] || self.edge_type(e) == "weak" {
+                if page[to as usize] || self.snap.edge_types[e as usize] == self.weak {
                     continue;
                 }
                 page[to as usize] = true;
@@ -562,85 +565,87 @@ impl Heap {
         page
     }
 
-    /// Lengauer–Tarjan, vertices numbered from 1 (0: none); then the retained sizes.
+    /// Lengauer–Tarjan, vertices numbered from 1 (0: none); then the retained sizes. The
+    /// working arrays are dropped as soon as each is done with.
     fn dominators(&mut self) {
         let n = self.node_count();
         let page = self.page_nodes();
         let len = n + 1;
         let mut parent = vec![0u32; len];
-        let mut ancestor = vec![0u32; len];
         let mut vertex = vec![0u32; len];
         let mut label = vec![0u32; len];
         let mut semi = vec![0u32; len];
-        let mut dom = vec![0u32; len];
-        let mut next_edge = vec![0u32; len];
         let mut count = 0u32;
-        // Iterative depth-first search from `root` over retaining edges.
-        let mut dfs = |root: u32,
-                       parent: &mut Vec<u32>,
-                       semi: &mut Vec<u32>,
-                       vertex: &mut Vec<u32>,
-                       label: &mut Vec<u32>,
-                       count: &mut u32| {
-            next_edge[root as usize - 1] = self.first_edge[root as usize - 1];
-            let mut v = root;
-            while v != 0 {
-                if semi[v as usize] == 0 {
-                    *count += 1;
-                    semi[v as usize] = *count;
-                    vertex[*count as usize] = v;
-                    label[v as usize] = v;
-                }
-                let mut v_next = parent[v as usize];
-                let vo = v as usize - 1;
-                let end = self.first_edge[vo + 1];
-                while next_edge[vo] < end {
-                    let e = next_edge[vo];
-                    next_edge[vo] += 1;
-                    if !self.essential(e, &page) {
-                        continue;
+        {
+            let mut next_edge = vec![0u32; len];
+            // Iterative depth-first search from `root` over retaining edges.
+            let mut dfs = |root: u32,
+                           parent: &mut Vec<u32>,
+                           semi: &mut Vec<u32>,
+                           vertex: &mut Vec<u32>,
+                           label: &mut Vec<u32>,
+                           count: &mut u32| {
+                next_edge[root as usize - 1] = self.first_edge[root as usize - 1];
+                let mut v = root;
+                while v != 0 {
+                    if semi[v as usize] == 0 {
+                        *count += 1;
+                        semi[v as usize] = *count;
+                        vertex[*count as usize] = v;
+                        label[v as usize] = v;
                     }
-                    let w = self.edge_to(e) + 1;
-                    if semi[w as usize] == 0 {
-                        parent[w as usize] = v;
-                        next_edge[w as usize - 1] = self.first_edge[w as usize - 1];
-                        v_next = w;
-                        break;
+                    let mut v_next = parent[v as usize];
+                    let vo = v as usize - 1;
+                    let end = self.first_edge[vo + 1];
+                    while next_edge[vo] < end {
+                        let e = next_edge[vo];
+                        next_edge[vo] += 1;
+                        let to = self.snap.edge_to[e as usize];
+                        if !self.essential(vo as u32, to, self.snap.edge_types[e as usize], &page) {
+                            continue;
+                        }
+                        let w = to + 1;
+                        if semi[w as usize] == 0 {
+                            parent[w as usize] = v;
+                            next_edge[w as usize - 1] = self.first_edge[w as usize - 1];
+                            v_next = w;
+                            break;
+                        }
                     }
+                    v = v_next;
                 }
-                v = v_next;
-            }
-        };
-        let r = ROOT + 1;
-        dfs(
-            r,
-            &mut parent,
-            &mut semi,
-            &mut vertex,
-            &mut label,
-            &mut count,
-        );
-        // Nodes retained only weakly (or by shortcuts): searched from, under the root.
-        if (count as usize) < n {
-            for v in 1..=n as u32 {
-                if semi[v as usize] == 0
-                    && self
-                        .retainers(v - 1)
-                        .iter()
-                        .all(|&e| matches!(self.edge_type(e), "weak" | "shortcut"))
-                {
-                    parent[v as usize] = r;
-                    dfs(
-                        v,
-                        &mut parent,
-                        &mut semi,
-                        &mut vertex,
-                        &mut label,
-                        &mut count,
-                    );
+            };
+            let r = ROOT + 1;
+            dfs(
+                r,
+                &mut parent,
+                &mut semi,
+                &mut vertex,
+                &mut label,
+                &mut count,
+            );
+            // Nodes retained only weakly (or by shortcuts): searched from, under the root.
+            if (count as usize) < n {
+                for v in 1..=n as u32 {
+                    if semi[v as usize] == 0
+                        && self
+                            .retaining(v - 1)
+                            .all(|(_, t)| t == self.weak || t == self.shortcut)
+                    {
+                        parent[v as usize] = r;
+                        dfs(
+                            v,
+                            &mut parent,
+                            &mut semi,
+                            &mut vertex,
+                            &mut label,
+                            &mut count,
+                        );
+                    }
                 }
             }
         }
+        let r = ROOT + 1;
         // What is left is retained only by itself: under the root.
         if (count as usize) < n {
             for v in 1..=n as u32 {
@@ -653,73 +658,74 @@ impl Heap {
                 }
             }
         }
-        let mut stack: Vec<u32> = Vec::new();
-        let eval = |v: u32,
-                    ancestor: &mut Vec<u32>,
-                    label: &mut Vec<u32>,
-                    semi: &Vec<u32>,
-                    stack: &mut Vec<u32>| {
-            if ancestor[v as usize] == 0 {
-                return v;
-            }
-            // Path compression, iteratively.
-            let mut x = v;
-            while ancestor[ancestor[x as usize] as usize] != 0 {
-                stack.push(x);
-                x = ancestor[x as usize];
-            }
-            while let Some(w) = stack.pop() {
-                let a = ancestor[w as usize];
-                if semi[label[a as usize] as usize] < semi[label[w as usize] as usize] {
-                    label[w as usize] = label[a as usize];
+        let mut dom = vec![0u32; len];
+        {
+            let mut ancestor = vec![0u32; len];
+            let mut stack: Vec<u32> = Vec::new();
+            let eval = |v: u32,
+                        ancestor: &mut Vec<u32>,
+                        label: &mut Vec<u32>,
+                        semi: &Vec<u32>,
+                        stack: &mut Vec<u32>| {
+                if ancestor[v as usize] == 0 {
+                    return v;
                 }
-                ancestor[w as usize] = ancestor[a as usize];
-            }
-            label[v as usize]
-        };
-        // Buckets as linked lists: each vertex in at most one bucket at a time.
-        let mut bucket_head = vec![0u32; len];
-        let mut bucket_next = vec![0u32; len];
-        for i in (2..=count).rev() {
-            let w = vertex[i as usize];
-            let wo = w - 1;
-            let mut orphan = true;
-            for &e in self.retainers(wo) {
-                if !self.essential(e, &page) {
-                    continue;
+                // Path compression, iteratively.
+                let mut x = v;
+                while ancestor[ancestor[x as usize] as usize] != 0 {
+                    stack.push(x);
+                    x = ancestor[x as usize];
                 }
-                orphan = false;
-                let u = eval(
-                    self.edge_from(e) + 1,
-                    &mut ancestor,
-                    &mut label,
-                    &semi,
-                    &mut stack,
-                );
-                if semi[u as usize] < semi[w as usize] {
-                    semi[w as usize] = semi[u as usize];
+                while let Some(w) = stack.pop() {
+                    let a = ancestor[w as usize];
+                    if semi[label[a as usize] as usize] < semi[label[w as usize] as usize] {
+                        label[w as usize] = label[a as usize];
+                    }
+                    ancestor[w as usize] = ancestor[a as usize];
                 }
-            }
-            if orphan {
-                semi[w as usize] = semi[r as usize];
-            }
-            let sd = vertex[semi[w as usize] as usize];
-            bucket_next[w as usize] = bucket_head[sd as usize];
-            bucket_head[sd as usize] = w;
-            let p = parent[w as usize];
-            ancestor[w as usize] = p;
-            let mut v = std::mem::take(&mut bucket_head[p as usize]);
-            while v != 0 {
-                let next = bucket_next[v as usize];
-                let u = eval(v, &mut ancestor, &mut label, &semi, &mut stack);
-                dom[v as usize] = if semi[u as usize] < semi[v as usize] {
-                    u
-                } else {
-                    p
-                };
-                v = next;
+                label[v as usize]
+            };
+            // Buckets as linked lists: each vertex is in one bucket before its dominator is
+            // known, so `dom` holds the link until it holds the dominator.
+            let mut bucket_head = vec![0u32; len];
+            for i in (2..=count).rev() {
+                let w = vertex[i as usize];
+                let wo = w - 1;
+                let mut orphan = true;
+                for (from, t) in self.retaining(wo) {
+                    if !self.essential(from, wo, t, &page) {
+                        continue;
+                    }
+                    orphan = false;
+                    let u = eval(from + 1, &mut ancestor, &mut label, &semi, &mut stack);
+                    if semi[u as usize] < semi[w as usize] {
+                        semi[w as usize] = semi[u as usize];
+                    }
+                }
+                if orphan {
+                    semi[w as usize] = semi[r as usize];
+                }
+                let sd = vertex[semi[w as usize] as usize];
+                dom[w as usize] = bucket_head[sd as usize];
+                bucket_head[sd as usize] = w;
+                let p = parent[w as usize];
+                ancestor[w as usize] = p;
+                let mut v = std::mem::take(&mut bucket_head[p as usize]);
+                while v != 0 {
+                    let next = dom[v as usize];
+                    let u = eval(v, &mut ancestor, &mut label, &semi, &mut stack);
+                    dom[v as usize] = if semi[u as usize] < semi[v as usize] {
+                        u
+                    } else {
+                        p
+                    };
+                    v = next;
+                }
             }
         }
+        drop(parent);
+        drop(label);
+        drop(page);
         dom[0] = r;
         dom[r as usize] = r;
         for i in 2..=count {
@@ -728,20 +734,36 @@ impl Heap {
                 dom[w as usize] = dom[dom[w as usize] as usize];
             }
         }
-        let mut retained: Vec<u64> = (0..n as u32).map(|k| self.self_size(k)).collect();
-        let dominator: Vec<u32> = (0..n).map(|k| dom[k + 1].saturating_sub(1)).collect();
+        drop(semi);
+        // Ordinals, in place.
+        for k in 0..n {
+            dom[k] = dom[k + 1].saturating_sub(1);
+        }
+        dom.truncate(n);
+        let mut retained: Vec<u64> = self.snap.self_sizes.iter().map(|&s| u64::from(s)).collect();
         for i in (2..=count).rev() {
             let o = vertex[i as usize] as usize - 1;
-            let d = dominator[o] as usize;
+            let d = dom[o] as usize;
             retained[d] = retained[d].saturating_add(retained[o]);
         }
-        self.dominator = dominator;
+        self.dominator = dom;
         self.retained = retained;
+    }
+
+    /// The first `limit` objects of class `class` (a [`ClassRow::class`]) the Summary counts,
+    /// in node order.
+    pub fn objects_of(&self, class: u32, limit: usize) -> Vec<u32> {
+        (0..self.node_count() as u32)
+            .filter(|&k| self.class_of[k as usize] == class && self.counted(k))
+            .take(limit)
+            .collect()
     }
 
     /// Whether the Summary counts a node (non-zero self size, or native; the root is none).
     fn counted(&self, node: u32) -> bool {
-        node != ROOT && (self.self_size(node) != 0 || self.type_name(node) == "native")
+        node != ROOT
+            && (self.snap.self_sizes[node as usize] != 0
+                || self.snap.node_types[node as usize] == self.native)
     }
 
     /// The Summary: each class's count, self and retained size, by retained size.
@@ -750,12 +772,13 @@ impl Heap {
         let mut rows: Vec<ClassRow> = self
             .classes
             .iter()
-            .map(|c| ClassRow {
+            .enumerate()
+            .map(|(i, c)| ClassRow {
                 name: c.clone(),
                 count: 0,
                 self_size: 0,
                 retained_size: 0,
-                objects: Vec::new(),
+                class: i as u32,
             })
             .collect();
         for k in 0..n as u32 {
@@ -765,10 +788,11 @@ impl Heap {
             let row = &mut rows[self.class_of[k as usize] as usize];
             row.count += 1;
             row.self_size += self.self_size(k);
-            row.objects.push(k);
         }
         // Retained: a node counts unless a dominator above it is of its class. Walk the
         // dominator tree from the root, keeping the classes on the path.
+        // The dominator tree's children lists: counted, each range's start found, filled by
+        // moving each start to its end, then the starts shifted back.
         let mut first_child = vec![0u32; n + 1];
         for k in 1..n {
             first_child[self.dominator[k] as usize] += 1;
@@ -780,13 +804,15 @@ impl Heap {
             sum += here;
         }
         let mut children = vec![0u32; sum as usize];
-        let mut fill = first_child.clone();
         for k in 1..n {
             let d = self.dominator[k] as usize;
-            children[fill[d] as usize] = k as u32;
-            fill[d] += 1;
+            children[first_child[d] as usize] = k as u32;
+            first_child[d] += 1;
         }
-        drop(fill);
+        for i in (1..=n).rev() {
+            first_child[i] = first_child[i - 1];
+        }
+        first_child[0] = 0;
         let mut on_path = vec![false; self.classes.len()];
         // (node, entering?) pairs.
         let mut stack: Vec<(u32, bool)> = vec![(ROOT, true)];
@@ -884,7 +910,9 @@ impl Heap {
             }
             for e in self.edges(k) {
                 let to = self.edge_to(e);
-                if seen[to as usize] || !self.essential(e, &page) {
+                if seen[to as usize]
+                    || !self.essential(k, to, self.snap.edge_types[e as usize], &page)
+                {
                     continue;
                 }
                 seen[to as usize] = true;
@@ -930,9 +958,10 @@ pub struct Defined {
 }
 
 impl Heap {
-    /// Where a class of the Summary is defined: its objects' constructor (their map's
-    /// prototype's `constructor`), else the one function of its name with a location.
-    pub fn defined(&self, row: &ClassRow) -> Option<Defined> {
+    /// Where each class of `rows` is defined: its objects' constructor (their map's
+    /// prototype's `constructor`), else the one function of its name with a location. One
+    /// pass over the nodes for all of them.
+    pub fn definitions(&self, rows: &[ClassRow]) -> Vec<Option<Defined>> {
         let at = |closure: u32| {
             let (_, line, column) = self.location(closure)?;
             Some(Defined {
@@ -942,18 +971,45 @@ impl Heap {
                 column,
             })
         };
-        if self.type_name(*row.objects.first()?) == "object" {
-            for &o in row.objects.iter().take(8) {
-                if let Some(d) = self.constructor_of(o).and_then(at) {
-                    return Some(d);
-                }
+        // The first objects of each class asked about.
+        let mut wanted: HashMap<u32, Vec<u32>> =
+            rows.iter().map(|r| (r.class, Vec::new())).collect();
+        for k in 0..self.node_count() as u32 {
+            if let Some(list) = wanted.get_mut(&self.class_of[k as usize])
+                && list.len() < 8
+                && self.counted(k)
+            {
+                list.push(k);
             }
         }
-        let mut named = (0..self.node_count() as u32).filter(|&k| {
-            self.type_name(k) == "closure" && self.name(k) == row.name && self.location(k).is_some()
-        });
-        let first = named.next()?;
-        named.next().is_none().then(|| at(first)).flatten()
+        // Functions with a location by name: `None` where several share it.
+        let mut by_name: HashMap<&str, Option<u32>> = HashMap::new();
+        for &k in self.locations.keys() {
+            if self.snap.node_types[k as usize] == self.closure {
+                by_name
+                    .entry(self.name(k))
+                    .and_modify(|e| *e = None)
+                    .or_insert(Some(k));
+            }
+        }
+        rows.iter()
+            .map(|row| {
+                let objects = &wanted[&row.class];
+                let first = *objects.first()?;
+                if self.snap.node_types[first as usize] == self.object
+                    && let Some(d) = objects
+                        .iter()
+                        .find_map(|&o| self.constructor_of(o).and_then(at))
+                {
+                    return Some(d);
+                }
+                by_name
+                    .get(row.name.as_str())
+                    .copied()
+                    .flatten()
+                    .and_then(at)
+            })
+            .collect()
     }
 }
 
@@ -989,7 +1045,7 @@ pub fn resolve_classes(
     progress: &mut dyn crate::model::Progress,
 ) -> Result<Vec<ResolvedClass>, super::Error> {
     use crate::model::{LocationInterner, Profile, ProfileLocation};
-    let defined: Vec<Option<Defined>> = rows.iter().map(|r| heap.defined(r)).collect();
+    let defined = heap.definitions(&rows);
     let mut interner = LocationInterner::default();
     let loc_of: Vec<Option<u32>> = defined
         .iter()

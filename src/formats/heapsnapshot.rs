@@ -85,17 +85,71 @@ pub struct Meta {
     pub trace_function_info_fields: Vec<String>,
 }
 
-/// A heap snapshot as its columns: numbers as the file has them, strings once each.
+/// The snapshot's strings, one buffer and where each ends.
+#[derive(Clone, Debug, Default)]
+pub struct Strings {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl Strings {
+    /// String `i` (empty when out of range).
+    pub fn get(&self, i: u32) -> &str {
+        let Some(&end) = self.ends.get(i as usize) else {
+            return "";
+        };
+        let start = if i == 0 { 0 } else { self.ends[i as usize - 1] };
+        &self.text[start as usize..end as usize]
+    }
+
+    /// How many strings there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, s: &str) -> Step<()> {
+        self.text.push_str(s);
+        let end = u32::try_from(self.text.len()).map_err(|_| Stop::Whole)?;
+        self.ends.push(end);
+        Ok(())
+    }
+}
+
+/// A heap snapshot as columns, one per field a question needs: the node and edge types as
+/// bytes, the rest as 32-bit numbers, the strings in one buffer. (`trace_node_id` is kept
+/// only where the snapshot has allocation traces.)
 #[derive(Clone, Debug, Default)]
 pub struct HeapSnapshot {
     /// Field and type names.
     pub meta: Meta,
-    /// The nodes' fields, flattened.
-    pub nodes: Vec<u32>,
-    /// The edges' fields, flattened.
-    pub edges: Vec<u32>,
-    /// The strings names index.
-    pub strings: Vec<String>,
+    /// Each node's type (an index into the node type names).
+    pub node_types: Vec<u8>,
+    /// Each node's name (a string index).
+    pub node_names: Vec<u32>,
+    /// Each node's id.
+    pub node_ids: Vec<u32>,
+    /// Each node's self size, bytes.
+    pub self_sizes: Vec<u32>,
+    /// Each node's number of edges.
+    pub edge_counts: Vec<u32>,
+    /// Each node's detachedness (0 unknown, 1 attached, 2 detached); empty without the field.
+    pub detachedness: Vec<u8>,
+    /// Each node's allocation trace node; empty unless the snapshot has traces.
+    pub trace_node_ids: Vec<u32>,
+    /// Each edge's type (an index into the edge type names).
+    pub edge_types: Vec<u8>,
+    /// Each edge's name (a string index) or element index.
+    pub edge_names: Vec<u32>,
+    /// Each edge's target as written: an index into the flat `nodes` (node ordinal × node
+    /// field count).
+    pub edge_to: Vec<u32>,
+    /// The strings.
+    pub strings: Strings,
     /// `locations` records, flattened.
     pub locations: Vec<u32>,
     /// `trace_function_infos` records, flattened (timelines: allocation stack frames).
@@ -115,11 +169,30 @@ pub fn is_heapsnapshot(bytes: &[u8]) -> bool {
         && t.contains("\"node_fields\"")
 }
 
-/// Reads a heap snapshot from `input`.
+/// Where each field of a record goes.
+#[derive(Clone, Copy)]
+enum Column {
+    NodeType,
+    NodeName,
+    NodeId,
+    SelfSize,
+    EdgeCount,
+    Detachedness,
+    TraceNode,
+    EdgeType,
+    EdgeName,
+    EdgeTo,
+    Skip,
+}
+
+/// Reads a heap snapshot from `input`. The `snapshot` object (its meta) must come before
+/// `nodes` and `edges`, as V8 writes it.
 pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
     let mut s = Stream::new(input);
     let mut out = HeapSnapshot::default();
     let mut meta: Option<Meta> = None;
+    let mut traces = false;
+    let mut why: Option<HeapError> = None;
     let result = s.object(|s, key| {
         let int = |v: i64| u32::try_from(v).map_err(|_| Stop::Whole);
         match key {
@@ -129,18 +202,77 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
                 #[derive(serde::Deserialize)]
                 struct Head {
                     meta: Meta,
+                    #[serde(default)]
+                    trace_function_count: u64,
                 }
                 let head: Head = serde_json::from_slice(&bytes).map_err(|_| Stop::Whole)?;
+                traces = head.trace_function_count > 0;
                 meta = Some(head.meta);
             }
-            "nodes" => s.ints(|v| {
-                out.nodes.push(int(v)?);
-                Ok(())
-            })?,
-            "edges" => s.ints(|v| {
-                out.edges.push(int(v)?);
-                Ok(())
-            })?,
+            "nodes" | "edges" => {
+                let Some(m) = &meta else {
+                    why = Some(HeapError::Field(
+                        "`snapshot` (its meta) does not come before the nodes and edges".into(),
+                    ));
+                    return Err(Stop::Whole);
+                };
+                let nodes = key == "nodes";
+                let fields = if nodes {
+                    &m.node_fields
+                } else {
+                    &m.edge_fields
+                };
+                let columns: Vec<Column> = fields
+                    .iter()
+                    .map(|f| match (nodes, f.as_str()) {
+                        (true, "type") => Column::NodeType,
+                        (true, "name") => Column::NodeName,
+                        (true, "id") => Column::NodeId,
+                        (true, "self_size") => Column::SelfSize,
+                        (true, "edge_count") => Column::EdgeCount,
+                        (true, "detachedness") => Column::Detachedness,
+                        (true, "trace_node_id") if traces => Column::TraceNode,
+                        (false, "type") => Column::EdgeType,
+                        (false, "name_or_index") => Column::EdgeName,
+                        (false, "to_node") => Column::EdgeTo,
+                        _ => Column::Skip,
+                    })
+                    .collect();
+                if columns.is_empty() {
+                    return Err(Stop::Whole);
+                }
+                let mut at = 0usize;
+                let mut count = 0usize;
+                let o = &mut out;
+                s.ints(|v| {
+                    count += 1;
+                    let v = int(v)?;
+                    let byte = || u8::try_from(v).map_err(|_| Stop::Whole);
+                    match columns[at] {
+                        Column::NodeType => o.node_types.push(byte()?),
+                        Column::NodeName => o.node_names.push(v),
+                        Column::NodeId => o.node_ids.push(v),
+                        Column::SelfSize => o.self_sizes.push(v),
+                        Column::EdgeCount => o.edge_counts.push(v),
+                        Column::Detachedness => o.detachedness.push(v.min(3) as u8),
+                        Column::TraceNode => o.trace_node_ids.push(v),
+                        Column::EdgeType => o.edge_types.push(byte()?),
+                        Column::EdgeName => o.edge_names.push(v),
+                        Column::EdgeTo => o.edge_to.push(v),
+                        Column::Skip => {}
+                    }
+                    at = if at + 1 == columns.len() { 0 } else { at + 1 };
+                    Ok(())
+                })?;
+                if at != 0 {
+                    why = Some(HeapError::Ragged {
+                        array: if nodes { "nodes" } else { "edges" },
+                        len: count,
+                        fields: columns.len(),
+                    });
+                    return Err(Stop::Whole);
+                }
+            }
             "locations" => s.ints(|v| {
                 out.locations.push(int(v)?);
                 Ok(())
@@ -149,10 +281,10 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
                 out.trace_function_infos.push(int(v)?);
                 Ok(())
             })?,
-            "strings" => s.strings(|v| {
-                out.strings.push(v);
-                Ok(())
-            })?,
+            "strings" => {
+                let strings = &mut out.strings;
+                s.strings(|v| strings.push(&v))?
+            }
             "trace_tree" => {
                 let mut bytes = Vec::new();
                 s.value(&mut bytes)?;
@@ -166,9 +298,12 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
         }
         Ok(())
     });
+    if let Some(e) = why {
+        return Err(e);
+    }
     finish(result)?;
     out.meta = meta.ok_or_else(|| HeapError::Field("no `snapshot.meta`".to_owned()))?;
-    if out.nodes.is_empty() {
+    if out.node_names.is_empty() && out.node_types.is_empty() {
         return Err(HeapError::Empty);
     }
     Ok(out)
@@ -200,11 +335,13 @@ mod tests {
     fn reads_the_columns_and_the_strings() {
         let h = read(TINY.as_bytes()).unwrap();
         assert_eq!(h.meta.node_fields[3], "self_size");
-        assert_eq!(h.nodes.len(), 15);
-        assert_eq!(h.edges, [2, 3, 5, 5, 4, 10]);
+        assert_eq!(h.node_types, [3, 1, 2]);
+        assert_eq!(h.self_sizes, [0, 40, 32]);
+        assert_eq!(h.edge_types, [2, 5]);
+        assert_eq!(h.edge_to, [5, 10]);
         assert_eq!(h.locations, [10, 7, 3, 14]);
-        assert_eq!(h.strings[2], "fé😀");
-        assert_eq!(h.strings[4], "root\u{FFFD}x");
+        assert_eq!(h.strings.get(2), "fé😀");
+        assert_eq!(h.strings.get(4), "root\u{FFFD}x");
         assert!(is_heapsnapshot(TINY.as_bytes()));
     }
 

@@ -69,7 +69,14 @@ impl<R: Read> Stream<R> {
     }
 
     /// The next byte after white space, not taken.
+    #[inline]
     pub(crate) fn peek_token(&mut self) -> Step<Option<u8>> {
+        if self.at < self.len {
+            let b = self.buf[self.at];
+            if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                return Ok(Some(b));
+            }
+        }
         while let Some(b) = self.peek()? {
             if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
                 return Ok(Some(b));
@@ -276,6 +283,49 @@ impl<R: Read> Stream<R> {
     /// An integer: an optional `-` and digits, nothing else (no fraction, no exponent).
     #[inline]
     pub(crate) fn int(&mut self) -> Step<i64> {
+        // Most integers lie inside the buffer: read them from it directly.
+        if let Some(v) = self.int_in_buffer()? {
+            return Ok(v);
+        }
+        self.int_slow()
+    }
+
+    /// [`Self::int`] when the buffer holds the whole number and what follows it (`None`:
+    /// too near the buffer's end, or too long; nothing taken).
+    #[inline]
+    fn int_in_buffer(&mut self) -> Step<Option<i64>> {
+        const ROOM: usize = 24;
+        if self.len - self.at < ROOM {
+            return Ok(None);
+        }
+        let b = &self.buf[self.at..self.at + ROOM];
+        let negative = b[0] == b'-';
+        let start = usize::from(negative);
+        let mut i = start;
+        if b[i] == b'0' {
+            if matches!(b[i + 1], b'0'..=b'9' | b'.' | b'e' | b'E') {
+                return Err(Stop::Whole);
+            }
+            self.at += i + 1;
+            return Ok(Some(0));
+        }
+        let mut v: i64 = 0;
+        while b[i].is_ascii_digit() {
+            if i - start == 18 {
+                // Past what an i64 surely holds: the careful reader decides.
+                return Ok(None);
+            }
+            v = v * 10 + i64::from(b[i] - b'0');
+            i += 1;
+        }
+        if i == start || matches!(b[i], b'.' | b'e' | b'E') {
+            return Err(Stop::Whole);
+        }
+        self.at += i;
+        Ok(Some(if negative { -v } else { v }))
+    }
+
+    fn int_slow(&mut self) -> Step<i64> {
         let negative = self.peek()? == Some(b'-');
         if negative {
             self.at += 1;
