@@ -72,8 +72,8 @@ fn a_logs_format_does_not_depend_on_its_length() {
 }
 
 /// CPU profiles are told from their bytes, whatever their names: V8's `.cpuprofile`, a
-/// Chrome trace (`traceEvents`), a Hermes sampling profile; maps and JSON crash events stay
-/// what they were.
+/// Chrome trace (`traceEvents`), a Hermes sampling profile; heap snapshots are theirs; maps
+/// and JSON crash events stay what they were.
 #[test]
 fn cpu_profiles_are_told_from_their_bytes() {
     use symscope::formats::peek;
@@ -89,6 +89,8 @@ fn cpu_profiles_are_told_from_their_bytes() {
         assert_eq!(peek(&bytes), FileKind::Profile, "{rel}");
     }
     for (rel, kind) in [
+        ("heap/before.heapsnapshot", FileKind::HeapSnapshot),
+        ("heap/after.heapsnapshot", FileKind::HeapSnapshot),
         ("profiles/hermes/work.hbc.map", FileKind::SourceMap),
         ("js/lodash-terser/lodash.min.js.map", FileKind::SourceMap),
         (

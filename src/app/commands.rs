@@ -27,6 +27,8 @@ pub enum Command {
     Window(WindowCommand),
     /// For the profile pane: which profile, view, range, selection (applied in `app/profile.rs`).
     Profile(super::ProfileCommand),
+    /// For the Memory pane: filter, order, classes opened, the object selected (applied in `app/memory.rs`).
+    Memory(super::MemoryCommand),
 }
 
 /// A request for the workspace's inputs: adding, pasting, removing, locating files; source folders; jobs cancelled.
@@ -306,6 +308,7 @@ impl AppState {
             Command::Workspace(c) => self.apply_workspace(c),
             Command::Window(c) => self.apply_window(c),
             Command::Profile(c) => self.apply_profile(c),
+            Command::Memory(c) => self.apply_memory(c),
         }
     }
 

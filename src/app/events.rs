@@ -143,6 +143,14 @@ impl AppState {
                     self.caches.changed();
                 }
             }
+            JobOutput::HeapResolved { input, heap } => {
+                if self.running.symbolicating.get(&input) == Some(&id) {
+                    self.running.symbolicating.remove(&input);
+                    if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
+                        e.loaded = Some(Loaded::Heap(heap));
+                    }
+                }
+            }
             JobOutput::Bucketed(buckets) => self.crashes_bucketed(id, buckets),
             JobOutput::LogsCompared(compare) => self.view.buckets.log_compare = Some(compare),
             JobOutput::SourceRead(key, context) => self.source_read(*key, context),
@@ -165,12 +173,20 @@ impl AppState {
         size: u64,
         hash: String,
     ) -> Taken {
+        if matches!(loaded, Loaded::Heap(_)) {
+            self.view.memory.shown = Some(input);
+            self.view.memory.closed = false;
+            self.show_pane = Some(super::Pane::Memory);
+        }
         if matches!(loaded, Loaded::Profiles(_)) && self.view.profile.shown.is_none() {
             self.view.profile.shown = Some((input, 0));
             self.view.profile.closed = false;
             self.show_pane = Some(super::Pane::Profile);
         }
-        let taken = if matches!(loaded, Loaded::Log(_) | Loaded::Profiles(_)) {
+        let taken = if matches!(
+            loaded,
+            Loaded::Log(_) | Loaded::Profiles(_) | Loaded::Heap(_)
+        ) {
             Taken::Log(input)
         } else {
             Taken::Symbols
@@ -658,6 +674,28 @@ impl AppState {
                 _ => None,
             })
             .collect();
+        let heaps: Vec<_> = self
+            .inputs
+            .iter()
+            .filter(|e| only.is_none_or(|id| id == e.id))
+            .filter_map(|e| match &e.loaded {
+                Some(Loaded::Heap(h)) => Some((e.id, e.name.clone(), h.heap.clone())),
+                _ => None,
+            })
+            .collect();
+        for (id, name, heap) in heaps {
+            if let Some(old) = self.running.symbolicating.remove(&id) {
+                self.jobs.cancel(old);
+            }
+            let symbols = symbols.clone();
+            let job = self
+                .jobs
+                .spawn(move |ctx| loading::resolve_heap(ctx, id, &heap, &symbols));
+            self.running
+                .names
+                .insert(job, format!("name the classes of {name}"));
+            self.running.symbolicating.insert(id, job);
+        }
         for (id, name, list) in profiles {
             if let Some(old) = self.running.symbolicating.remove(&id) {
                 self.jobs.cancel(old);

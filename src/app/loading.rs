@@ -19,6 +19,8 @@ pub enum Loaded {
     Log(LogFile),
     /// CPU profiles (resolved once their symbolication finishes).
     Profiles(Vec<super::LoadedProfile>),
+    /// A heap snapshot (its classes named once their resolution finishes).
+    Heap(Arc<LoadedHeap>),
     /// Something Symscope does not read (kept in the workspace, not used).
     Other,
 }
@@ -142,6 +144,13 @@ pub enum JobOutput {
         /// What the doctor found.
         report: Arc<crate::engine::doctor::MapReport>,
     },
+    /// A heap snapshot's classes were named through the symbol files.
+    HeapResolved {
+        /// Which input.
+        input: InputId,
+        /// The snapshot with its classes named.
+        heap: Arc<LoadedHeap>,
+    },
     /// An input's CPU profiles were resolved against the symbol files.
     ProfilesResolved {
         /// Which input.
@@ -234,6 +243,10 @@ pub fn load(
                 })
                 .collect::<Result<Vec<_>, engine::Error>>()
         })?),
+        Input::Heap(heap) => Loaded::Heap(Arc::new(ctx.phase("summary", |ctx| {
+            // Shown at once with the names as recorded; named by a job of its own.
+            LoadedHeap::new(heap, &SymbolSet::new(), ctx)
+        })?)),
         Input::Other => Loaded::Other,
     };
     Ok(JobOutput::Loaded {
@@ -435,6 +448,42 @@ pub fn symbolicate_log(
     Ok(JobOutput::Symbolicated {
         log: id,
         file: Box::new(done),
+    })
+}
+
+/// A heap snapshot in the window: its graph, its Summary, and the Summary's classes named
+/// through the symbol files loaded when they were last resolved.
+#[derive(Debug)]
+pub struct LoadedHeap {
+    /// The graph with its dominator tree.
+    pub heap: Arc<engine::heap::Heap>,
+    /// The Summary, each class with its definition resolved where it could be.
+    pub classes: Vec<engine::heap::ResolvedClass>,
+}
+
+impl LoadedHeap {
+    /// The Summary of `heap`, its classes resolved against `symbols`.
+    pub fn new(
+        heap: Arc<engine::heap::Heap>,
+        symbols: &SymbolSet,
+        progress: &mut dyn crate::model::Progress,
+    ) -> Result<Self, engine::Error> {
+        let classes = engine::heap::resolve_classes(heap.summary(), &heap, symbols, progress)?;
+        Ok(Self { heap, classes })
+    }
+}
+
+/// Names a heap snapshot's classes through `symbols`.
+pub fn resolve_heap(
+    ctx: &mut JobContext<JobOutput>,
+    input: InputId,
+    heap: &Arc<engine::heap::Heap>,
+    symbols: &SymbolSet,
+) -> Result<JobOutput, engine::Error> {
+    let loaded = ctx.phase("look-up", |ctx| LoadedHeap::new(heap.clone(), symbols, ctx))?;
+    Ok(JobOutput::HeapResolved {
+        input,
+        heap: Arc::new(loaded),
     })
 }
 

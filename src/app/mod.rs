@@ -33,6 +33,7 @@ mod events;
 mod frame;
 mod inspector;
 mod loading;
+mod memory;
 mod persist;
 mod profile;
 mod rows;
@@ -49,7 +50,8 @@ pub use detail::{FrameDetail, SourceContext, find_under_roots, frame_detail, pla
 pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_available};
 pub use errors::{ErrorEntry, Errors};
 pub use inspector::{InspectorView, window};
-pub use loading::{InputId, JobOutput, Loaded};
+pub use loading::{InputId, JobOutput, Loaded, LoadedHeap};
+pub use memory::{MemoryCommand, MemorySort, MemoryView, memory_rows};
 pub use profile::{
     DiffGraph, LoadedProfile, ProfileCommand, ProfileMode, ProfileModel, ProfileView, Selected,
     TreeSort, Window, tree_rows,
@@ -128,6 +130,8 @@ pub struct ViewState {
     pub buckets: BucketsView,
     /// The profile pane's.
     pub profile: ProfileView,
+    /// The Memory pane's.
+    pub memory: MemoryView,
     /// Files hovering over the window.
     pub hovered: Vec<String>,
     /// The shortcuts window is open (F1).

@@ -38,13 +38,16 @@ pub enum Pane {
     Timings,
     /// A CPU profile: flame chart, call trees, comparison.
     Profile,
+    /// A heap snapshot: the Summary by constructor, objects, retainers.
+    Memory,
 }
 
 impl Pane {
     /// Every pane, in the order the View menu lists them.
-    pub const ALL: [Pane; 9] = [
+    pub const ALL: [Pane; 10] = [
         Pane::Stack,
         Pane::Profile,
+        Pane::Memory,
         Pane::Inputs,
         Pane::Detail,
         Pane::Inspector,
@@ -66,6 +69,7 @@ impl Pane {
             Pane::MapCompare => "Compare maps",
             Pane::Timings => "Timings",
             Pane::Profile => "Profile",
+            Pane::Memory => "Memory",
         }
     }
 
@@ -82,9 +86,12 @@ impl Pane {
 
     fn home(self) -> Home {
         match self {
-            Pane::Stack | Pane::Buckets | Pane::LogCompare | Pane::MapCompare | Pane::Profile => {
-                Home::Main
-            }
+            Pane::Stack
+            | Pane::Buckets
+            | Pane::LogCompare
+            | Pane::MapCompare
+            | Pane::Profile
+            | Pane::Memory => Home::Main,
             Pane::Detail | Pane::Inspector => Home::Below,
             Pane::Inputs => Home::Left,
             Pane::Timings => Home::Right,
@@ -417,6 +424,9 @@ impl AppState {
         if !self.view.profile.closed && self.shown_profile().is_some() {
             wanted.insert(Pane::Profile);
         }
+        if !self.view.memory.closed && self.shown_heap().is_some() {
+            wanted.insert(Pane::Memory);
+        }
         if self.view.buckets.log_compare.is_some() || self.workspace.compare.is_some() {
             wanted.insert(Pane::LogCompare);
         }
@@ -455,6 +465,7 @@ impl AppState {
             Pane::Inspector => self.workspace.layout.inspector_open = true,
             Pane::Buckets => self.view.buckets.closed = false,
             Pane::Profile => self.view.profile.closed = false,
+            Pane::Memory => self.view.memory.closed = false,
             Pane::Stack | Pane::LogCompare | Pane::MapCompare => {}
         }
         self.show_pane = Some(pane);
@@ -472,6 +483,7 @@ impl AppState {
             Pane::Inspector => self.workspace.layout.inspector_open = false,
             Pane::Buckets => self.view.buckets.closed = true,
             Pane::Profile => self.view.profile.closed = true,
+            Pane::Memory => self.view.memory.closed = true,
             Pane::LogCompare => self.apply_one(super::BucketsCommand::CloseLogCompare),
             Pane::MapCompare => self.apply_one(super::InspectorCommand::CloseCompare),
         }

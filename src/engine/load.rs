@@ -76,6 +76,8 @@ pub enum Input {
         Vec<(String, crate::model::Profile)>,
         Option<crate::formats::trace_events::Tracks>,
     ),
+    /// A heap snapshot's graph, its dominator tree built.
+    Heap(std::sync::Arc<super::heap::Heap>),
     /// Something Symscope does not read (binary, or bytecode).
     Other,
 }
@@ -132,6 +134,11 @@ pub fn load(
             let (profiles, tracks) = super::profile::read_profile_file(file)?;
             Ok(Input::Profiles(profiles, tracks))
         }
+        FileKind::HeapSnapshot => {
+            begin(progress, "heap snapshot", &file.name)?;
+            let heap = super::heap::read_heap(&file.name, file.blob.as_slice())?;
+            Ok(Input::Heap(std::sync::Arc::new(heap)))
+        }
         FileKind::HermesBytecode | FileKind::Unknown => {
             let bytes = file.blob.as_slice();
             if !bytes.is_empty() && memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() {
@@ -187,7 +194,7 @@ pub fn load_symbols(
         FileKind::ProguardMapping => load_mapping(file, loader, progress),
         FileKind::NativeSymbols => load_native(file, loader, progress),
         FileKind::HermesBytecode => Ok(SymbolFile::HermesBytecode),
-        FileKind::Log | FileKind::Profile | FileKind::Unknown => {
+        FileKind::Log | FileKind::Profile | FileKind::HeapSnapshot | FileKind::Unknown => {
             Err(fail(Reason::NotSymbols(file.kind.as_str())))
         }
     }

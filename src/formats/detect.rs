@@ -30,6 +30,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
     };
     let trimmed = trim_ascii_start(text);
     if trimmed.first() == Some(&b'{') {
+        if super::heapsnapshot::is_heapsnapshot(trimmed) {
+            return FileKind::HeapSnapshot;
+        }
         let keys: [&[u8]; 4] = [
             b"\"mappings\"",
             b"\"sections\"",

@@ -110,6 +110,8 @@ pub enum FileKind {
     Log,
     /// A CPU profile: V8 `.cpuprofile`, Chrome trace events, a Hermes sampling profile.
     Profile,
+    /// A V8 heap snapshot (`.heapsnapshot`, `.heaptimeline`).
+    HeapSnapshot,
     /// Binary or unrecognised content.
     Unknown,
 }
@@ -125,6 +127,7 @@ impl FileKind {
             Self::NativeSymbols => "native symbols",
             Self::Log => "log",
             Self::Profile => "CPU profile",
+            Self::HeapSnapshot => "heap snapshot",
             Self::Unknown => "unknown",
         }
     }

@@ -16,6 +16,7 @@ mod buckets;
 mod close_question;
 mod frame_detail;
 mod inspector;
+mod memory;
 mod menu;
 mod profile;
 mod recovery_question;

@@ -116,6 +116,7 @@ pub fn kind_badge(kind: FileKind) -> (&'static str, Color32) {
         FileKind::NativeSymbols => ("NAT", Color32::from_rgb(200, 140, 90)),
         FileKind::Log => ("LOG", RESOLVED),
         FileKind::Profile => ("CPU", Color32::from_rgb(230, 120, 160)),
+        FileKind::HeapSnapshot => ("HEAP", Color32::from_rgb(120, 190, 230)),
         FileKind::Unknown => ("?", MUTED),
     }
 }
@@ -207,6 +208,10 @@ pub const PROFILE_CPU_MIN: f32 = 120.0;
 pub const PROFILE_TIME_WIDTH: f32 = 120.0;
 /// Indent per depth of the call tree.
 pub const PROFILE_INDENT: f32 = 14.0;
+/// Width of the Memory table's constructor column.
+pub const MEMORY_NAME_WIDTH: f32 = 380.0;
+/// Width of a number column of the Memory table.
+pub const MEMORY_NUMBER_WIDTH: f32 = 110.0;
 /// Slower in a comparison.
 pub const SLOWER: Color32 = ERROR;
 /// Faster in a comparison.

@@ -4,7 +4,8 @@
 //! to close what the pane shows.
 
 use super::{
-    buckets, frame_detail, inspector, profile, stack_list, theme, timing_panel, workspace_panel,
+    buckets, frame_detail, inspector, memory, profile, stack_list, theme, timing_panel,
+    workspace_panel,
 };
 use crate::app::{AppState, Commands, Pane, Views, WindowCommand};
 use egui::RichText;
@@ -53,6 +54,7 @@ impl Behavior<Pane> for PaneDrawer<'_> {
                     Pane::LogCompare => buckets::log_compare_ui(ui, state),
                     Pane::MapCompare => inspector::map_compare_ui(ui, state, self.commands),
                     Pane::Timings => timing_panel::timing_panel_ui(ui, state),
+                    Pane::Memory => memory::memory_ui(ui, state, self.commands),
                     Pane::Profile => profile::profile_ui(
                         ui,
                         state,

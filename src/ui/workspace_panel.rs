@@ -83,7 +83,7 @@ fn panel_rows(state: &AppState) -> Vec<PanelRow<'_>> {
     let mut rows = Vec::new();
     for (group, kinds) in [
         ("Logs", &[FileKind::Log][..]),
-        ("Profiles", &[FileKind::Profile][..]),
+        ("Profiles", &[FileKind::Profile, FileKind::HeapSnapshot][..]),
         (
             "Symbol files",
             &[

@@ -1,0 +1,249 @@
+//! The Memory pane: a heap snapshot's Summary by constructor as a windowed table (count,
+//! self and retained size; sort, filter), minified classes shown by their original names; a
+//! class opens to its largest objects, an object to its retainers, its retaining path from
+//! the root and the objects it dominates.
+
+use super::theme;
+use crate::app::{AppState, Commands, LoadedHeap, MemoryCommand, MemorySort, memory_rows};
+use crate::engine::heap::Heap;
+use egui::RichText;
+
+/// How many objects an opened class lists (its largest by retained size).
+const OBJECTS_SHOWN: usize = 50;
+
+/// The Memory pane.
+pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    let Some((_, heap)) = state.shown_heap() else {
+        ui.label(
+            RichText::new("Drop a .heapsnapshot (v8.writeHeapSnapshot, DevTools' Memory panel).")
+                .weak(),
+        );
+        return;
+    };
+    let view = &state.view.memory;
+    let h = &heap.heap;
+    ui.horizontal(|ui| {
+        ui.label(format!(
+            "{} objects · {} · retained sizes as DevTools computes them",
+            h.node_count(),
+            bytes(h.total_size())
+        ));
+        let mut filter = view.filter.clone();
+        if ui
+            .add(
+                egui::TextEdit::singleline(&mut filter)
+                    .hint_text("Filter constructors")
+                    .desired_width(theme::FILTER_WIDTH),
+            )
+            .changed()
+        {
+            commands.send(MemoryCommand::Filter(filter));
+        }
+    });
+    ui.separator();
+    header_ui(ui, state, commands);
+    let rows = memory_rows(&heap, view);
+    // One line per class, and its objects under it when opened.
+    let mut lines: Vec<(usize, Option<u32>)> = Vec::with_capacity(rows.len());
+    for &i in &rows {
+        lines.push((i, None));
+        if view.expanded == Some(heap.classes[i].row.class) {
+            let objects = largest_objects(h, heap.classes[i].row.class);
+            lines.extend(objects.iter().map(|&o| (i, Some(o))));
+        }
+    }
+    let detail = view.selected.is_some();
+    let height = if detail {
+        ui.available_height() * 0.6
+    } else {
+        ui.available_height()
+    };
+    egui::ScrollArea::vertical()
+        .id_salt("memory-summary")
+        .max_height(height)
+        .auto_shrink([false, false])
+        .show_rows(ui, theme::ROW_HEIGHT, lines.len(), |ui, visible| {
+            for &(i, object) in &lines[visible] {
+                match object {
+                    None => class_row_ui(ui, state, &heap, i, commands),
+                    Some(o) => object_row_ui(ui, state, h, o, commands),
+                }
+            }
+        });
+    if let Some(node) = view.selected.filter(|&n| (n as usize) < h.node_count()) {
+        ui.separator();
+        object_detail_ui(ui, h, node, commands);
+    }
+}
+
+/// The table's header: each column sorts.
+fn header_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    let view = &state.view.memory;
+    ui.horizontal(|ui| {
+        for (sort, title) in [
+            (MemorySort::Name, "Constructor"),
+            (MemorySort::Count, "Count"),
+            (MemorySort::SelfSize, "Self size"),
+            (MemorySort::Retained, "Retained size"),
+        ] {
+            let w = if sort == MemorySort::Name {
+                theme::MEMORY_NAME_WIDTH
+            } else {
+                theme::MEMORY_NUMBER_WIDTH
+            };
+            let text = if view.sort == sort {
+                RichText::new(title).strong().underline()
+            } else {
+                RichText::new(title)
+            };
+            if ui
+                .add_sized([w, theme::ROW_HEIGHT], egui::Button::new(text).frame(false))
+                .clicked()
+            {
+                commands.send(MemoryCommand::Sort(sort));
+            }
+        }
+    });
+}
+
+/// One class of the Summary.
+fn class_row_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    heap: &LoadedHeap,
+    i: usize,
+    commands: &mut Commands,
+) {
+    let c = &heap.classes[i];
+    let open = state.view.memory.expanded == Some(c.row.class);
+    ui.horizontal(|ui| {
+        ui.set_height(theme::ROW_HEIGHT);
+        let mut name = format!("{} {}", if open { "▼" } else { "▶" }, c.name());
+        if c.name() != c.row.name {
+            name.push_str(&format!("  (was {})", c.row.name));
+        }
+        let r = ui.add_sized(
+            [theme::MEMORY_NAME_WIDTH, theme::ROW_HEIGHT],
+            egui::Button::new(RichText::new(name).monospace())
+                .frame(false)
+                .truncate(),
+        );
+        let r = match c.original.as_ref() {
+            Some(p) => r.on_hover_text(format!(
+                "{}:{}",
+                p.file.as_deref().unwrap_or("?"),
+                p.line.unwrap_or(0)
+            )),
+            None => r,
+        };
+        if r.clicked() {
+            commands.send(MemoryCommand::Toggle(c.row.class));
+        }
+        number(ui, c.row.count.to_string());
+        number(ui, bytes(c.row.self_size));
+        number(ui, bytes(c.row.retained_size));
+    });
+}
+
+/// One object of an opened class.
+fn object_row_ui(ui: &mut egui::Ui, state: &AppState, h: &Heap, o: u32, commands: &mut Commands) {
+    ui.horizontal(|ui| {
+        ui.set_height(theme::ROW_HEIGHT);
+        let selected = state.view.memory.selected == Some(o);
+        let r = ui.add_sized(
+            [theme::MEMORY_NAME_WIDTH, theme::ROW_HEIGHT],
+            egui::Button::selectable(
+                selected,
+                RichText::new(format!("      {} @{}", h.name(o), h.id(o))).monospace(),
+            )
+            .truncate(),
+        );
+        if r.clicked() {
+            commands.send(MemoryCommand::Select((!selected).then_some(o)));
+        }
+        number(ui, String::new());
+        number(ui, bytes(h.self_size(o)));
+        number(ui, bytes(h.retained_size(o)));
+    });
+}
+
+/// The selected object: its retaining path from the root, its retainers, what it dominates.
+fn object_detail_ui(ui: &mut egui::Ui, h: &Heap, node: u32, commands: &mut Commands) {
+    egui::ScrollArea::vertical()
+        .id_salt("memory-object")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.label(
+                RichText::new(format!(
+                    "{} @{}: self {}, retained {}",
+                    h.class_name(node),
+                    h.id(node),
+                    bytes(h.self_size(node)),
+                    bytes(h.retained_size(node))
+                ))
+                .strong(),
+            );
+            if let Some(path) = h.retaining_path(node) {
+                let steps: Vec<String> = path
+                    .iter()
+                    .map(|&e| format!("{} {}", h.edge_name(e), h.class_name(h.edge_to(e))))
+                    .collect();
+                ui.label(format!("Retained through: (root) > {}", steps.join(" > ")));
+            }
+            ui.label(RichText::new("Retainers").strong());
+            for e in h.retainers(node).into_iter().take(OBJECTS_SHOWN) {
+                let from = h.edge_from(e);
+                if ui
+                    .link(format!(
+                        "{} `{}` of {} @{} ({})",
+                        h.edge_type(e),
+                        h.edge_name(e),
+                        h.class_name(from),
+                        h.id(from),
+                        bytes(h.retained_size(from))
+                    ))
+                    .clicked()
+                {
+                    commands.send(MemoryCommand::Select(Some(from)));
+                }
+            }
+            ui.label(RichText::new("Dominates").strong());
+            for d in h.dominated(node).into_iter().take(OBJECTS_SHOWN) {
+                if ui
+                    .link(format!(
+                        "{} @{} ({})",
+                        h.class_name(d),
+                        h.id(d),
+                        bytes(h.retained_size(d))
+                    ))
+                    .clicked()
+                {
+                    commands.send(MemoryCommand::Select(Some(d)));
+                }
+            }
+        });
+}
+
+/// A class's largest objects by retained size.
+fn largest_objects(h: &Heap, class: u32) -> Vec<u32> {
+    let mut objects = h.objects_of(class, usize::MAX);
+    objects.sort_by_key(|&o| std::cmp::Reverse(h.retained_size(o)));
+    objects.truncate(OBJECTS_SHOWN);
+    objects
+}
+
+fn number(ui: &mut egui::Ui, text: String) {
+    ui.add_sized(
+        [theme::MEMORY_NUMBER_WIDTH, theme::ROW_HEIGHT],
+        egui::Label::new(RichText::new(text).monospace()),
+    );
+}
+
+/// Bytes as DevTools shows them (B, kB, MB).
+fn bytes(b: u64) -> String {
+    match b {
+        0..1_000 => format!("{b} B"),
+        1_000..1_000_000 => format!("{:.1} kB", b as f64 / 1e3),
+        _ => format!("{:.1} MB", b as f64 / 1e6),
+    }
+}

@@ -1,0 +1,48 @@
+//! The Memory pane, driven as a person does: a heap snapshot of the minified lodash run
+//! (`fixtures/heap/after.heapsnapshot`) dropped with lodash's map shows its Summary in its own
+//! tab, the minified constructors under the names V8 gave them in the unminified run
+//! (`unminified.oracle.json`) with the counts it gave; a class opens to its objects, an
+//! object shows its retainers, and clicking one selects it.
+
+mod common;
+
+use common::harness::*;
+use common::js;
+use serde_json::Value;
+
+#[test]
+fn a_snapshot_shows_its_classes_by_their_original_names() {
+    let heap = common::fixture("heap");
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            heap.join("after.heapsnapshot"),
+            js("lodash-terser/lodash.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| {
+        has_tab(h, "Memory") && !labels_containing(h, "MapCache").is_empty()
+    });
+    let unmin: Value =
+        serde_json::from_slice(&std::fs::read(heap.join("unminified.oracle.json")).unwrap())
+            .unwrap();
+    for name in ["MapCache", "Hash", "LodashWrapper", "LazyWrapper"] {
+        let labels = labels_containing(&h, &format!("▶ {name}  (was "));
+        assert_eq!(labels.len(), 1, "{name}: {labels:?}");
+        let count = unmin["constructors"][name]["count"].as_u64().unwrap();
+        assert!(has_label(&h, &count.to_string()), "{name}: count {count}");
+    }
+    // Open MapCache: its objects list, each named and with its id.
+    h.get_by_label_contains("▶ MapCache").click();
+    settle(&mut h, |h| !labels_containing(h, "▼ MapCache").is_empty());
+    let objects = labels_containing(&h, " @");
+    assert!(objects.iter().any(|l| l.contains("Gr @")), "{objects:?}");
+    let first = objects.iter().find(|l| l.contains("Gr @")).unwrap().clone();
+    h.get_by_label(&first).click();
+    settle(&mut h, |h| has_label(h, "Retainers"));
+    // A memoized function's cache is retained by the function's `cache` property.
+    let retainers = labels_containing(&h, "`cache` of");
+    assert!(!retainers.is_empty(), "{:?}", labels_containing(&h, " of "));
+}
