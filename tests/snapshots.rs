@@ -351,3 +351,54 @@ fn profile_call_tree() {
     h.run_steps(3);
     h.snapshot_options("profile_call_tree", &screenshots());
 }
+
+/// The Memory pane on the minified lodash run's heap snapshot with lodash's map: the Summary
+/// by retained size, MapCache opened to its objects and one selected (its retainers below).
+#[test]
+fn memory_summary() {
+    use symscope::app::MemoryCommand;
+    let mut h = window(760.0);
+    for path in [
+        fixture("heap/after.heapsnapshot"),
+        js("lodash-terser/lodash.min.js.map"),
+    ] {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_owned();
+        h.state_mut().add_file(PathBuf::from(name), bytes);
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        h.step();
+        let s = h.state();
+        if s.jobs.running().is_empty()
+            && s.shown_heap()
+                .is_some_and(|(_, heap)| heap.classes.iter().any(|c| c.name() == "MapCache"))
+            && s.inputs.iter().all(|e| e.state == InputState::Ready)
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the app did not settle");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (_, heap) = h.state().shown_heap().unwrap();
+    let class = heap
+        .classes
+        .iter()
+        .find(|c| c.name() == "MapCache")
+        .unwrap()
+        .row
+        .class;
+    // Its largest object, as the list shows first.
+    let first = heap
+        .heap
+        .objects_of(class, usize::MAX)
+        .into_iter()
+        .max_by_key(|&o| (heap.heap.retained_size(o), std::cmp::Reverse(o)))
+        .unwrap();
+    let mut commands = symscope::app::Commands::default();
+    commands.send(MemoryCommand::Toggle(class));
+    commands.send(MemoryCommand::Select(Some(first)));
+    h.state_mut().apply(commands);
+    h.run_steps(4);
+    h.snapshot_options("memory_summary", &screenshots());
+}

@@ -66,7 +66,7 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
             for &(i, object) in &lines[visible] {
                 match object {
                     None => class_row_ui(ui, state, &heap, i, commands),
-                    Some(o) => object_row_ui(ui, state, h, o, commands),
+                    Some(o) => object_row_ui(ui, state, h, heap.classes[i].name(), o, commands),
                 }
             }
         });
@@ -96,10 +96,18 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
             } else {
                 RichText::new(title)
             };
-            if ui
-                .add_sized([w, theme::ROW_HEIGHT], egui::Button::new(text).frame(false))
-                .clicked()
-            {
+            let layout = if sort == MemorySort::Name {
+                egui::Layout::left_to_right(egui::Align::Center)
+            } else {
+                egui::Layout::right_to_left(egui::Align::Center)
+            };
+            let clicked = ui
+                .allocate_ui_with_layout(egui::vec2(w, theme::ROW_HEIGHT), layout, |ui| {
+                    ui.set_min_width(w);
+                    ui.add(egui::Button::new(text).frame(false)).clicked()
+                })
+                .inner;
+            if clicked {
                 commands.send(MemoryCommand::Sort(sort));
             }
         }
@@ -122,12 +130,13 @@ fn class_row_ui(
         if c.name() != c.row.name {
             name.push_str(&format!("  (was {})", c.row.name));
         }
-        let r = ui.add_sized(
-            [theme::MEMORY_NAME_WIDTH, theme::ROW_HEIGHT],
-            egui::Button::new(RichText::new(name).monospace())
-                .frame(false)
-                .truncate(),
-        );
+        let r = name_cell(ui, |ui| {
+            ui.add(
+                egui::Button::new(RichText::new(name).monospace())
+                    .frame(false)
+                    .truncate(),
+            )
+        });
         let r = match c.original.as_ref() {
             Some(p) => r.on_hover_text(format!(
                 "{}:{}",
@@ -146,18 +155,27 @@ fn class_row_ui(
 }
 
 /// One object of an opened class.
-fn object_row_ui(ui: &mut egui::Ui, state: &AppState, h: &Heap, o: u32, commands: &mut Commands) {
+fn object_row_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    h: &Heap,
+    name: &str,
+    o: u32,
+    commands: &mut Commands,
+) {
     ui.horizontal(|ui| {
         ui.set_height(theme::ROW_HEIGHT);
         let selected = state.view.memory.selected == Some(o);
-        let r = ui.add_sized(
-            [theme::MEMORY_NAME_WIDTH, theme::ROW_HEIGHT],
-            egui::Button::selectable(
-                selected,
-                RichText::new(format!("      {} @{}", h.name(o), h.id(o))).monospace(),
+        let r = name_cell(ui, |ui| {
+            ui.add_space(theme::PROFILE_INDENT * 2.0);
+            ui.add(
+                egui::Button::selectable(
+                    selected,
+                    RichText::new(format!("{name} @{}", h.id(o))).monospace(),
+                )
+                .truncate(),
             )
-            .truncate(),
-        );
+        });
         if r.clicked() {
             commands.send(MemoryCommand::Select((!selected).then_some(o)));
         }
@@ -232,11 +250,32 @@ fn largest_objects(h: &Heap, class: u32) -> Vec<u32> {
     objects
 }
 
+/// A number, right-aligned in its column.
 fn number(ui: &mut egui::Ui, text: String) {
-    ui.add_sized(
-        [theme::MEMORY_NUMBER_WIDTH, theme::ROW_HEIGHT],
-        egui::Label::new(RichText::new(text).monospace()),
+    ui.allocate_ui_with_layout(
+        egui::vec2(theme::MEMORY_NUMBER_WIDTH, theme::ROW_HEIGHT),
+        egui::Layout::right_to_left(egui::Align::Center),
+        |ui| {
+            ui.set_min_width(theme::MEMORY_NUMBER_WIDTH);
+            ui.label(RichText::new(text).monospace())
+        },
     );
+}
+
+/// A name, left-aligned in the first column.
+fn name_cell(
+    ui: &mut egui::Ui,
+    add: impl FnOnce(&mut egui::Ui) -> egui::Response,
+) -> egui::Response {
+    ui.allocate_ui_with_layout(
+        egui::vec2(theme::MEMORY_NAME_WIDTH, theme::ROW_HEIGHT),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.set_min_width(theme::MEMORY_NAME_WIDTH);
+            add(ui)
+        },
+    )
+    .inner
 }
 
 /// Bytes as DevTools shows them (B, kB, MB).
