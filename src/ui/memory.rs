@@ -41,7 +41,14 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         }
     });
     ui.separator();
-    header_ui(ui, state, commands);
+    // The name column takes what the numbers leave, up to its width.
+    let gap = ui.spacing().item_spacing.x;
+    let name_w = (ui.available_width()
+        - 3.0 * (theme::MEMORY_NUMBER_WIDTH + gap)
+        - ui.spacing().scroll.bar_width
+        - gap)
+        .clamp(theme::MEMORY_NAME_MIN, theme::MEMORY_NAME_WIDTH);
+    header_ui(ui, state, name_w, commands);
     let rows = memory_rows(&heap, view);
     // One line per class, and its objects under it when opened.
     let mut lines: Vec<(usize, Option<u32>)> = Vec::with_capacity(rows.len());
@@ -65,8 +72,10 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         .show_rows(ui, theme::ROW_HEIGHT, lines.len(), |ui, visible| {
             for &(i, object) in &lines[visible] {
                 match object {
-                    None => class_row_ui(ui, state, &heap, i, commands),
-                    Some(o) => object_row_ui(ui, state, h, heap.classes[i].name(), o, commands),
+                    None => class_row_ui(ui, state, &heap, i, name_w, commands),
+                    Some(o) => {
+                        object_row_ui(ui, state, h, heap.classes[i].name(), o, name_w, commands)
+                    }
                 }
             }
         });
@@ -77,7 +86,7 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
 }
 
 /// The table's header: each column sorts.
-fn header_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+fn header_ui(ui: &mut egui::Ui, state: &AppState, name_w: f32, commands: &mut Commands) {
     let view = &state.view.memory;
     ui.horizontal(|ui| {
         for (sort, title) in [
@@ -87,7 +96,7 @@ fn header_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
             (MemorySort::Retained, "Retained size"),
         ] {
             let w = if sort == MemorySort::Name {
-                theme::MEMORY_NAME_WIDTH
+                name_w
             } else {
                 theme::MEMORY_NUMBER_WIDTH
             };
@@ -120,6 +129,7 @@ fn class_row_ui(
     state: &AppState,
     heap: &LoadedHeap,
     i: usize,
+    name_w: f32,
     commands: &mut Commands,
 ) {
     let c = &heap.classes[i];
@@ -130,7 +140,7 @@ fn class_row_ui(
         if c.name() != c.row.name {
             name.push_str(&format!("  (was {})", c.row.name));
         }
-        let r = name_cell(ui, |ui| {
+        let r = name_cell(ui, name_w, |ui| {
             ui.add(
                 egui::Button::new(RichText::new(name).monospace())
                     .frame(false)
@@ -161,12 +171,13 @@ fn object_row_ui(
     h: &Heap,
     name: &str,
     o: u32,
+    name_w: f32,
     commands: &mut Commands,
 ) {
     ui.horizontal(|ui| {
         ui.set_height(theme::ROW_HEIGHT);
         let selected = state.view.memory.selected == Some(o);
-        let r = name_cell(ui, |ui| {
+        let r = name_cell(ui, name_w, |ui| {
             ui.add_space(theme::PROFILE_INDENT * 2.0);
             ui.add(
                 egui::Button::selectable(
@@ -265,13 +276,15 @@ fn number(ui: &mut egui::Ui, text: String) {
 /// A name, left-aligned in the first column.
 fn name_cell(
     ui: &mut egui::Ui,
+    width: f32,
     add: impl FnOnce(&mut egui::Ui) -> egui::Response,
 ) -> egui::Response {
     ui.allocate_ui_with_layout(
-        egui::vec2(theme::MEMORY_NAME_WIDTH, theme::ROW_HEIGHT),
+        egui::vec2(width, theme::ROW_HEIGHT),
         egui::Layout::left_to_right(egui::Align::Center),
         |ui| {
-            ui.set_min_width(theme::MEMORY_NAME_WIDTH);
+            ui.set_min_width(width);
+            ui.set_max_width(width);
             add(ui)
         },
     )

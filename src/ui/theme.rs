@@ -208,8 +208,10 @@ pub const PROFILE_CPU_MIN: f32 = 120.0;
 pub const PROFILE_TIME_WIDTH: f32 = 120.0;
 /// Indent per depth of the call tree.
 pub const PROFILE_INDENT: f32 = 14.0;
-/// Width of the Memory table's constructor column.
+/// Width of the Memory table's constructor column (at most; it narrows with the pane).
 pub const MEMORY_NAME_WIDTH: f32 = 380.0;
+/// The least width of the Memory table's constructor column.
+pub const MEMORY_NAME_MIN: f32 = 140.0;
 /// Width of a number column of the Memory table.
 pub const MEMORY_NUMBER_WIDTH: f32 = 110.0;
 /// Slower in a comparison.
