@@ -42,6 +42,15 @@ fn a_snapshot_shows_its_classes_by_their_original_names() {
     let first = objects[0].clone();
     h.get_by_label(&first).click();
     settle(&mut h, |h| has_label(h, "Retainers"));
+    // The object's header and its retaining path name classes as the Summary does.
+    assert!(
+        labels_containing(&h, "MapCache @")
+            .iter()
+            .any(|l| l.contains(": self")),
+        "{:?}",
+        labels_containing(&h, ": self")
+    );
+    assert!(labels_containing(&h, "Retained through:")[0].ends_with("cache MapCache"));
     // A memoized function's cache is retained by the function's `cache` property.
     let retainers = labels_containing(&h, "`cache` of");
     assert!(!retainers.is_empty(), "{:?}", labels_containing(&h, " of "));

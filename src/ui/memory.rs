@@ -81,7 +81,7 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         });
     if let Some(node) = view.selected.filter(|&n| (n as usize) < h.node_count()) {
         ui.separator();
-        object_detail_ui(ui, h, node, commands);
+        object_detail_ui(ui, &heap, node, commands);
     }
 }
 
@@ -197,7 +197,18 @@ fn object_row_ui(
 }
 
 /// The selected object: its retaining path from the root, its retainers, what it dominates.
-fn object_detail_ui(ui: &mut egui::Ui, h: &Heap, node: u32, commands: &mut Commands) {
+fn object_detail_ui(ui: &mut egui::Ui, heap: &LoadedHeap, node: u32, commands: &mut Commands) {
+    let h = &heap.heap;
+    // Classes by the names the Summary shows (original where the maps name them).
+    let names: std::collections::HashMap<&str, &str> = heap
+        .classes
+        .iter()
+        .map(|c| (c.row.name.as_str(), c.name()))
+        .collect();
+    let class = |n: u32| {
+        let raw = h.class_name(n);
+        names.get(raw).copied().unwrap_or(raw)
+    };
     egui::ScrollArea::vertical()
         .id_salt("memory-object")
         .auto_shrink([false, false])
@@ -205,7 +216,7 @@ fn object_detail_ui(ui: &mut egui::Ui, h: &Heap, node: u32, commands: &mut Comma
             ui.label(
                 RichText::new(format!(
                     "{} @{}: self {}, retained {}",
-                    h.class_name(node),
+                    class(node),
                     h.id(node),
                     bytes(h.self_size(node)),
                     bytes(h.retained_size(node))
@@ -215,7 +226,7 @@ fn object_detail_ui(ui: &mut egui::Ui, h: &Heap, node: u32, commands: &mut Comma
             if let Some(path) = h.retaining_path(node) {
                 let steps: Vec<String> = path
                     .iter()
-                    .map(|&e| format!("{} {}", h.edge_name(e), h.class_name(h.edge_to(e))))
+                    .map(|&e| format!("{} {}", h.edge_name(e), class(h.edge_to(e))))
                     .collect();
                 ui.label(format!("Retained through: (root) > {}", steps.join(" > ")));
             }
@@ -227,7 +238,7 @@ fn object_detail_ui(ui: &mut egui::Ui, h: &Heap, node: u32, commands: &mut Comma
                         "{} `{}` of {} @{} ({})",
                         h.edge_type(e),
                         h.edge_name(e),
-                        h.class_name(from),
+                        class(from),
                         h.id(from),
                         bytes(h.retained_size(from))
                     ))
@@ -241,7 +252,7 @@ fn object_detail_ui(ui: &mut egui::Ui, h: &Heap, node: u32, commands: &mut Comma
                 if ui
                     .link(format!(
                         "{} @{} ({})",
-                        h.class_name(d),
+                        class(d),
                         h.id(d),
                         bytes(h.retained_size(d))
                     ))
