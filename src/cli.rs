@@ -257,6 +257,19 @@ pub fn run(command: Command) -> ExitCode {
     }
 }
 
+/// The symbol files at `paths` (no cache), what could not be used said on standard error.
+fn symbols_with_warnings(paths: &[PathBuf]) -> Result<SymbolSet, Failure> {
+    let mut symbols = SymbolSet::new();
+    let mut warnings = Vec::new();
+    for path in paths {
+        load_symbols(path, None, &mut symbols, &mut warnings)?;
+    }
+    for w in &warnings {
+        eprintln!("symscope: warning: {w}");
+    }
+    Ok(symbols)
+}
+
 /// `symscope heap`, writing its output to `out`: the snapshot read from the file as it
 /// streams, its dominator tree built, the Summary's classes resolved through the symbol
 /// files (see `engine::heap`).
@@ -269,14 +282,7 @@ pub fn heap_command(args: &HeapArgs, out: &mut dyn std::io::Write) -> Result<(),
         heap::read_heap(&name, std::io::BufReader::with_capacity(1 << 16, file)).map_err(unusable)
     };
     let h = read(&args.snapshot)?;
-    let mut symbols = SymbolSet::new();
-    let mut warnings = Vec::new();
-    for path in &args.symbols {
-        load_symbols(path, None, &mut symbols, &mut warnings)?;
-    }
-    for w in &warnings {
-        eprintln!("symscope: warning: {w}");
-    }
+    let symbols = symbols_with_warnings(&args.symbols)?;
     let all = h.summary();
     let rows = all[..args.top.unwrap_or(all.len()).min(all.len())].to_vec();
     let classes = heap::resolve_classes(rows, &h, &symbols, &mut NoProgress).map_err(unusable)?;
@@ -349,14 +355,7 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
             read_profiles(file, args.format)?
         }
     };
-    let mut symbols = SymbolSet::new();
-    let mut warnings = Vec::new();
-    for path in &args.symbols {
-        load_symbols(path, None, &mut symbols, &mut warnings)?;
-    }
-    for w in &warnings {
-        eprintln!("symscope: warning: {w}");
-    }
+    let symbols = symbols_with_warnings(&args.symbols)?;
     let several = profiles.len() > 1;
     let mut resolved = Vec::with_capacity(profiles.len());
     for (label, profile) in profiles {

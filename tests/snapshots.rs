@@ -286,16 +286,12 @@ fn buckets_and_compare() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The app with the lodash workload's CPU profile (minified run) and the bundle's map,
-/// names resolved.
-fn profile_app() -> Harness<'static, AppState> {
-    use symscope::app::ProfileCommand;
+/// The app 760 high with `files` added, once every input is ready, no job runs and `ready`
+/// holds.
+fn loaded(files: &[PathBuf], ready: impl Fn(&AppState) -> bool) -> Harness<'static, AppState> {
     let mut h = window(760.0);
-    for path in [
-        fixture("profiles/lodash-min.cpuprofile"),
-        js("lodash-terser/lodash.min.js.map"),
-    ] {
-        let bytes = std::fs::read(&path).unwrap();
+    for path in files {
+        let bytes = std::fs::read(path).unwrap();
         let name = path.file_name().unwrap().to_owned();
         h.state_mut().add_file(PathBuf::from(name), bytes);
     }
@@ -304,7 +300,7 @@ fn profile_app() -> Harness<'static, AppState> {
         h.step();
         let s = h.state();
         if s.jobs.running().is_empty()
-            && !s.loaded_profiles().is_empty()
+            && ready(s)
             && s.inputs.iter().all(|e| e.state == InputState::Ready)
         {
             break;
@@ -312,6 +308,20 @@ fn profile_app() -> Harness<'static, AppState> {
         assert!(Instant::now() < deadline, "the app did not settle");
         std::thread::sleep(Duration::from_millis(5));
     }
+    h
+}
+
+/// The app with the lodash workload's CPU profile (minified run) and the bundle's map,
+/// names resolved.
+fn profile_app() -> Harness<'static, AppState> {
+    use symscope::app::ProfileCommand;
+    let mut h = loaded(
+        &[
+            fixture("profiles/lodash-min.cpuprofile"),
+            js("lodash-terser/lodash.min.js.map"),
+        ],
+        |s| !s.loaded_profiles().is_empty(),
+    );
     h.run_steps(3);
     // The widest arrayAggregator bar, selected and in view with its neighbours.
     let (window, selected) = {
@@ -357,29 +367,16 @@ fn profile_call_tree() {
 #[test]
 fn memory_summary() {
     use symscope::app::MemoryCommand;
-    let mut h = window(760.0);
-    for path in [
-        fixture("heap/after.heapsnapshot"),
-        js("lodash-terser/lodash.min.js.map"),
-    ] {
-        let bytes = std::fs::read(&path).unwrap();
-        let name = path.file_name().unwrap().to_owned();
-        h.state_mut().add_file(PathBuf::from(name), bytes);
-    }
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        h.step();
-        let s = h.state();
-        if s.jobs.running().is_empty()
-            && s.shown_heap()
+    let mut h = loaded(
+        &[
+            fixture("heap/after.heapsnapshot"),
+            js("lodash-terser/lodash.min.js.map"),
+        ],
+        |s| {
+            s.shown_heap()
                 .is_some_and(|(_, heap)| heap.classes.iter().any(|c| c.name() == "MapCache"))
-            && s.inputs.iter().all(|e| e.state == InputState::Ready)
-        {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the app did not settle");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+        },
+    );
     let (_, heap) = h.state().shown_heap().unwrap();
     let class = heap
         .classes

@@ -19,6 +19,8 @@ pub struct Views {
     pub profile: Option<Arc<super::ProfileModel>>,
     /// The call tree's rows as shown (node, depth), in a call tree view.
     pub profile_rows: Option<super::profile::TreeRows>,
+    /// The Memory pane's model, when a heap snapshot is shown.
+    pub memory: Option<Arc<super::MemoryModel>>,
 }
 
 /// A value and what it was computed from.
@@ -103,6 +105,7 @@ impl AppState {
             inspector,
             profile_rows: profile.as_ref().and_then(|m| self.profile_tree_rows(m)),
             profile,
+            memory: self.memory_model(),
         }
     }
 

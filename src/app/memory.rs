@@ -76,6 +76,93 @@ impl AppState {
     }
 }
 
+/// How many objects an opened class lists (its largest by retained size).
+pub const OBJECTS_SHOWN: usize = 50;
+
+/// What the Memory pane draws, computed when the snapshot or the view changes (never per
+/// frame: each piece walks the whole graph).
+#[derive(Debug)]
+pub struct MemoryModel {
+    /// The snapshot.
+    pub heap: Arc<LoadedHeap>,
+    /// The table's lines: a class (index into `heap.classes`), and under an opened class
+    /// its largest objects.
+    pub lines: Vec<(usize, Option<u32>)>,
+    /// The selected object's retaining path, retainers and dominated objects.
+    pub detail: Option<ObjectDetail>,
+}
+
+/// A selected object's relations.
+#[derive(Debug)]
+pub struct ObjectDetail {
+    /// The object.
+    pub node: u32,
+    /// The shortest retaining path from the root (edges), when the root reaches it.
+    pub path: Option<Vec<u32>>,
+    /// The edges into it (the first [`OBJECTS_SHOWN`]).
+    pub retainers: Vec<u32>,
+    /// What it dominates, largest first (the first [`OBJECTS_SHOWN`]).
+    pub dominated: Vec<u32>,
+}
+
+/// What the Memory pane's model depends on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct MemoryKey {
+    heap: usize,
+    filter: String,
+    sort: MemorySort,
+    expanded: Option<u32>,
+    selected: Option<u32>,
+}
+
+impl AppState {
+    /// The Memory pane's model (cached until the snapshot or the view changes).
+    pub fn memory_model(&mut self) -> Option<Arc<MemoryModel>> {
+        let (_, heap) = self.shown_heap()?;
+        let view = &self.view.memory;
+        let key = MemoryKey {
+            heap: Arc::as_ptr(&heap) as usize,
+            filter: view.filter.clone(),
+            sort: view.sort,
+            expanded: view.expanded,
+            selected: view.selected,
+        };
+        if let Some((k, model)) = &self.memory_cache
+            && *k == key
+        {
+            return Some(model.clone());
+        }
+        let h = &heap.heap;
+        let mut lines = Vec::new();
+        for i in memory_rows(&heap, view) {
+            lines.push((i, None));
+            let class = heap.classes[i].row.class;
+            if view.expanded == Some(class) {
+                let mut objects = h.objects_of(class, usize::MAX);
+                objects.sort_by_key(|&o| std::cmp::Reverse(h.retained_size(o)));
+                objects.truncate(OBJECTS_SHOWN);
+                lines.extend(objects.into_iter().map(|o| (i, Some(o))));
+            }
+        }
+        let detail = view
+            .selected
+            .filter(|&n| (n as usize) < h.node_count())
+            .map(|node| ObjectDetail {
+                node,
+                path: h.retaining_path(node),
+                retainers: h.retainers(node).into_iter().take(OBJECTS_SHOWN).collect(),
+                dominated: h.dominated(node).into_iter().take(OBJECTS_SHOWN).collect(),
+            });
+        let model = Arc::new(MemoryModel {
+            heap,
+            lines,
+            detail,
+        });
+        self.memory_cache = Some((key, model.clone()));
+        Some(model)
+    }
+}
+
 /// The classes of `heap` in the view's order, filtered: indexes into `heap.classes`.
 pub fn memory_rows(heap: &LoadedHeap, view: &MemoryView) -> Vec<usize> {
     let needle = view.filter.trim().to_lowercase();

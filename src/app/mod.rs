@@ -51,7 +51,9 @@ pub use dialogs::{DialogRequest, Dialogs, ExportFormat, NO_DIALOG, dialog_availa
 pub use errors::{ErrorEntry, Errors};
 pub use inspector::{InspectorView, window};
 pub use loading::{InputId, JobOutput, Loaded, LoadedHeap};
-pub use memory::{MemoryCommand, MemorySort, MemoryView, memory_rows};
+pub use memory::{
+    MemoryCommand, MemoryModel, MemorySort, MemoryView, OBJECTS_SHOWN, ObjectDetail, memory_rows,
+};
 pub use profile::{
     DiffGraph, LoadedProfile, ProfileCommand, ProfileMode, ProfileModel, ProfileView, Selected,
     TreeSort, Window, tree_rows,
@@ -398,6 +400,8 @@ pub struct AppState {
     caches: caches::Caches,
     /// The profile pane's model and what it was computed from.
     profile_cache: Option<(profile::ModelKey, Arc<ProfileModel>)>,
+    /// The Memory pane's model and what it was computed from.
+    memory_cache: Option<(memory::MemoryKey, Arc<MemoryModel>)>,
     /// The shown profile's flame chart with library frames hidden, by its resolution.
     library_chart: Option<(usize, (Arc<crate::engine::flame::Rows>, profile::Levels))>,
     /// The call tree's rows and what they were computed from.
@@ -446,6 +450,7 @@ impl AppState {
             running: RunningJobs::default(),
             caches: caches::Caches::default(),
             profile_cache: None,
+            memory_cache: None,
             library_chart: None,
             profile_rows_cache: None,
             autosave: Autosave::new(Duration::from_millis(800)),

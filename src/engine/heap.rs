@@ -856,14 +856,15 @@ impl Heap {
         };
         let (a, b) = (ids(self), ids(after));
         let mut by: HashMap<String, ClassChange> = HashMap::new();
+        fn entry<'m>(by: &'m mut HashMap<String, ClassChange>, name: &str) -> &'m mut ClassChange {
+            by.entry(name.to_owned()).or_insert_with(|| ClassChange {
+                name: name.to_owned(),
+                ..ClassChange::default()
+            })
+        }
         for (id, &k) in &b {
             if !a.contains_key(id) {
-                let c = by
-                    .entry(after.class_name(k).to_owned())
-                    .or_insert_with(|| ClassChange {
-                        name: after.class_name(k).to_owned(),
-                        ..ClassChange::default()
-                    });
+                let c = entry(&mut by, after.class_name(k));
                 c.added += 1;
                 c.added_size += after.self_size(k);
                 c.new_objects.push(k);
@@ -871,12 +872,7 @@ impl Heap {
         }
         for (id, &k) in &a {
             if !b.contains_key(id) {
-                let c = by
-                    .entry(self.class_name(k).to_owned())
-                    .or_insert_with(|| ClassChange {
-                        name: self.class_name(k).to_owned(),
-                        ..ClassChange::default()
-                    });
+                let c = entry(&mut by, self.class_name(k));
                 c.freed += 1;
                 c.freed_size += self.self_size(k);
             }

@@ -336,7 +336,7 @@ pub(super) fn tree(
 mod tests {
     use super::*;
 
-    const SMALL: &str = r#"{"nodes":[
+    pub(super) const SMALL: &str = r#"{"nodes":[
         {"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
         {"id":2,"callFrame":{"functionName":"a","scriptId":"5","url":"file:///x/app.min.js","lineNumber":0,"columnNumber":10},"children":[4]},
         {"id":4,"callFrame":{"functionName":"b","scriptId":"5","url":"file:///x/app.min.js","lineNumber":0,"columnNumber":99}},

@@ -226,16 +226,24 @@ impl<R: Read> Stream<R> {
 
     /// An array of strings, each given to `each`.
     pub(crate) fn strings(&mut self, mut each: impl FnMut(String) -> Step<()>) -> Step<()> {
+        self.array(|s| {
+            s.expect(b'"')?;
+            let mut text = String::new();
+            s.string(&mut text)?;
+            each(text)
+        })
+    }
+
+    /// An array, each element read by `element` (white space before it taken).
+    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Step<()>) -> Step<()> {
         self.expect(b'[')?;
         if self.peek_token()? == Some(b']') {
             self.at += 1;
             return Ok(());
         }
         loop {
-            self.expect(b'"')?;
-            let mut s = String::new();
-            self.string(&mut s)?;
-            each(s)?;
+            self.peek_token()?;
+            element(self)?;
             match self.peek_token()? {
                 Some(b',') => self.at += 1,
                 Some(b']') => {
@@ -359,22 +367,6 @@ impl<R: Read> Stream<R> {
 
     /// An array of integers, each given to `each`.
     pub(crate) fn ints(&mut self, mut each: impl FnMut(i64) -> Step<()>) -> Step<()> {
-        self.expect(b'[')?;
-        if self.peek_token()? == Some(b']') {
-            self.at += 1;
-            return Ok(());
-        }
-        loop {
-            self.peek_token()?;
-            each(self.int()?)?;
-            match self.peek_token()? {
-                Some(b',') => self.at += 1,
-                Some(b']') => {
-                    self.at += 1;
-                    return Ok(());
-                }
-                _ => return Err(Stop::Whole),
-            }
-        }
+        self.array(|s| each(s.int()?))
     }
 }

@@ -4,16 +4,20 @@
 //! the root and the objects it dominates.
 
 use super::theme;
-use crate::app::{AppState, Commands, LoadedHeap, MemoryCommand, MemorySort, memory_rows};
+use crate::app::{
+    AppState, Commands, LoadedHeap, MemoryCommand, MemoryModel, MemorySort, ObjectDetail,
+};
 use crate::engine::heap::Heap;
 use egui::RichText;
 
-/// How many objects an opened class lists (its largest by retained size).
-const OBJECTS_SHOWN: usize = 50;
-
 /// The Memory pane.
-pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
-    let Some((_, heap)) = state.shown_heap() else {
+pub(super) fn memory_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    model: Option<&MemoryModel>,
+    commands: &mut Commands,
+) {
+    let Some(model) = model else {
         ui.label(
             RichText::new("Drop a .heapsnapshot (v8.writeHeapSnapshot, DevTools' Memory panel).")
                 .weak(),
@@ -21,6 +25,7 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         return;
     };
     let view = &state.view.memory;
+    let heap = &model.heap;
     let h = &heap.heap;
     ui.horizontal(|ui| {
         ui.label(format!(
@@ -49,18 +54,8 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         - gap)
         .clamp(theme::MEMORY_NAME_MIN, theme::MEMORY_NAME_WIDTH);
     header_ui(ui, state, name_w, commands);
-    let rows = memory_rows(&heap, view);
-    // One line per class, and its objects under it when opened.
-    let mut lines: Vec<(usize, Option<u32>)> = Vec::with_capacity(rows.len());
-    for &i in &rows {
-        lines.push((i, None));
-        if view.expanded == Some(heap.classes[i].row.class) {
-            let objects = largest_objects(h, heap.classes[i].row.class);
-            lines.extend(objects.iter().map(|&o| (i, Some(o))));
-        }
-    }
-    let detail = view.selected.is_some();
-    let height = if detail {
+    let lines = &model.lines;
+    let height = if model.detail.is_some() {
         ui.available_height() * 0.6
     } else {
         ui.available_height()
@@ -72,16 +67,16 @@ pub(super) fn memory_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         .show_rows(ui, theme::ROW_HEIGHT, lines.len(), |ui, visible| {
             for &(i, object) in &lines[visible] {
                 match object {
-                    None => class_row_ui(ui, state, &heap, i, name_w, commands),
+                    None => class_row_ui(ui, state, heap, i, name_w, commands),
                     Some(o) => {
                         object_row_ui(ui, state, h, heap.classes[i].name(), o, name_w, commands)
                     }
                 }
             }
         });
-    if let Some(node) = view.selected.filter(|&n| (n as usize) < h.node_count()) {
+    if let Some(detail) = &model.detail {
         ui.separator();
-        object_detail_ui(ui, &heap, node, commands);
+        object_detail_ui(ui, heap, detail, commands);
     }
 }
 
@@ -197,8 +192,14 @@ fn object_row_ui(
 }
 
 /// The selected object: its retaining path from the root, its retainers, what it dominates.
-fn object_detail_ui(ui: &mut egui::Ui, heap: &LoadedHeap, node: u32, commands: &mut Commands) {
+fn object_detail_ui(
+    ui: &mut egui::Ui,
+    heap: &LoadedHeap,
+    detail: &ObjectDetail,
+    commands: &mut Commands,
+) {
     let h = &heap.heap;
+    let node = detail.node;
     // Classes by the names the Summary shows (original where the maps name them).
     let names: std::collections::HashMap<&str, &str> = heap
         .classes
@@ -223,7 +224,7 @@ fn object_detail_ui(ui: &mut egui::Ui, heap: &LoadedHeap, node: u32, commands: &
                 ))
                 .strong(),
             );
-            if let Some(path) = h.retaining_path(node) {
+            if let Some(path) = &detail.path {
                 let steps: Vec<String> = path
                     .iter()
                     .map(|&e| format!("{} {}", h.edge_name(e), class(h.edge_to(e))))
@@ -231,7 +232,7 @@ fn object_detail_ui(ui: &mut egui::Ui, heap: &LoadedHeap, node: u32, commands: &
                 ui.label(format!("Retained through: (root) > {}", steps.join(" > ")));
             }
             ui.label(RichText::new("Retainers").strong());
-            for e in h.retainers(node).into_iter().take(OBJECTS_SHOWN) {
+            for &e in &detail.retainers {
                 let from = h.edge_from(e);
                 if ui
                     .link(format!(
@@ -248,7 +249,7 @@ fn object_detail_ui(ui: &mut egui::Ui, heap: &LoadedHeap, node: u32, commands: &
                 }
             }
             ui.label(RichText::new("Dominates").strong());
-            for d in h.dominated(node).into_iter().take(OBJECTS_SHOWN) {
+            for &d in &detail.dominated {
                 if ui
                     .link(format!(
                         "{} @{} ({})",
@@ -262,14 +263,6 @@ fn object_detail_ui(ui: &mut egui::Ui, heap: &LoadedHeap, node: u32, commands: &
                 }
             }
         });
-}
-
-/// A class's largest objects by retained size.
-fn largest_objects(h: &Heap, class: u32) -> Vec<u32> {
-    let mut objects = h.objects_of(class, usize::MAX);
-    objects.sort_by_key(|&o| std::cmp::Reverse(h.retained_size(o)));
-    objects.truncate(OBJECTS_SHOWN);
-    objects
 }
 
 /// A number, right-aligned in its column.

@@ -54,7 +54,9 @@ impl Behavior<Pane> for PaneDrawer<'_> {
                     Pane::LogCompare => buckets::log_compare_ui(ui, state),
                     Pane::MapCompare => inspector::map_compare_ui(ui, state, self.commands),
                     Pane::Timings => timing_panel::timing_panel_ui(ui, state),
-                    Pane::Memory => memory::memory_ui(ui, state, self.commands),
+                    Pane::Memory => {
+                        memory::memory_ui(ui, state, views.memory.as_deref(), self.commands)
+                    }
                     Pane::Profile => profile::profile_ui(
                         ui,
                         state,

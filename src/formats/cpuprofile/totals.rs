@@ -327,12 +327,7 @@ mod tests {
         std::fs::read_to_string(path).unwrap()
     }
 
-    const SMALL: &str = r#"{"nodes":[
-        {"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
-        {"id":2,"callFrame":{"functionName":"a","scriptId":"5","url":"file:///x/app.min.js","lineNumber":0,"columnNumber":10},"children":[4]},
-        {"id":4,"callFrame":{"functionName":"b","scriptId":"5","url":"file:///x/app.min.js","lineNumber":0,"columnNumber":99}},
-        {"id":3,"callFrame":{"functionName":"(program)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],
-        "startTime":1000,"endTime":1100,"samples":[4,4,2,3],"timeDeltas":[10,20,30,10]}"#;
+    use super::super::tests::SMALL;
 
     #[test]
     fn recorded_profiles_read_as_the_whole_reader_reads_them() {
