@@ -72,6 +72,10 @@ pub struct HeapArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+    /// Also write the snapshot to OUT with its allocation stack frames pointing into the
+    /// original sources (as `metro-symbolicate` rewrites it), for DevTools to show.
+    #[arg(long, value_name = "OUT")]
+    pub write_symbolicated: Option<PathBuf>,
     /// The snapshot (`.heapsnapshot`, `.heaptimeline`).
     #[arg(value_name = "SNAPSHOT")]
     pub snapshot: PathBuf,
@@ -305,18 +309,75 @@ pub fn heap_command(args: &HeapArgs, out: &mut dyn std::io::Write) -> Result<(),
         }
         None => None,
     };
+    let allocations =
+        engine::allocations::resolve_allocations(&name, &h, &symbols, &mut NoProgress)
+            .map_err(unusable)?;
+    if let Some(to) = &args.write_symbolicated {
+        write_symbolicated(&args.snapshot, to, &h, allocations.as_ref())?;
+    }
+    let allocating = allocations.as_ref().map(|a| {
+        let mut rows = a.functions();
+        rows.truncate(args.top.unwrap_or(rows.len()));
+        rows
+    });
     let compare = baseline
         .as_ref()
         .map(|(b, c, n)| (b.as_str(), c.as_slice(), n.as_slice()));
     let written = match args.format {
         OutputFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &heap::to_json(&name, &h, &classes, compare))
+            let mut doc = heap::to_json(&name, &h, &classes, compare);
+            if let Some(rows) = &allocating {
+                doc["allocations"] = engine::allocations::to_json(rows);
+            }
+            serde_json::to_writer_pretty(&mut out, &doc)
                 .map_err(std::io::Error::other)
                 .and_then(|()| out.write_all(b"\n"))
         }
-        _ => out.write_all(heap::to_text(&name, &h, &classes, compare).as_bytes()),
+        _ => {
+            let mut text = heap::to_text(&name, &h, &classes, compare);
+            if let Some(rows) = &allocating {
+                text.push_str(&engine::allocations::to_text(rows));
+            }
+            out.write_all(text.as_bytes())
+        }
     };
     finish_output(written.and_then(|()| out.flush()))
+}
+
+/// `symscope heap --write-symbolicated`: the snapshot at `from` (read as `heap`) written to
+/// `to` with its allocation frames resolved, atomically; a note on standard error says how
+/// many frames now point into original sources.
+fn write_symbolicated(
+    from: &Path,
+    to: &Path,
+    heap: &engine::heap::Heap,
+    allocations: Option<&engine::allocations::Allocations>,
+) -> Result<(), Failure> {
+    use engine::allocations;
+    let name = from.display().to_string();
+    let allocations = allocations.ok_or_else(|| {
+        unusable(format!(
+            "{name}: no allocation stacks to symbolicate (take a heap timeline: \
+                 allocation tracking on)"
+        ))
+    })?;
+    let bytes = crate::jobs::read_or_map(from).map_err(|e| unusable(format!("{name}: {e}")))?;
+    let mut result = Ok(0);
+    engine::write_atomically_with(to, &mut |w| {
+        result = allocations::write_symbolicated(&name, bytes.as_slice(), heap, allocations, w);
+        match &result {
+            Err(e) => Err(std::io::Error::other(e.to_string())),
+            Ok(_) => Ok(()),
+        }
+    })
+    .map_err(|e| unusable(format!("{}: {e}", to.display())))?;
+    let resolved = result.map_err(unusable)?;
+    eprintln!(
+        "symscope: wrote {}: {resolved} of {} allocation frames point into original sources",
+        to.display(),
+        heap.trace_functions().len()
+    );
+    Ok(())
 }
 
 /// `symscope profile`, writing its output to `out`: the profile read, each distinct

@@ -518,4 +518,29 @@ pub fn heapsnapshot(data: &[u8]) {
         }
         let _ = heap.dominated(k);
     }
+    // A timeline's allocation stacks: the tree as a profile, and the file rewritten (no
+    // symbols: every frame's name set to itself) reads again with the same frames.
+    if let Some((profile, _)) = engine::allocations::allocation_profile(&heap) {
+        assert_eq!(profile.nodes.len(), heap.trace_nodes().len());
+        let symbols = SymbolSet::default();
+        if let Ok(Some(a)) =
+            engine::allocations::resolve_allocations("fuzz", &heap, &symbols, &mut NoProgress)
+        {
+            let mut out = Vec::new();
+            if engine::allocations::write_symbolicated("fuzz", data, &heap, &a, &mut out).is_ok() {
+                let again = engine::heap::read_heap("fuzz", out.as_slice())
+                    .expect("a rewritten snapshot reads again");
+                let frames = |h: &engine::heap::Heap| -> Vec<(String, String, u32, u32)> {
+                    h.trace_functions()
+                        .iter()
+                        .map(|f| {
+                            let s = |i| h.string(i).to_owned();
+                            (s(f.name), s(f.script_name), f.line, f.column)
+                        })
+                        .collect()
+                };
+                assert_eq!(frames(&again), frames(&heap));
+            }
+        }
+    }
 }

@@ -55,3 +55,58 @@ fn a_snapshot_shows_its_classes_by_their_original_names() {
     let retainers = labels_containing(&h, "`cache` of");
     assert!(!retainers.is_empty(), "{:?}", labels_containing(&h, " of "));
 }
+
+#[test]
+fn a_timelines_allocation_stacks_open_in_the_profile_views_by_bytes() {
+    // The heap timeline of the same workload: its allocation stacks, the heaviest lodash
+    // allocators named as the unminified run names them (`lodash.unminified.oracle.json`).
+    let heap = common::fixture("heap");
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            heap.join("lodash.heaptimeline"),
+            js("lodash-terser/lodash.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| {
+        has_tab(h, "Memory") && has_label(h, "Allocation stacks")
+    });
+    h.get_by_label("Allocation stacks").click();
+    settle(&mut h, |h| has_label(h, "Top-down"));
+    // No timeline: no flame chart; the flame graph first.
+    assert!(
+        !has_label(&h, "Flame chart"),
+        "{:?}",
+        labels_containing(&h, "Flame chart")
+    );
+    h.get_by_label("Bottom-up").click();
+    settle(&mut h, |h| !labels_containing(h, "hashSet").is_empty());
+    let unmin: Value =
+        serde_json::from_slice(&std::fs::read(heap.join("lodash.unminified.oracle.json")).unwrap())
+            .unwrap();
+    // The two heaviest lodash allocators, where the unminified run puts them.
+    for name in ["hashSet", "baseClone"] {
+        let line = unmin["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap()["line"]
+            .as_u64()
+            .unwrap();
+        assert!(!labels_containing(&h, name).is_empty(), "{name}");
+        assert!(
+            has_label(&h, &format!("lodash.js:{line}:")),
+            "{name} at {line}: {:?}",
+            labels_containing(&h, "lodash.js")
+        );
+    }
+    // Weights read as bytes.
+    assert!(
+        !labels_containing(&h, " kB").is_empty() || !labels_containing(&h, " MB").is_empty(),
+        "{:?}",
+        labels_containing(&h, "%")
+    );
+}

@@ -207,3 +207,232 @@ fn broken_snapshots_name_their_problem() {
         assert!(e.contains("x.heapsnapshot") && e.contains(says), "{e}");
     }
 }
+
+/// `symscope heap ARGS…`'s standard output, parsed (the run must succeed).
+fn heap_json(args: &[&std::ffi::OsStr]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["heap", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn write_symbolicated_writes_the_allocation_frames_metro_symbolicate_writes() {
+    let lodash_map = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/js/lodash-terser/lodash.min.js.map");
+    for (snapshot, map, oracle_file) in [
+        (
+            dir().join("lodash.heaptimeline"),
+            lodash_map,
+            "lodash.metro.json",
+        ),
+        (
+            dir().join("metro/GenSampleHeapSnapshotBundle.js.heaptimeline"),
+            dir().join("metro/GenSampleHeapSnapshotBundle.js.map"),
+            "metro/GenSampleHeapSnapshotBundle.metro.json",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let written = tmp.path().join("out.heaptimeline");
+        heap_json(&[
+            "-s".as_ref(),
+            map.as_os_str(),
+            "--write-symbolicated".as_ref(),
+            written.as_os_str(),
+            snapshot.as_os_str(),
+        ]);
+        let want = oracle(oracle_file);
+        let before: Value = serde_json::from_slice(&std::fs::read(&snapshot).unwrap()).unwrap();
+        let after: Value = serde_json::from_slice(&std::fs::read(&written).unwrap()).unwrap();
+        assert_eq!(
+            after["trace_function_infos"], want["trace_function_infos"],
+            "{oracle_file}"
+        );
+        let strings = after["strings"].as_array().unwrap();
+        let old = before["strings"].as_array().unwrap();
+        assert_eq!(&strings[..old.len()], &old[..]);
+        assert_eq!(
+            &strings[old.len()..],
+            want["strings_added"].as_array().unwrap(),
+            "{oracle_file}"
+        );
+        // Nothing else changes.
+        for (key, value) in before.as_object().unwrap() {
+            if key != "trace_function_infos" && key != "strings" {
+                assert_eq!(&after[key], value, "{key}");
+            }
+        }
+    }
+}
+
+#[test]
+fn allocation_frames_are_named_as_the_unminified_run_names_them() {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/js/lodash-terser/lodash.min.js.map");
+    let snapshot = dir().join("lodash.heaptimeline");
+    let doc = heap_json(&["-s".as_ref(), map.as_os_str(), snapshot.as_os_str()]);
+    let ours: Vec<&Value> = doc["allocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["file"] == "node_modules/lodash/lodash.js")
+        .collect();
+    let unmin = oracle("lodash.unminified.oracle.json");
+    let theirs = unmin["functions"].as_array().unwrap();
+    // V8 names a function assigned to a computed property `X.<computed>`; it is anonymous.
+    let name = |v: &Value| {
+        let n = v.as_str().unwrap();
+        if n.is_empty() || n.ends_with(".<computed>") {
+            "(anonymous)".to_owned()
+        } else {
+            n.to_owned()
+        }
+    };
+    let mut same = 0;
+    for t in theirs {
+        if let Some(o) = ours.iter().find(|o| o["line"] == t["line"]) {
+            assert_eq!(name(&o["function"]), name(&t["name"]), "line {}", t["line"]);
+            same += 1;
+        }
+    }
+    assert!(same >= 45, "{same} functions in both runs");
+    // The heaviest allocators are where the unminified run puts them (the JIT inlines a few
+    // small functions differently in the two runs: those are further down).
+    for o in &ours[..8] {
+        assert!(
+            theirs.iter().any(|t| t["line"] == o["line"]),
+            "{o} is not in the unminified run"
+        );
+    }
+}
+
+#[test]
+fn allocation_totals_are_the_trace_trees() {
+    // Unresolved, each frame is its own row: objects and bytes are the sums of the trace
+    // tree's nodes for it, read here with serde_json.
+    let snapshot = dir().join("lodash.heaptimeline");
+    let doc = heap_json(&[snapshot.as_os_str()]);
+    let raw: Value = serde_json::from_slice(&std::fs::read(&snapshot).unwrap()).unwrap();
+    let meta = &raw["snapshot"]["meta"];
+    let fields = |k: &str| -> Vec<String> { serde_json::from_value(meta[k].clone()).unwrap() };
+    let (ff, nf) = (
+        fields("trace_function_info_fields"),
+        fields("trace_node_fields"),
+    );
+    let at = |fields: &[String], k: &str| fields.iter().position(|f| f == k).unwrap();
+    let infos = raw["trace_function_infos"].as_array().unwrap();
+    let strings = raw["strings"].as_array().unwrap();
+    let mut want: std::collections::HashMap<(String, String, u64, u64), (u64, u64)> =
+        Default::default();
+    let mut stack = vec![raw["trace_tree"].as_array().unwrap().clone()];
+    let mut root = true;
+    while let Some(node) = stack.pop() {
+        let f = node[at(&nf, "function_info_index")].as_u64().unwrap() as usize;
+        let r = &infos[f * ff.len()..(f + 1) * ff.len()];
+        let s = |k: &str| {
+            strings[r[at(&ff, k)].as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        let n = |k: &str| r[at(&ff, k)].as_u64().unwrap();
+        let count = node[at(&nf, "count")].as_u64().unwrap();
+        if !root && count > 0 {
+            let e = want
+                .entry((s("name"), s("script_name"), n("line"), n("column")))
+                .or_default();
+            e.0 += count;
+            e.1 += node[at(&nf, "size")].as_u64().unwrap();
+        }
+        root = false;
+        let kids = node[at(&nf, "children")].as_array().unwrap();
+        for k in kids.chunks(nf.len()) {
+            stack.push(k.to_vec());
+        }
+    }
+    // (Functions that only call allocators have a total, no objects of their own.)
+    let rows: Vec<&Value> = doc["allocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["count"] != 0)
+        .collect();
+    assert_eq!(rows.len(), want.len());
+    for r in rows {
+        let name = match r["function"].as_str().unwrap() {
+            "(anonymous)" => String::new(),
+            n => n.to_owned(),
+        };
+        let file = r["file"].as_str().unwrap_or_default().to_owned();
+        // Rows carry 1-based lines and 0-based columns; the trace 1-based both (0: none).
+        let line = r["line"].as_u64().unwrap_or(0);
+        let column = r["column"].as_u64().map_or(0, |c| c + 1);
+        let key = (name, file, line, column);
+        let &(count, size) = want
+            .get(&key)
+            .unwrap_or_else(|| panic!("{key:?} not in the trace"));
+        assert_eq!(
+            (r["count"].as_u64().unwrap(), r["size"].as_u64().unwrap()),
+            (count, size),
+            "{key:?}"
+        );
+    }
+}
+
+#[test]
+fn broken_allocation_stacks_name_their_problem() {
+    const TIMELINE: &str = r#"{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count","trace_node_id"],
+        "node_types":[["hidden","object","closure","synthetic"],"string","number","number","number","number"],
+        "edge_fields":["type","name_or_index","to_node"],
+        "edge_types":[["context","element","property","internal","hidden","shortcut","weak"],"string_or_number","node"],
+        "trace_function_info_fields":["function_id","name","script_name","script_id","line","column"],
+        "trace_node_fields":["id","function_info_index","count","size","children"]},
+        "trace_function_count":2},
+        "nodes":[3,0,1,0,1,0, 1,1,3,40,0,2],
+        "edges":[2,1,6],
+        "trace_function_infos":[0,0,0,0,0,0, 1,2,3,7,4,10],
+        "trace_tree":[1,0,0,0,[2,1,1,40,[]]],
+        "strings":["","Point","f","app.min.js"]}"#;
+    let read = |text: &str| symscope::engine::heap::read_heap("x.heaptimeline", text.as_bytes());
+    let h = read(TIMELINE).unwrap();
+    let (profile, _) = symscope::engine::allocations::allocation_profile(&h).unwrap();
+    assert_eq!(profile.nodes.len(), 2);
+    assert_eq!(
+        profile.locations[profile.nodes[1].location as usize].url,
+        "app.min.js"
+    );
+    for (from, to, says) in [
+        ("1,2,3,7,4,10]", "1,2,3,7,4]", "trace_function_infos"),
+        ("1,2,3,7,4,10]", "1,9,3,7,4,10]", "string 9 is out of range"),
+        ("[2,1,1,40,[]]", "[2,5,1,40,[]]", "trace function 5"),
+        ("[2,1,1,40,[]]", "[2,1,1,[]]", "not JSON"),
+        ("\"script_name\",", "\"script\",", "no `script_name` field"),
+    ] {
+        let text = TIMELINE.replace(from, to);
+        assert_ne!(text, TIMELINE);
+        let e = read(&text).unwrap_err().to_string();
+        assert!(e.contains("x.heaptimeline") && e.contains(says), "{e}");
+    }
+    // A snapshot without allocation stacks has nothing to rewrite: the CLI says so.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["heap", "--write-symbolicated"])
+        .arg(tmp.path().join("out.heapsnapshot"))
+        .arg(dir().join("before.heapsnapshot"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("before.heapsnapshot") && err.contains("no allocation stacks"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("out.heapsnapshot").exists());
+}

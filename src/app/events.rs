@@ -688,9 +688,10 @@ impl AppState {
                 self.jobs.cancel(old);
             }
             let symbols = symbols.clone();
+            let label = name.clone();
             let job = self
                 .jobs
-                .spawn(move |ctx| loading::resolve_heap(ctx, id, &heap, &symbols));
+                .spawn(move |ctx| loading::resolve_heap(ctx, id, &label, &heap, &symbols));
             self.running
                 .names
                 .insert(job, format!("name the classes of {name}"));

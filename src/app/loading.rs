@@ -245,7 +245,7 @@ pub fn load(
         })?),
         Input::Heap(heap) => Loaded::Heap(Arc::new(ctx.phase("summary", |ctx| {
             // Shown at once with the names as recorded; named by a job of its own.
-            LoadedHeap::new(heap, &SymbolSet::new(), ctx)
+            LoadedHeap::new(&file.name, heap, &SymbolSet::new(), ctx)
         })?)),
         Input::Other => Loaded::Other,
     };
@@ -459,17 +459,30 @@ pub struct LoadedHeap {
     pub heap: Arc<engine::heap::Heap>,
     /// The Summary, each class with its definition resolved where it could be.
     pub classes: Vec<engine::heap::ResolvedClass>,
+    /// A timeline's allocation stacks as a profile weighed in bytes, resolved (the profile
+    /// pane shows it as the input's profile 0).
+    pub allocations: Option<super::LoadedProfile>,
 }
 
 impl LoadedHeap {
-    /// The Summary of `heap`, its classes resolved against `symbols`.
+    /// The Summary of `heap` (the file `name`), its classes and allocation stacks resolved
+    /// against `symbols`.
     pub fn new(
+        name: &str,
         heap: Arc<engine::heap::Heap>,
         symbols: &SymbolSet,
         progress: &mut dyn crate::model::Progress,
     ) -> Result<Self, engine::Error> {
         let classes = engine::heap::resolve_classes(heap.summary(), &heap, symbols, progress)?;
-        Ok(Self { heap, classes })
+        let label = format!("{name} (allocations)");
+        let allocations =
+            engine::allocations::resolve_allocations(&label, &heap, symbols, progress)?
+                .map(|a| super::LoadedProfile::new(label, a.resolved, None));
+        Ok(Self {
+            heap,
+            classes,
+            allocations,
+        })
     }
 }
 
@@ -477,10 +490,13 @@ impl LoadedHeap {
 pub fn resolve_heap(
     ctx: &mut JobContext<JobOutput>,
     input: InputId,
+    name: &str,
     heap: &Arc<engine::heap::Heap>,
     symbols: &SymbolSet,
 ) -> Result<JobOutput, engine::Error> {
-    let loaded = ctx.phase("look-up", |ctx| LoadedHeap::new(heap.clone(), symbols, ctx))?;
+    let loaded = ctx.phase("look-up", |ctx| {
+        LoadedHeap::new(name, heap.clone(), symbols, ctx)
+    })?;
     Ok(JobOutput::HeapResolved {
         input,
         heap: Arc::new(loaded),

@@ -83,6 +83,8 @@ pub const OBJECTS_SHOWN: usize = 50;
 /// frame: each piece walks the whole graph).
 #[derive(Debug)]
 pub struct MemoryModel {
+    /// The snapshot's input.
+    pub input: InputId,
     /// The snapshot.
     pub heap: Arc<LoadedHeap>,
     /// The table's lines: a class (index into `heap.classes`), and under an opened class
@@ -118,7 +120,7 @@ pub(super) struct MemoryKey {
 impl AppState {
     /// The Memory pane's model (cached until the snapshot or the view changes).
     pub fn memory_model(&mut self) -> Option<Arc<MemoryModel>> {
-        let (_, heap) = self.shown_heap()?;
+        let (input, heap) = self.shown_heap()?;
         let view = &self.view.memory;
         let key = MemoryKey {
             heap: Arc::as_ptr(&heap) as usize,
@@ -154,6 +156,7 @@ impl AppState {
                 dominated: h.dominated(node).into_iter().take(OBJECTS_SHOWN).collect(),
             });
         let model = Arc::new(MemoryModel {
+            input,
             heap,
             lines,
             detail,

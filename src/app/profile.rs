@@ -7,6 +7,7 @@ use super::{AppState, InputId, Loaded};
 use crate::engine::flame::{self, CallTree, FunctionChange, Functions, Rows};
 
 use crate::engine::profile::ResolvedProfile;
+use crate::model::Weight;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -83,6 +84,11 @@ pub fn thread_tracks(tracks: &crate::formats::trace_events::Tracks, chart: &Rows
 pub type Levels = Arc<Vec<(i64, Rows)>>;
 
 impl LoadedProfile {
+    /// What its weights measure.
+    pub fn weight(&self) -> Weight {
+        self.resolved.profile.weight
+    }
+
     /// A profile as read, or resolved again (the flame chart and its levels kept from before
     /// when given).
     pub fn new(
@@ -261,10 +267,15 @@ impl From<ProfileCommand> for super::Command {
 pub struct ProfileModel {
     /// The input and index shown.
     pub shown: (InputId, usize),
+    /// The view shown: the chosen one, the flame graph for a profile without a timeline
+    /// (allocations are weighed in bytes, not laid out in time).
+    pub mode: ProfileMode,
     /// The profile.
     pub profile: LoadedProfile,
-    /// Every loaded profile: input, index and label (for the picker and the comparison).
+    /// Every loaded profile: input, index and label (for the picker).
     pub all: Vec<(InputId, usize, String)>,
+    /// The other profiles weighed as this one is (what it can be compared with).
+    pub comparable: Vec<(InputId, usize, String)>,
     /// The call tree of the mode (top-down for the flame graph), over the range.
     pub tree: Option<Arc<CallTree>>,
     /// The flame graph, in the flame graph mode.
@@ -297,11 +308,15 @@ pub(super) struct ModelKey {
 
 impl AppState {
     /// Every loaded profile: input, index, label.
+    /// (A heap timeline's allocation stacks are its profile 0.)
     pub fn loaded_profiles(&self) -> Vec<(InputId, usize, String)> {
         self.inputs
             .iter()
             .filter_map(|e| match &e.loaded {
-                Some(Loaded::Profiles(list)) => Some((e.id, list)),
+                Some(Loaded::Profiles(list)) => Some((e.id, list.as_slice())),
+                Some(Loaded::Heap(h)) => {
+                    Some((e.id, std::slice::from_ref(h.allocations.as_ref()?)))
+                }
                 _ => None,
             })
             .flat_map(|(id, list)| {
@@ -312,10 +327,11 @@ impl AppState {
             .collect()
     }
 
-    /// A loaded profile.
+    /// A loaded profile (a heap timeline's allocation stacks: its profile 0).
     pub fn profile(&self, (input, index): (InputId, usize)) -> Option<&LoadedProfile> {
         match &self.inputs.iter().find(|e| e.id == input)?.loaded {
             Some(Loaded::Profiles(list)) => list.get(index),
+            Some(Loaded::Heap(h)) if index == 0 => h.allocations.as_ref(),
             _ => None,
         }
     }
@@ -360,7 +376,11 @@ impl AppState {
             return Some(model.clone());
         }
         let p = &profile.resolved.profile;
-        let tree = match view.mode {
+        let mode = match view.mode {
+            ProfileMode::FlameChart if p.weight == Weight::Bytes => ProfileMode::FlameGraph,
+            m => m,
+        };
+        let tree = match mode {
             ProfileMode::TopDown | ProfileMode::FlameGraph => Some(Arc::new(flame::top_down(
                 p,
                 &profile.functions,
@@ -375,7 +395,7 @@ impl AppState {
             ))),
             _ => None,
         };
-        let graph = (view.mode == ProfileMode::FlameGraph)
+        let graph = (mode == ProfileMode::FlameGraph)
             .then(|| tree.as_ref().map(|t| Arc::new(t.flame_graph())))
             .flatten();
         let diff = other.as_ref().filter(|_| view.compare_graph).map(|(_, o)| {
@@ -408,7 +428,7 @@ impl AppState {
                 .collect()
         };
         // The chart without library frames is built once per resolution of the profile.
-        let chart = if view.hide_library && view.mode == ProfileMode::FlameChart {
+        let chart = if view.hide_library && mode == ProfileMode::FlameChart {
             match &self.library_chart {
                 Some((k, chart)) if *k == key.resolved => chart.clone(),
                 _ => {
@@ -425,6 +445,15 @@ impl AppState {
         let model = Arc::new(ProfileModel {
             chart,
             shown,
+            mode,
+            comparable: self
+                .loaded_profiles()
+                .into_iter()
+                .filter(|&(i, n, _)| {
+                    (i, n) != shown
+                        && self.profile((i, n)).map(LoadedProfile::weight) == Some(p.weight)
+                })
+                .collect(),
             all: self.loaded_profiles(),
             resolving: self.running.symbolicating.contains_key(&shown.0),
             profile,
@@ -461,11 +490,16 @@ impl AppState {
                 view.mode = mode;
                 if mode == ProfileMode::Compare && view.compare_with.is_none() {
                     let shown = self.shown_profile();
+                    let weight = shown
+                        .and_then(|s| self.profile(s))
+                        .map(LoadedProfile::weight);
                     self.view.profile.compare_with = self
                         .loaded_profiles()
                         .into_iter()
                         .map(|(i, n, _)| (i, n))
-                        .find(|&s| Some(s) != shown);
+                        .find(|&s| {
+                            Some(s) != shown && self.profile(s).map(LoadedProfile::weight) == weight
+                        });
                 }
             }
             ProfileCommand::Search(s) => view.search = s,

@@ -3,7 +3,7 @@
 //! folder in the user's cache (`workspace::user_dirs`) or the CLI's `--cache DIR`. Never
 //! needed for correctness: a file that is missing or does not read back is built again.
 
-use std::io::Write as _;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// An input's content fingerprint (`xxh3:<hex>`), as workspaces record it.
@@ -56,6 +56,14 @@ fn temporary_prefix(path: &Path) -> String {
 /// process killed mid-write leaves one `.NAME.tmp-XXXXXX`, which
 /// [`remove_stale_temporaries`] clears.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_atomically`], the bytes written by `write` (through a buffer).
+pub fn write_atomically_with(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -64,7 +72,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = tempfile::Builder::new()
         .prefix(&temporary_prefix(path))
         .tempfile_in(dir)?;
-    file.write_all(bytes)?;
+    {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 16, file.as_file_mut());
+        write(&mut buffered)?;
+        buffered.flush()?;
+    }
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
     // Make the rename itself durable (best effort: not every platform can open a folder).

@@ -263,8 +263,12 @@ impl Functions {
 }
 
 /// Each node's self time (µs) and sample count over the samples whose time is in `range`
-/// (`[from, to)`; `None`: all).
+/// (`[from, to)`; `None`: all). A profile read as totals (allocations: bytes and objects) has
+/// no times: its totals, whatever the range.
 pub fn node_weights(profile: &Profile, range: Option<(i64, i64)>) -> (Vec<i64>, Vec<u64>) {
+    if let Some(t) = &profile.totals {
+        return (t.self_us.clone(), t.hits.clone());
+    }
     let durations = profile.sample_durations_us();
     let mut weight = vec![0i64; profile.nodes.len()];
     let mut hits = vec![0u64; profile.nodes.len()];

@@ -42,6 +42,8 @@ pub struct Heap {
     classes: Vec<String>,
     /// `locations` by node ordinal: (script id, line, column), 0-based.
     locations: HashMap<u32, (u32, u32, u32)>,
+    /// The allocation stacks' frames (timelines).
+    trace_functions: Vec<crate::formats::heapsnapshot::TraceFunction>,
     /// Edge type numbers that matter.
     weak: u8,
     shortcut: u8,
@@ -195,6 +197,8 @@ impl Heap {
             field(&m.edge_fields, f)?;
         }
         let nf = m.node_fields.len();
+        let trace_functions = crate::formats::heapsnapshot::trace_functions(&snap)?;
+        let m = &snap.meta;
         let node_types = type_names(&m.node_types, "node")?;
         let edge_types = type_names(&m.edge_types, "edge")?;
         let n = snap.node_types.len();
@@ -330,6 +334,7 @@ impl Heap {
             class_of: Vec::new(),
             classes: Vec::new(),
             locations,
+            trace_functions,
             snap,
         };
         heap.dominators();
@@ -383,6 +388,31 @@ impl Heap {
         self.class_of = class_of;
         self.classes = classes;
         self.snap.detachedness = Vec::new();
+    }
+
+    /// The allocation stacks' frames (`trace_function_infos`; timelines only).
+    pub fn trace_functions(&self) -> &[crate::formats::heapsnapshot::TraceFunction] {
+        &self.trace_functions
+    }
+
+    /// The allocation tree's nodes, parents first (`trace_tree`; timelines only).
+    pub fn trace_nodes(&self) -> &[crate::formats::heapsnapshot::TraceNode] {
+        &self.snap.trace_nodes
+    }
+
+    /// The snapshot's field and type names.
+    pub fn meta(&self) -> &crate::formats::heapsnapshot::Meta {
+        &self.snap.meta
+    }
+
+    /// String `i` of the snapshot (empty when out of range).
+    pub fn string(&self, i: u32) -> &str {
+        self.snap.strings.get(i)
+    }
+
+    /// How many strings the snapshot has.
+    pub fn string_count(&self) -> usize {
+        self.snap.strings.len()
     }
 
     /// The number of nodes.
@@ -1113,7 +1143,9 @@ pub fn resolve_classes(
 ///  "compare": {                  // with --compare OTHER: SNAPSHOT against OTHER, by node id
 ///    "baseline": "before.heapsnapshot",
 ///    "constructors": [{"name", "generated_name", "added", "added_size", "freed",
-///                      "freed_size"}]}}  // by added less freed bytes
+///                      "freed_size"}]},  // by added less freed bytes
+///  "allocations": […]}          // timelines: the allocating functions, by bytes
+///                               //   (contract: `engine::allocations::to_json`)
 /// ```
 ///
 /// Sizes are bytes; counts and sizes cover the objects of non-zero self size (native ones

@@ -19,10 +19,15 @@
 //! 6. A CPU profile's distinct locations are resolved once each on the same journey
 //!    ([`profile`]), and its samples ranked by function; the window's views of it (flame
 //!    chart, call trees, flame graph, comparison) are computed in [`flame`].
+//! 7. A heap snapshot is read into columns and analysed in [`heap`] (dominator tree,
+//!    Summary, retainers, comparison, classes named through the maps); a timeline's
+//!    allocation stacks become a profile weighted in bytes, resolved on the CPU profiles'
+//!    route, and can be written back symbolicated ([`allocations`]).
 //!
 //! Pure: no threads (a `ChunkRunner` given by the caller spreads a map's index pass over
 //! cores) and no cancel flag (progress answers whether to go on).
 
+pub mod allocations;
 pub mod buckets;
 mod bundle;
 mod cache;
@@ -41,7 +46,10 @@ pub mod signature;
 pub mod stack_diff;
 mod table;
 
-pub use cache::{Cache, STALE_TEMPORARY, fingerprint, remove_stale_temporaries, write_atomically};
+pub use cache::{
+    Cache, STALE_TEMPORARY, fingerprint, remove_stale_temporaries, write_atomically,
+    write_atomically_with,
+};
 pub use detect::{Detected, Role};
 pub use error::{Error, Reason};
 pub use load::{

@@ -83,6 +83,25 @@ pub struct Meta {
     /// The fields of a `trace_function_infos` record (timelines).
     #[serde(default)]
     pub trace_function_info_fields: Vec<String>,
+    /// The fields of a `trace_tree` record (timelines).
+    #[serde(default)]
+    pub trace_node_fields: Vec<String>,
+}
+
+/// One node of a timeline's allocation tree (`trace_tree`): a call stack's frame, with the
+/// objects allocated where it is the top frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceNode {
+    /// Its id (what nodes' `trace_node_id` names).
+    pub id: u32,
+    /// Its frame: a record of `trace_function_infos`.
+    pub function: u32,
+    /// Objects allocated here.
+    pub count: u32,
+    /// Their bytes.
+    pub size: u64,
+    /// Its parent (an index into the nodes; `None`: the root).
+    pub parent: Option<u32>,
 }
 
 /// The snapshot's strings, one buffer and where each ends.
@@ -154,8 +173,85 @@ pub struct HeapSnapshot {
     pub locations: Vec<u32>,
     /// `trace_function_infos` records, flattened (timelines: allocation stack frames).
     pub trace_function_infos: Vec<u32>,
-    /// The `trace_tree` as written (nested arrays; timelines only).
-    pub trace_tree: Option<serde_json::Value>,
+    /// The `trace_tree`'s nodes, parents before children (timelines only).
+    pub trace_nodes: Vec<TraceNode>,
+}
+
+/// One allocation stack frame (a `trace_function_infos` record).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceFunction {
+    /// The function's name (a string index).
+    pub name: u32,
+    /// Its script's name (a string index).
+    pub script_name: u32,
+    /// 1-based line (0: none).
+    pub line: u32,
+    /// 1-based column (0: none).
+    pub column: u32,
+}
+
+/// The field names a frame record needs.
+const FRAME_FIELDS: [&str; 4] = ["name", "script_name", "line", "column"];
+
+/// Where each of [`FRAME_FIELDS`] is in a record, and the record's length.
+pub(crate) fn frame_fields(meta: &Meta) -> Result<([usize; 4], usize), HeapError> {
+    let fields = &meta.trace_function_info_fields;
+    let mut at = [0usize; 4];
+    for (slot, name) in at.iter_mut().zip(FRAME_FIELDS) {
+        *slot = fields.iter().position(|f| f == name).ok_or_else(|| {
+            HeapError::Field(format!("no `{name}` field in trace_function_info_fields"))
+        })?;
+    }
+    Ok((at, fields.len()))
+}
+
+/// Checks and reads a snapshot's allocation stack frames (none without traces).
+pub(crate) fn trace_functions(snap: &HeapSnapshot) -> Result<Vec<TraceFunction>, HeapError> {
+    if snap.trace_function_infos.is_empty() {
+        if snap.trace_nodes.iter().any(|n| n.parent.is_some()) {
+            return Err(HeapError::Field(
+                "a trace tree without trace_function_infos".into(),
+            ));
+        }
+        return Ok(Vec::new());
+    }
+    let ([name, script, line, column], len) = frame_fields(&snap.meta)?;
+    let infos = &snap.trace_function_infos;
+    if !infos.len().is_multiple_of(len) {
+        return Err(HeapError::Ragged {
+            array: "trace_function_infos",
+            len: infos.len(),
+            fields: len,
+        });
+    }
+    let mut out = Vec::with_capacity(infos.len() / len);
+    for r in infos.chunks_exact(len) {
+        for s in [r[name], r[script]] {
+            if s as usize >= snap.strings.len() {
+                return Err(HeapError::BadIndex {
+                    what: "string",
+                    index: s,
+                });
+            }
+        }
+        out.push(TraceFunction {
+            name: r[name],
+            script_name: r[script],
+            line: r[line],
+            column: r[column],
+        });
+    }
+    if let Some(n) = snap
+        .trace_nodes
+        .iter()
+        .find(|n| n.function as usize >= out.len())
+    {
+        return Err(HeapError::BadIndex {
+            what: "trace function",
+            index: n.function,
+        });
+    }
+    Ok(out)
 }
 
 /// Whether `bytes` begin like a heap snapshot (`{"snapshot":{"meta":…`).
@@ -286,9 +382,13 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
                 s.strings(|v| strings.push(&v))?
             }
             "trace_tree" => {
-                let mut bytes = Vec::new();
-                s.value(&mut bytes)?;
-                out.trace_tree = Some(serde_json::from_slice(&bytes).map_err(|_| Stop::Whole)?);
+                let Some(m) = &meta else {
+                    why = Some(HeapError::Field(
+                        "`snapshot` (its meta) does not come before the trace tree".into(),
+                    ));
+                    return Err(Stop::Whole);
+                };
+                trace_tree(s, &m.trace_node_fields, &mut out.trace_nodes)?;
             }
             _ => {
                 let mut bytes = Vec::new();
@@ -307,6 +407,86 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
         return Err(HeapError::Empty);
     }
     Ok(out)
+}
+
+/// Reads a `trace_tree` (a node's fields, its children's nested in one of them) into flat
+/// nodes, without recursion: stacks may be deeper than a recursive reader goes.
+fn trace_tree<R: Read>(s: &mut Stream<R>, fields: &[String], out: &mut Vec<TraceNode>) -> Step<()> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum F {
+        Id,
+        Function,
+        Count,
+        Size,
+        Children,
+        Skip,
+    }
+    let cols: Vec<F> = fields
+        .iter()
+        .map(|f| match f.as_str() {
+            "id" => F::Id,
+            "function_info_index" => F::Function,
+            "count" => F::Count,
+            "size" => F::Size,
+            "children" => F::Children,
+            _ => F::Skip,
+        })
+        .collect();
+    if !cols.contains(&F::Children) {
+        return Err(Stop::Whole);
+    }
+    // Each open array: the parent of its records, the field its next value is, and the
+    // record being read.
+    let mut open: Vec<(Option<u32>, usize, u32)> = vec![(None, 0, 0)];
+    s.expect(b'[')?;
+    let mut first = true;
+    while let Some(&(parent, at, record)) = open.last() {
+        match s.peek_token()? {
+            Some(b']') => {
+                s.at += 1;
+                if at != 0 {
+                    return Err(Stop::Whole);
+                }
+                open.pop();
+                first = false;
+                continue;
+            }
+            Some(b',') if !first => s.at += 1,
+            _ if first => {}
+            _ => return Err(Stop::Whole),
+        }
+        first = false;
+        let me = if at == 0 {
+            out.push(TraceNode {
+                parent,
+                ..TraceNode::default()
+            });
+            u32::try_from(out.len() - 1).map_err(|_| Stop::Whole)?
+        } else {
+            record
+        };
+        if let Some(top) = open.last_mut() {
+            *top = (parent, if at + 1 == cols.len() { 0 } else { at + 1 }, me);
+        }
+        if cols[at] == F::Children {
+            s.expect(b'[')?;
+            open.push((Some(me), 0, 0));
+            first = true;
+            continue;
+        }
+        s.peek_token()?;
+        let v = s.int()?;
+        let node = &mut out[me as usize];
+        let int = || u32::try_from(v).map_err(|_| Stop::Whole);
+        match cols[at] {
+            F::Id => node.id = int()?,
+            F::Function => node.function = int()?,
+            F::Count => node.count = int()?,
+            F::Size => node.size = u64::try_from(v).map_err(|_| Stop::Whole)?,
+            F::Children | F::Skip => {}
+        }
+    }
+    Ok(())
 }
 
 fn finish(result: Step<()>) -> Result<(), HeapError> {
@@ -359,5 +539,44 @@ mod tests {
             read(TINY.replace("[3,0,1,0,2,", "[3,0,-1,0,2,").as_bytes()),
             Err(HeapError::Json)
         ));
+    }
+
+    #[test]
+    fn reads_a_trace_tree_deeper_than_a_recursive_reader_goes() {
+        let depth = 5000;
+        let mut tree = String::new();
+        for i in 0..depth {
+            tree.push_str(&format!("{i},{},1,{},[", i % 3, 8 * i));
+        }
+        tree.push_str("9999,2,3,4,[]");
+        tree.push_str(&"]".repeat(depth));
+        let text = TINY
+            .replace(
+                r#""location_fields""#,
+                r#""trace_node_fields":["id","function_info_index","count","size","children"],"location_fields""#,
+            )
+            .replace(r#""strings""#, &format!(r#""trace_tree":[{tree}],"strings""#));
+        let h = read(text.as_bytes()).unwrap();
+        assert_eq!(h.trace_nodes.len(), depth + 1);
+        assert_eq!(h.trace_nodes[0].parent, None);
+        let last = h.trace_nodes[depth];
+        assert_eq!(
+            (last.id, last.function, last.count, last.size),
+            (9999, 2, 3, 4)
+        );
+        assert_eq!(last.parent, Some(depth as u32 - 1));
+        assert_eq!(h.trace_nodes[7].size, 56);
+        // Siblings after a subtree take the right parent.
+        let text = text.replace(
+            "9999,2,3,4,[]",
+            "9999,2,3,4,[10,1,1,1,[11,1,1,1,[]],12,1,1,1,[]]",
+        );
+        let h = read(text.as_bytes()).unwrap();
+        let n = &h.trace_nodes;
+        assert_eq!(
+            (n[depth + 3].id, n[depth + 3].parent),
+            (12, Some(depth as u32))
+        );
+        assert!(read(text.replace("12,1,1,1,[]", "12,1,1,[]").as_bytes()).is_err());
     }
 }

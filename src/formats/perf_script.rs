@@ -221,6 +221,7 @@ impl Building {
             native: true,
             totals: None,
             module_ids: Vec::new(),
+            weight: crate::model::Weight::Time,
         }
     }
 }

@@ -12,7 +12,7 @@ mod trace;
 
 pub use blob::Blob;
 pub use kind::{FileKind, LogFormat};
-pub use profile::{LocationInterner, NodeTotals, Profile, ProfileLocation, ProfileNode};
+pub use profile::{LocationInterner, NodeTotals, Profile, ProfileLocation, ProfileNode, Weight};
 pub use progress::{NoProgress, Progress};
 pub use resolved::{
     Coverage, FrameStatus, ModuleCoverage, NameSource, ResolvedLocation, SymbolicatedFrame,

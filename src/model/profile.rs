@@ -67,6 +67,19 @@ pub struct Profile {
     /// A native profile's modules' build IDs (lowercase hex), by the path its locations'
     /// `url` names, where the profile records them (`perf record --buildid-mmap`).
     pub module_ids: Vec<(String, String)>,
+    /// What the weights are: time (µs) for CPU profiles, bytes for allocation profiles.
+    pub weight: Weight,
+}
+
+/// What a profile's weights measure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Weight {
+    /// Time, µs: samples of a CPU profile.
+    #[default]
+    Time,
+    /// Bytes allocated: a heap timeline's allocation stacks or a sampling heap profile
+    /// (no timeline: [`NodeTotals`] hold the bytes as `self_us`, objects as `hits`).
+    Bytes,
 }
 
 /// Per-node totals of a profile read without its samples kept.

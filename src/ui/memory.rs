@@ -44,6 +44,19 @@ pub(super) fn memory_ui(
         {
             commands.send(MemoryCommand::Filter(filter));
         }
+        if heap.allocations.is_some() {
+            ui.separator();
+            if ui
+                .button("Allocation stacks")
+                .on_hover_text(
+                    "The timeline's allocation stacks by bytes allocated, in the profile views: \
+                     flame graph, call trees",
+                )
+                .clicked()
+            {
+                commands.send(crate::app::ProfileCommand::Show(model.input, 0));
+            }
+        }
     });
     ui.separator();
     // The name column takes what the numbers leave, up to its width.
@@ -296,7 +309,7 @@ fn name_cell(
 }
 
 /// Bytes as DevTools shows them (B, kB, MB).
-fn bytes(b: u64) -> String {
+pub(super) fn bytes(b: u64) -> String {
     match b {
         0..1_000 => format!("{b} B"),
         1_000..1_000_000 => format!("{:.1} kB", b as f64 / 1e3),

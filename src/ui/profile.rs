@@ -10,6 +10,7 @@ use crate::app::{
     AppState, Commands, ProfileCommand, ProfileMode, ProfileModel, Selected, TreeSort,
 };
 use crate::engine::flame::{CallTree, Span};
+use crate::model::Weight;
 use egui::RichText;
 
 /// The profile pane.
@@ -24,11 +25,10 @@ pub(super) fn profile_ui(
         ui.label(RichText::new("Drop a .cpuprofile, a Chrome trace or a Hermes profile.").weak());
         return;
     };
-    let view = &state.view.profile;
     toolbar_ui(ui, state, model, commands);
     selected_ui(ui, state, model, commands);
     ui.separator();
-    match view.mode {
+    match model.mode {
         ProfileMode::FlameChart => flame_chart_ui(ui, state, model, commands),
         ProfileMode::FlameGraph => flame_graph_ui(ui, state, model, commands),
         ProfileMode::TopDown | ProfileMode::BottomUp => {
@@ -59,9 +59,14 @@ fn toolbar_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
             ui.label(RichText::new(short(&model.profile.label, 48)).strong());
         }
         ui.separator();
+        // A profile without a timeline (allocations) has no flame chart.
+        let timed = model.profile.weight() == Weight::Time;
         for mode in ProfileMode::ALL {
+            if mode == ProfileMode::FlameChart && !timed {
+                continue;
+            }
             if ui
-                .selectable_label(view.mode == mode, mode.title())
+                .selectable_label(model.mode == mode, mode.title())
                 .clicked()
             {
                 commands.send(ProfileCommand::Mode(mode));
@@ -112,6 +117,17 @@ fn toolbar_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
                 .on_hover_text(warnings.join("\n"));
         }
     });
+}
+
+/// A weight as the profile measures it: time, or bytes allocated.
+fn amount(model: &ProfileModel, v: f64) -> String {
+    match model.profile.weight() {
+        Weight::Time => ms(v),
+        Weight::Bytes => {
+            let b = super::memory::bytes(v.abs() as u64);
+            if v < 0.0 { format!("-{b}") } else { b }
+        }
+    }
 }
 
 /// A label cut to `n` characters.
@@ -288,9 +304,9 @@ fn flame_graph_ui(
                 "{}\n{}\ntotal {} ({:.1}%) · self {}",
                 functions.name(n.function),
                 where_text(model, n.function),
-                ms(n.total_us as f64),
+                amount(model, n.total_us as f64),
                 100.0 * n.total_us as f64 / total,
-                ms(n.self_us as f64)
+                amount(model, n.self_us as f64)
             )
         },
         unit: &ms,
@@ -381,7 +397,7 @@ fn tree_row_ui(
                 egui::Label::new(
                     RichText::new(format!(
                         "{}  {:>5.1}%",
-                        ms(us as f64),
+                        amount(model, us as f64),
                         100.0 * us as f64 / total
                     ))
                     .monospace(),
@@ -430,11 +446,7 @@ fn tree_row_ui(
 /// Functions by change in self time against another profile.
 fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, commands: &mut Commands) {
     let view = &state.view.profile;
-    let others: Vec<_> = model
-        .all
-        .iter()
-        .filter(|(i, n, _)| (*i, *n) != model.shown)
-        .collect();
+    let others = &model.comparable;
     if others.is_empty() {
         ui.label(RichText::new("Load a second profile to compare this one with.").weak());
         return;
@@ -448,7 +460,7 @@ fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
         egui::ComboBox::from_id_salt("profile-compare")
             .selected_text(current)
             .show_ui(ui, |ui| {
-                for (input, index, label) in &others {
+                for (input, index, label) in others {
                     if ui
                         .selectable_label(view.compare_with == Some((*input, *index)), label)
                         .clicked()
@@ -506,7 +518,7 @@ fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
                     ui.add_sized(
                         [w, theme::ROW_HEIGHT],
                         egui::Label::new(
-                            RichText::new(format!("{sign}{}", ms(d as f64)))
+                            RichText::new(format!("{sign}{}", amount(model, d as f64)))
                                 .monospace()
                                 .color(color),
                         ),
@@ -514,7 +526,7 @@ fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, command
                     for v in [row.self_a, row.self_b] {
                         ui.add_sized(
                             [w, theme::ROW_HEIGHT],
-                            egui::Label::new(RichText::new(ms(v as f64)).monospace()),
+                            egui::Label::new(RichText::new(amount(model, v as f64)).monospace()),
                         );
                     }
                     let name = row.place.function.as_deref().unwrap_or("(anonymous)");
@@ -637,7 +649,11 @@ fn diff_graph_ui(
             let what = if d >= n.total_us && d > 0 {
                 "new in B".to_owned()
             } else {
-                format!("{}{} against A", if d > 0 { "+" } else { "" }, ms(d as f64))
+                format!(
+                    "{}{} against A",
+                    if d > 0 { "+" } else { "" },
+                    amount(model, d as f64)
+                )
             };
             format!(
                 "{}\n{}\nB total {} · {what}",
@@ -646,7 +662,7 @@ fn diff_graph_ui(
                     .file
                     .as_deref()
                     .unwrap_or_default(),
-                ms(n.total_us as f64)
+                amount(model, n.total_us as f64)
             )
         },
         unit: &ms,
