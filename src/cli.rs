@@ -495,6 +495,21 @@ fn read_profiles(
             profiles.len()
         )));
     }
+    let bytes = profiles
+        .iter()
+        .any(|(_, p)| p.weight == crate::model::Weight::Bytes);
+    if bytes
+        && matches!(
+            format,
+            ProfileFormat::Cpuprofile | ProfileFormat::Speedscope
+        )
+    {
+        return Err(unusable(format!(
+            "{}: a sampling heap profile has no timeline to write as a CPU profile or a \
+             speedscope file (use json, text or collapsed)",
+            file.name
+        )));
+    }
     Ok(profiles)
 }
 

@@ -410,6 +410,15 @@ pub fn cpuprofile(data: &[u8]) {
         }
         check_profile(p);
     }
+    // A sampling heap profile: a tree parents first, a total per node.
+    if let Ok(p) = formats::cpuprofile::parse_heap_profile(&text) {
+        let t = p.totals.as_ref().expect("a heap profile is read as totals");
+        assert_eq!(
+            (t.self_us.len(), t.hits.len()),
+            (p.nodes.len(), p.nodes.len())
+        );
+        check_profile(p);
+    }
     let whole = formats::cpuprofile::parse(&text);
     // What the totals reader takes, the whole reader reads to the same totals.
     if let (Ok(Some(t)), Ok(true)) = (

@@ -91,6 +91,8 @@ fn cpu_profiles_are_told_from_their_bytes() {
     for (rel, kind) in [
         ("heap/before.heapsnapshot", FileKind::HeapSnapshot),
         ("heap/after.heapsnapshot", FileKind::HeapSnapshot),
+        ("heap/lodash.heaptimeline", FileKind::HeapSnapshot),
+        ("heap/lodash.heapprofile", FileKind::Profile),
         ("profiles/hermes/work.hbc.map", FileKind::SourceMap),
         ("js/lodash-terser/lodash.min.js.map", FileKind::SourceMap),
         (

@@ -110,3 +110,42 @@ fn a_timelines_allocation_stacks_open_in_the_profile_views_by_bytes() {
         labels_containing(&h, "%")
     );
 }
+
+#[test]
+fn a_sampling_heap_profile_opens_in_the_profile_views_by_bytes() {
+    let heap = common::fixture("heap");
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            heap.join("lodash.heapprofile"),
+            js("lodash-terser/lodash.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| has_label(h, "Bottom-up"));
+    assert!(!has_label(&h, "Flame chart"));
+    h.get_by_label("Bottom-up").click();
+    settle(&mut h, |h| has_label(h, "Self size"));
+    h.get_by_label("Self size").click();
+    settle(&mut h, |h| !labels_containing(h, "memoized").is_empty());
+    // `memoized` as the unminified run names it, at its line.
+    let unmin: Value = serde_json::from_slice(
+        &std::fs::read(heap.join("lodash.heapprofile.unminified.json")).unwrap(),
+    )
+    .unwrap();
+    let line = unmin["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "memoized")
+        .unwrap()["line"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        has_label(&h, &format!("lodash.js:{line}:")),
+        "{:?}",
+        labels_containing(&h, "lodash.js")
+    );
+    assert!(!labels_containing(&h, " kB").is_empty());
+}

@@ -436,3 +436,134 @@ fn broken_allocation_stacks_name_their_problem() {
     );
     assert!(!tmp.path().join("out.heapsnapshot").exists());
 }
+
+/// `symscope profile --format json ARGS…`'s first profile.
+fn profile_json(args: &[&std::ffi::OsStr]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["profile", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["profiles"][0].clone()
+}
+
+#[test]
+fn a_sampling_heap_profile_names_allocators_as_the_unminified_run_does() {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/js/lodash-terser/lodash.min.js.map");
+    let doc = profile_json(&[
+        "-s".as_ref(),
+        map.as_os_str(),
+        dir().join("lodash.heapprofile").as_os_str(),
+    ]);
+    assert_eq!(doc["weight"], "bytes");
+    let unmin = oracle("lodash.heapprofile.unminified.json");
+    let name = |v: &Value| match v.as_str() {
+        None | Some("") => "(anonymous)".to_owned(),
+        Some(n) if n.ends_with(".<computed>") => "(anonymous)".to_owned(),
+        Some(n) => n.to_owned(),
+    };
+    // Sampling picks other allocations in each run: the functions both runs sampled.
+    let mut same = 0;
+    for t in unmin["functions"].as_array().unwrap() {
+        let ours = doc["functions"].as_array().unwrap().iter().find(|f| {
+            f["file"] == "node_modules/lodash/lodash.js"
+                && f["line"] == t["line"]
+                && f["self_size"] != 0
+        });
+        if let Some(o) = ours {
+            assert_eq!(name(&o["function"]), name(&t["name"]), "line {}", t["line"]);
+            same += 1;
+        }
+    }
+    assert!(same >= 12, "{same} functions in both runs");
+}
+
+#[test]
+fn sampling_heap_profile_sizes_are_devtools_self_and_total_sizes() {
+    // Unresolved, each call frame is its own function: self size is the sum of its nodes'
+    // `selfSize`, total the sum over the nodes with it on their path (once per path), as
+    // DevTools' bottom-up view counts them. The tree read here with serde_json.
+    let file = dir().join("lodash.heapprofile");
+    let doc = profile_json(&[file.as_os_str()]);
+    let raw: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    type Key = (String, String, i64, i64);
+    let mut want: std::collections::HashMap<Key, (i64, i64)> = Default::default();
+    let mut stack: Vec<(&Value, Vec<Key>)> = vec![(&raw["head"], Vec::new())];
+    while let Some((n, path)) = stack.pop() {
+        let f = &n["callFrame"];
+        let key: Key = (
+            f["functionName"].as_str().unwrap().to_owned(),
+            f["url"].as_str().unwrap().to_owned(),
+            f["lineNumber"].as_i64().unwrap(),
+            f["columnNumber"].as_i64().unwrap(),
+        );
+        let mut path = path;
+        let root = f["functionName"] == "(root)" && f["url"] == "";
+        if !root && !path.contains(&key) {
+            path.push(key.clone());
+        }
+        let size = n["selfSize"].as_i64().unwrap();
+        if !root {
+            want.entry(key).or_default().0 += size;
+        }
+        for k in &path {
+            want.entry(k.clone()).or_default().1 += size;
+        }
+        for c in n["children"].as_array().unwrap() {
+            stack.push((c, path.clone()));
+        }
+    }
+    want.retain(|_, &mut (_, total)| total > 0);
+    let rows = doc["functions"].as_array().unwrap();
+    assert_eq!(rows.len(), want.len());
+    for r in rows {
+        let key: Key = (
+            r["function"].as_str().unwrap_or_default().to_owned(),
+            r["file"].as_str().unwrap_or_default().to_owned(),
+            r["line"].as_i64().map_or(-1, |l| l - 1),
+            r["column"].as_i64().unwrap_or(-1),
+        );
+        let &(own, total) = want
+            .get(&key)
+            .unwrap_or_else(|| panic!("{key:?} not in the tree"));
+        assert_eq!(
+            (
+                r["self_size"].as_i64().unwrap(),
+                r["total_size"].as_i64().unwrap()
+            ),
+            (own, total),
+            "{key:?}"
+        );
+    }
+}
+
+#[test]
+fn broken_sampling_heap_profiles_name_their_problem() {
+    let text = std::fs::read_to_string(dir().join("lodash.heapprofile")).unwrap();
+    let run = |text: &str| {
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("x.heapprofile");
+        std::fs::write(&f, text).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .arg("profile")
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let e = run(&text[..text.len() / 2]);
+    assert!(e.contains("x.heapprofile") && e.contains("not JSON"), "{e}");
+    let e = run(&text.replacen("\"id\":1,", "\"ident\":1,", 1));
+    assert!(
+        e.contains("x.heapprofile") && e.contains("without a numeric `id`"),
+        "{e}"
+    );
+}

@@ -37,8 +37,12 @@
 //!   }]
 //! }
 //! ```
+//! A sampling heap profile (`.heapprofile`) or a heap timeline's allocation stacks are weighed
+//! in bytes: the document adds `"weight": "bytes"`, and each node's and function's
+//! `self_ms`/`total_ms` are `self_size`/`total_size` (bytes; a node's `selfSize` as V8 wrote
+//! it), `hits` and `samples` the allocation samples (objects, for a timeline).
 //! `text` is the functions as a table; `collapsed` the folded stacks (`a;b;c 12`, sample
-//! counts, original names; several profiles each under a root named as above) that flame
+//! counts, bytes for a heap profile, original names; several profiles each under a root named as above) that flame
 //! graph tools read; `cpuprofile` the profile itself (of a trace holding one) with
 //! each node's `callFrame` carrying the original function, file, line and column (0-based,
 //! the format's own convention), so DevTools and speedscope show original names;
@@ -127,6 +131,10 @@ pub fn read_profile_file(
             })
             .collect();
         return Ok((profiles, None));
+    }
+    if cpuprofile::is_heap_profile(file.blob.as_slice()) {
+        let profile = cpuprofile::parse_heap_profile(text).map_err(bad)?;
+        return Ok((vec![(name.to_owned(), profile)], None));
     }
     let trace = trace_events::is_trace_events(file.blob.as_slice());
     let hermes = if trace {
@@ -512,10 +520,15 @@ impl ResolvedProfile {
         rows
     }
 
-    /// The folded stacks (`root;…;leaf count`), original names, root entry left out.
+    /// The folded stacks (`root;…;leaf count`), original names, root entry left out; a
+    /// profile weighed in bytes folds bytes, not samples.
     pub fn collapsed(&self) -> String {
         let p = &self.profile;
-        let hits = p.hits();
+        let hits: Vec<u64> = if p.weight == crate::model::Weight::Bytes {
+            p.self_us().iter().map(|&b| b.max(0) as u64).collect()
+        } else {
+            p.hits()
+        };
         let names: Vec<String> = (0..p.locations.len() as u32)
             .map(|l| Self::shown(&self.place(l)).replace(';', ":"))
             .collect();
@@ -543,6 +556,19 @@ impl ResolvedProfile {
     /// The JSON document (see the module's docs), with the first `top` functions.
     pub fn to_json(&self, top: Option<usize>) -> Value {
         let p = &self.profile;
+        let bytes = p.weight == crate::model::Weight::Bytes;
+        /// A bytes profile's weights under their names (bytes, not ms).
+        fn bytes_named(v: &mut Value, bytes: bool) {
+            let Some(o) = v.as_object_mut().filter(|_| bytes) else {
+                return;
+            };
+            for (from, to) in [("self_ms", "self_size"), ("total_ms", "total_size")] {
+                if let Some(ms) = o.remove(from) {
+                    let b = (ms.as_f64().unwrap_or(0.0) * 1e3).round() as i64;
+                    o.insert(to.to_owned(), json!(b));
+                }
+            }
+        }
         let self_us = p.self_us();
         let hits = p.hits();
         // Milliseconds to the microsecond.
@@ -573,6 +599,10 @@ impl ResolvedProfile {
                     "self_ms": ms(self_us[i]),
                 })
             })
+            .map(|mut v| {
+                bytes_named(&mut v, bytes);
+                v
+            })
             .collect();
         let mut functions = self.functions();
         if let Some(n) = top {
@@ -588,8 +618,13 @@ impl ResolvedProfile {
                     "self_ms": ms(f.self_us), "total_ms": ms(f.total_us),
                 })
             })
+            .map(|mut v| {
+                bytes_named(&mut v, bytes);
+                v
+            })
             .collect();
         json!({
+            "weight": if bytes { "bytes" } else { "time" },
             "profile": self.name,
             "duration_ms": ms(p.end_us.saturating_sub(p.start_us)),
             "samples": p.sample_count(),
@@ -608,19 +643,33 @@ impl ResolvedProfile {
             .iter()
             .fold(0i64, |a, &b| a.saturating_add(b))
             .max(1);
-        let mut out = format!(
-            "{}: {} samples, {:.1} ms, {} distinct locations\n",
-            self.name,
-            p.sample_count(),
-            p.end_us.saturating_sub(p.start_us) as f64 / 1e3,
-            p.locations.len()
-        );
+        let mut out = if p.weight == crate::model::Weight::Bytes {
+            format!(
+                "{}: {} allocation samples, {all} bytes, {} distinct locations\n",
+                self.name,
+                p.sample_count(),
+                p.locations.len()
+            )
+        } else {
+            format!(
+                "{}: {} samples, {:.1} ms, {} distinct locations\n",
+                self.name,
+                p.sample_count(),
+                p.end_us.saturating_sub(p.start_us) as f64 / 1e3,
+                p.locations.len()
+            )
+        };
         for w in &p.warnings {
             out.push_str(&format!("warning: {w}\n"));
         }
+        let bytes = p.weight == crate::model::Weight::Bytes;
+        let (unit, scale) = if bytes { ("bytes", 1.0) } else { ("ms", 1e3) };
         out.push_str(&format!(
             "{:>10} {:>6} {:>10} {:>6}  function\n",
-            "self ms", "self%", "total ms", "total%"
+            format!("self {unit}"),
+            "self%",
+            format!("total {unit}"),
+            "total%"
         ));
         let mut rows = self.functions();
         if let Some(n) = top {
@@ -633,10 +682,12 @@ impl ResolvedProfile {
                 _ => String::new(),
             };
             out.push_str(&format!(
-                "{:>10.2} {:>5.1}% {:>10.2} {:>5.1}%  {}{place}\n",
-                r.self_us as f64 / 1e3,
+                "{:>10.*} {:>5.1}% {:>10.*} {:>5.1}%  {}{place}\n",
+                if bytes { 0 } else { 2 },
+                r.self_us as f64 / scale,
                 r.self_us as f64 * 100.0 / all as f64,
-                r.total_us as f64 / 1e3,
+                if bytes { 0 } else { 2 },
+                r.total_us as f64 / scale,
                 r.total_us as f64 * 100.0 / all as f64,
                 Self::shown(&r.place),
             ));

@@ -10,7 +10,9 @@
 
 use crate::model::{LocationInterner, Profile, ProfileLocation, ProfileNode};
 
+mod sampling_heap;
 mod totals;
+pub use sampling_heap::{is_heap_profile, parse_heap_profile};
 use serde_json::Value;
 use std::collections::HashMap;
 pub use totals::read_totals;

@@ -42,7 +42,10 @@ pub fn peek(bytes: &[u8]) -> FileKind {
         if keys.iter().any(|k| memchr::memmem::find(head, k).is_some()) {
             return FileKind::SourceMap;
         }
-        if super::cpuprofile::is_cpuprofile(bytes) || super::trace_events::is_trace_events(bytes) {
+        if super::cpuprofile::is_cpuprofile(bytes)
+            || super::cpuprofile::is_heap_profile(bytes)
+            || super::trace_events::is_trace_events(bytes)
+        {
             return FileKind::Profile;
         }
         let native_json: [&[u8]; 2] = [b"\"instruction_addr\"", b"\"bug_type\""];

@@ -235,7 +235,7 @@ impl<R: Read> Stream<R> {
     }
 
     /// An array, each element read by `element` (white space before it taken).
-    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Step<()>) -> Step<()> {
+    pub(crate) fn array(&mut self, mut element: impl FnMut(&mut Self) -> Step<()>) -> Step<()> {
         self.expect(b'[')?;
         if self.peek_token()? == Some(b']') {
             self.at += 1;
@@ -257,7 +257,20 @@ impl<R: Read> Stream<R> {
 
     /// Reads a top-level object, giving each key (escapes decoded) to `each`, which reads its
     /// value; a key seen twice is refused. Nothing may follow the object but white space.
-    pub(crate) fn object(&mut self, mut each: impl FnMut(&mut Self, &str) -> Step<()>) -> Step<()> {
+    pub(crate) fn object(&mut self, each: impl FnMut(&mut Self, &str) -> Step<()>) -> Step<()> {
+        self.object_in(each)?;
+        if self.peek_token()?.is_some() {
+            return Err(Stop::Whole);
+        }
+        Ok(())
+    }
+
+    /// Reads an object, giving each key (escapes decoded) to `each`, which reads its value;
+    /// a key seen twice is refused.
+    pub(crate) fn object_in(
+        &mut self,
+        mut each: impl FnMut(&mut Self, &str) -> Step<()>,
+    ) -> Step<()> {
         self.expect(b'{')?;
         let mut seen: Vec<String> = Vec::new();
         let mut first = true;
@@ -265,7 +278,7 @@ impl<R: Read> Stream<R> {
             match self.peek_token()? {
                 Some(b'}') => {
                     self.at += 1;
-                    break;
+                    return Ok(());
                 }
                 Some(b',') if !first => self.at += 1,
                 _ if first => {}
@@ -282,10 +295,6 @@ impl<R: Read> Stream<R> {
             each(self, &key)?;
             seen.push(key);
         }
-        if self.peek_token()?.is_some() {
-            return Err(Stop::Whole);
-        }
-        Ok(())
     }
 
     /// An integer: an optional `-` and digits, nothing else (no fraction, no exponent).

@@ -22,7 +22,12 @@ pub(super) fn profile_ui(
     commands: &mut Commands,
 ) {
     let Some(model) = model else {
-        ui.label(RichText::new("Drop a .cpuprofile, a Chrome trace or a Hermes profile.").weak());
+        ui.label(
+            RichText::new(
+                "Drop a .cpuprofile, a Chrome trace, a Hermes profile or a .heapprofile.",
+            )
+            .weak(),
+        );
         return;
     };
     toolbar_ui(ui, state, model, commands);
@@ -338,10 +343,17 @@ fn tree_ui(
     };
     let view = &state.view.profile;
     let total = tree.total_us.max(1) as f64;
+    let bytes = model.profile.weight() == Weight::Bytes;
     ui.horizontal(|ui| {
         for (sort, title) in [
-            (TreeSort::SelfTime, "Self time"),
-            (TreeSort::Total, "Total time"),
+            (
+                TreeSort::SelfTime,
+                if bytes { "Self size" } else { "Self time" },
+            ),
+            (
+                TreeSort::Total,
+                if bytes { "Total size" } else { "Total time" },
+            ),
             (TreeSort::Name, "Function"),
         ] {
             let w = if sort == TreeSort::Name {
