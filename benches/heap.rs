@@ -8,45 +8,9 @@
 
 mod common;
 
-use common::{ms, run_exact};
+use common::{big_heap_snapshot as snapshot, ms, run_exact};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-const GEN: &str = r#"
-const v8 = require('node:v8');
-class Position { constructor(x, y) { this.x = x; this.y = y; this.tag = 'p' + (x % 1000); } }
-class Cell { constructor(i) { this.pos = new Position(i, i * 2); this.next = null; this.data = [i, i + 1, { v: i }]; } }
-const roots = [];
-let prev = null;
-const n = Number(process.argv[3]);
-for (let i = 0; i < n; i++) {
-  const c = new Cell(i);
-  if (i % 3 === 0) c.next = prev;
-  if (i % 10 === 0) c.fn = () => c.pos.x + i;
-  if (i % 50 === 0) c.map = new Map([[i, c.pos]]);
-  prev = c;
-  roots.push(c);
-}
-globalThis.keep = roots;
-v8.writeHeapSnapshot(process.argv[2]);
-"#;
-
-/// The snapshot, written by node when missing.
-fn snapshot(dir: &Path) -> PathBuf {
-    let path = dir.join("big.heapsnapshot");
-    if !path.exists() {
-        std::fs::write(dir.join("gen.cjs"), GEN).unwrap();
-        let ok = Command::new("node")
-            .arg("--max-old-space-size=8000")
-            .arg(dir.join("gen.cjs"))
-            .arg(&path)
-            .arg("1000000")
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "node could not write the snapshot");
-    }
-    path
-}
 
 /// memlab's package directory, installed when missing.
 fn memlab(root: &Path) -> PathBuf {

@@ -4,7 +4,8 @@
 //! on screen. The app is driven headless through egui_kittest (layout and tessellation, no
 //! GPU), as in the GUI tests. `-- tiles`: the frame time with every tile open on a
 //! 200,000-frame log. `-- flame`: the flame chart's frame time while panning a
-//! 1,000,000-sample CPU profile at every zoom level.
+//! 1,000,000-sample CPU profile at every zoom level. `-- memory`: the Memory pane's frame
+//! time on the 6.4-million-object snapshot of `--bench heap`.
 
 #[path = "../tests/common/mod.rs"]
 mod tests_common;
@@ -128,6 +129,10 @@ fn main() {
     }
     if std::env::args().any(|a| a == "flame") {
         flame_chart_frames();
+        return;
+    }
+    if std::env::args().any(|a| a == "memory") {
+        memory_summary_frames();
         return;
     }
     println!("# UI benchmark (headless egui_kittest, 1280×800; medians)\n");
@@ -755,4 +760,96 @@ fn flame_chart_frames() {
             t[t.len() - 1]
         );
     }
+}
+
+/// `-- memory`: the Memory pane's frame time on the heap benchmark's snapshot (6.4 million
+/// objects, issue #37): idle, scrolling the Summary, a class of a million objects opened
+/// (its largest objects listed), an object selected (retaining path, retainers), and the
+/// frame after a sort or filter change (the model is computed again then, once).
+fn memory_summary_frames() {
+    use symscope::app::{Commands, MemoryCommand, MemorySort};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target/bench-heap");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = common::big_heap_snapshot(&dir);
+    let mut h = app();
+    h.step();
+    h.state_mut().add_path(path.clone());
+    let loaded = settle(&mut h, |h| h.state().shown_heap().is_some());
+    h.run_steps(3);
+    let objects = h
+        .state()
+        .shown_heap()
+        .map_or(0, |(_, m)| m.heap.node_count());
+    println!(
+        "# Memory pane (headless egui_kittest, 1280×800): {} ({:.0} MB, {objects} objects) \
+         loaded, analysed and named in {:.1} s\n",
+        path.file_name().unwrap().to_string_lossy(),
+        std::fs::metadata(&path).unwrap().len() as f64 / 1e6,
+        loaded.as_secs_f64()
+    );
+    println!("| what | median / worst frame |");
+    println!("|---|---:|");
+    let row = |what: &str, t: Vec<f64>| {
+        println!(
+            "| {what} | {:.2} / {:.2} ms |",
+            t[t.len() / 2],
+            t[t.len() - 1]
+        );
+    };
+    row("idle", frame_times(&mut h, 60, 0.0));
+    // The wheel over the table.
+    let over = h.get_by_label_contains("Array").rect().center();
+    h.event(egui::Event::PointerMoved(over));
+    h.step();
+    row("scrolling the Summary", frame_times(&mut h, 60, -40.0));
+    let apply = |h: &mut Harness<'static, AppState>, c: MemoryCommand| {
+        let mut commands = Commands::default();
+        commands.send(c);
+        h.state_mut().apply(commands);
+        let t0 = Instant::now();
+        h.step();
+        t0.elapsed().as_secs_f64() * 1e3
+    };
+    let mut sorts = Vec::new();
+    for sort in [
+        MemorySort::Count,
+        MemorySort::SelfSize,
+        MemorySort::Retained,
+    ] {
+        sorts.push(apply(&mut h, MemoryCommand::Sort(sort)));
+    }
+    sorts.sort_by(f64::total_cmp);
+    row("the frame after a sort", sorts);
+    let mut filters = Vec::new();
+    for text in ["C", "Ce", "Cel", ""] {
+        filters.push(apply(&mut h, MemoryCommand::Filter(text.to_owned())));
+    }
+    filters.sort_by(f64::total_cmp);
+    row("the frame after a filter keystroke", filters);
+    // The largest class (a million Cells or Arrays) opened: its 50 largest objects.
+    let class = {
+        let (_, m) = h.state().shown_heap().unwrap();
+        m.classes
+            .iter()
+            .max_by_key(|c| c.row.count)
+            .map(|c| c.row.class)
+            .unwrap()
+    };
+    let opened = apply(&mut h, MemoryCommand::Toggle(class));
+    row(
+        "the frame after opening a class of a million objects",
+        vec![opened],
+    );
+    row("idle, the class open", frame_times(&mut h, 60, 0.0));
+    let object = {
+        let (_, m) = h.state().shown_heap().unwrap();
+        m.heap.objects_of(class, 1)[0]
+    };
+    let selected = apply(&mut h, MemoryCommand::Select(Some(object)));
+    row("the frame after selecting an object", vec![selected]);
+    row(
+        "idle, the object's detail shown",
+        frame_times(&mut h, 60, 0.0),
+    );
 }

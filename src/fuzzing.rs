@@ -516,6 +516,13 @@ pub fn heapsnapshot(data: &[u8]) {
     assert!(counted <= heap.total_size());
     assert!(summary.iter().all(|r| r.retained_size >= r.self_size));
     assert!(heap.compare(&heap).is_empty());
+    // A class's largest objects: the first of its objects by retained size, in node order.
+    for row in summary.iter().take(3) {
+        let mut all = heap.objects_of(row.class, usize::MAX);
+        all.sort_by_key(|&o| std::cmp::Reverse(heap.retained_size(o)));
+        all.truncate(2);
+        assert_eq!(heap.largest_objects(row.class, 2), all);
+    }
     for k in (0..n).step_by((n as usize / 8).max(1)) {
         if let Some(path) = heap.retaining_path(k) {
             let mut at = 0;

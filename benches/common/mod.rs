@@ -146,3 +146,40 @@ pub fn big_profile(n: usize, to: &Path) -> u64 {
     std::fs::write(to, &text).unwrap();
     text.len() as u64
 }
+
+const HEAP_GEN: &str = r#"
+const v8 = require('node:v8');
+class Position { constructor(x, y) { this.x = x; this.y = y; this.tag = 'p' + (x % 1000); } }
+class Cell { constructor(i) { this.pos = new Position(i, i * 2); this.next = null; this.data = [i, i + 1, { v: i }]; } }
+const roots = [];
+let prev = null;
+const n = Number(process.argv[3]);
+for (let i = 0; i < n; i++) {
+  const c = new Cell(i);
+  if (i % 3 === 0) c.next = prev;
+  if (i % 10 === 0) c.fn = () => c.pos.x + i;
+  if (i % 50 === 0) c.map = new Map([[i, c.pos]]);
+  prev = c;
+  roots.push(c);
+}
+globalThis.keep = roots;
+v8.writeHeapSnapshot(process.argv[2]);
+"#;
+
+/// A V8 heap snapshot of about 500 MB in `dir` (a generated object graph: classes,
+/// closures, arrays, maps, strings), written by node when missing.
+pub fn big_heap_snapshot(dir: &Path) -> PathBuf {
+    let path = dir.join("big.heapsnapshot");
+    if !path.exists() {
+        std::fs::write(dir.join("gen.cjs"), HEAP_GEN).unwrap();
+        let ok = Command::new("node")
+            .arg("--max-old-space-size=8000")
+            .arg(dir.join("gen.cjs"))
+            .arg(&path)
+            .arg("1000000")
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "node could not write the snapshot");
+    }
+    path
+}

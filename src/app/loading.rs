@@ -462,6 +462,9 @@ pub struct LoadedHeap {
     /// A timeline's allocation stacks as a profile weighed in bytes, resolved (the profile
     /// pane shows it as the input's profile 0).
     pub allocations: Option<super::LoadedProfile>,
+    /// Every object's shortest retaining path, found once here, off the window's thread
+    /// (`Heap::path_tree`): selecting an object costs its path's length.
+    pub paths: Vec<u32>,
 }
 
 impl LoadedHeap {
@@ -478,10 +481,12 @@ impl LoadedHeap {
         let allocations =
             engine::allocations::resolve_allocations(&label, &heap, symbols, progress)?
                 .map(|a| super::LoadedProfile::new(label, a.resolved, None));
+        let paths = heap.path_tree();
         Ok(Self {
             heap,
             classes,
             allocations,
+            paths,
         })
     }
 }

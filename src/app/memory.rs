@@ -140,9 +140,7 @@ impl AppState {
             lines.push((i, None));
             let class = heap.classes[i].row.class;
             if view.expanded == Some(class) {
-                let mut objects = h.objects_of(class, usize::MAX);
-                objects.sort_by_key(|&o| std::cmp::Reverse(h.retained_size(o)));
-                objects.truncate(OBJECTS_SHOWN);
+                let objects = h.largest_objects(class, OBJECTS_SHOWN);
                 lines.extend(objects.into_iter().map(|o| (i, Some(o))));
             }
         }
@@ -151,7 +149,7 @@ impl AppState {
             .filter(|&n| (n as usize) < h.node_count())
             .map(|node| ObjectDetail {
                 node,
-                path: h.retaining_path(node),
+                path: h.retaining_path_in(&heap.paths, node),
                 retainers: h.retainers(node).into_iter().take(OBJECTS_SHOWN).collect(),
                 dominated: h.dominated(node).into_iter().take(OBJECTS_SHOWN).collect(),
             });

@@ -789,6 +789,20 @@ impl Heap {
             .collect()
     }
 
+    /// The `limit` objects of class `class` the Summary counts with the largest retained
+    /// sizes, largest first (one pass over the nodes, whatever the class's size).
+    pub fn largest_objects(&self, class: u32, limit: usize) -> Vec<u32> {
+        let mut all = self.objects_of(class, usize::MAX);
+        let by_size = |&o: &u32| (std::cmp::Reverse(self.retained_size(o)), o);
+        if all.len() > limit && limit > 0 {
+            all.select_nth_unstable_by_key(limit - 1, by_size);
+            all.truncate(limit);
+        }
+        all.sort_by_key(by_size);
+        all.truncate(limit);
+        all
+    }
+
     /// Whether the Summary counts a node (non-zero self size, or native; the root is none).
     fn counted(&self, node: u32) -> bool {
         node != ROOT
@@ -923,6 +937,13 @@ impl Heap {
     /// The shortest retaining path from the root to `node` (edge ordinals, root first), over
     /// retaining edges; `None` when the root does not reach it that way.
     pub fn retaining_path(&self, node: u32) -> Option<Vec<u32>> {
+        self.retaining_path_in(&self.path_tree(), node)
+    }
+
+    /// Every node's last edge on a shortest retaining path from the root (`u32::MAX`: none,
+    /// or the root), breadth first over retaining edges: one search answers
+    /// [`Self::retaining_path_in`] for every node.
+    pub fn path_tree(&self) -> Vec<u32> {
         let page = self.page_nodes();
         let n = self.node_count();
         let mut via = vec![u32::MAX; n];
@@ -931,9 +952,6 @@ impl Heap {
         seen[ROOT as usize] = true;
         queue.push_back(ROOT);
         while let Some(k) = queue.pop_front() {
-            if k == node {
-                break;
-            }
             for e in self.edges(k) {
                 let to = self.edge_to(e);
                 if seen[to as usize]
@@ -946,13 +964,18 @@ impl Heap {
                 queue.push_back(to);
             }
         }
-        if !seen[node as usize] {
-            return None;
-        }
+        via
+    }
+
+    /// [`Self::retaining_path`] through a [`Self::path_tree`] of this heap.
+    pub fn retaining_path_in(&self, tree: &[u32], node: u32) -> Option<Vec<u32>> {
         let mut path = Vec::new();
         let mut at = node;
         while at != ROOT {
-            let e = via[at as usize];
+            let e = *tree.get(at as usize)?;
+            if e == u32::MAX || path.len() > tree.len() {
+                return None;
+            }
             path.push(e);
             at = self.edge_from(e);
         }
