@@ -149,3 +149,59 @@ fn a_sampling_heap_profile_opens_in_the_profile_views_by_bytes() {
     );
     assert!(!labels_containing(&h, " kB").is_empty());
 }
+
+#[test]
+fn two_snapshots_compare_by_node_id_as_memlab_compares_them() {
+    // The later snapshot against the earlier one: per class the objects added and freed by
+    // node id, as memlab's comparison (`after.compare.oracle.json`) counts them; a class
+    // opens to its new objects, one of them selected shows its retainers.
+    let heap = common::fixture("heap");
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[
+            heap.join("before.heapsnapshot"),
+            js("lodash-terser/lodash.min.js.map"),
+        ],
+    );
+    settle(&mut h, |h| !labels_containing(h, "MapCache").is_empty());
+    drop_files(&mut h, &[heap.join("after.heapsnapshot")]);
+    settle(&mut h, |h| h.state().loaded_heaps().len() == 2);
+    h.get_by_label("Compared with before.heapsnapshot").click();
+    settle(&mut h, |h| {
+        !labels_containing(h, "▶ MapCache  (was Gr)").is_empty()
+    });
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(heap.join("after.compare.oracle.json")).unwrap())
+            .unwrap();
+    let want = &oracle["compare"]["Gr"];
+    let (added, freed) = (
+        want["added"].as_u64().unwrap(),
+        want["freed"].as_u64().unwrap(),
+    );
+    // The texts on MapCache's row.
+    let row: Vec<String> = {
+        use egui_kittest::kittest::NodeT as _;
+        let y = h.get_by_label("▶ MapCache  (was Gr)").rect().center().y;
+        h.query_all(egui_kittest::kittest::By::new().predicate(|n| n.bounding_box().is_some()))
+            .filter(|n| (n.rect().center().y - y).abs() < 4.0)
+            .filter_map(|n| {
+                let a = n.accesskit_node();
+                a.label().or_else(|| a.value())
+            })
+            .collect()
+    };
+    for want in [
+        format!("+{added}"),
+        format!("-{freed}"),
+        format!("{:+}", added as i64 - freed as i64),
+    ] {
+        assert!(row.contains(&want), "{want} not in {row:?}");
+    }
+    h.get_by_label("▶ MapCache  (was Gr)").click();
+    settle(&mut h, |h| !labels_containing(h, "MapCache @").is_empty());
+    let first = labels_containing(&h, "MapCache @")[0].clone();
+    h.get_by_label(&first).click();
+    settle(&mut h, |h| has_label(h, "Retainers"));
+}

@@ -48,6 +48,10 @@ impl AppState {
                 .iter()
                 .find_map(|(input, job)| (*job == id).then_some(*input));
             self.running.loading.retain(|_, job| *job != id);
+            // A comparison that failed or was cancelled is no longer running.
+            if self.running.comparing_heaps == Some(id) && !matches!(state, JobState::Done) {
+                self.running.comparing_heaps = None;
+            }
             self.timings.push(JobTiming {
                 name: name.clone(),
                 end_ns: self.now_ns(),
@@ -149,6 +153,12 @@ impl AppState {
                     if let Some(e) = self.inputs.iter_mut().find(|e| e.id == input) {
                         e.loaded = Some(Loaded::Heap(heap));
                     }
+                }
+            }
+            JobOutput::HeapCompared(c) => {
+                if self.running.comparing_heaps == Some(id) {
+                    self.running.comparing_heaps = None;
+                    self.heap_comparison = Some(c);
                 }
             }
             JobOutput::Bucketed(buckets) => self.crashes_bucketed(id, buckets),

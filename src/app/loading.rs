@@ -144,6 +144,8 @@ pub enum JobOutput {
         /// What the doctor found.
         report: Arc<crate::engine::doctor::MapReport>,
     },
+    /// Two heap snapshots compared by node id.
+    HeapCompared(Arc<super::memory::HeapComparison>),
     /// A heap snapshot's classes were named through the symbol files.
     HeapResolved {
         /// Which input.

@@ -16,10 +16,25 @@ pub struct MemoryView {
     pub filter: String,
     /// The order of the classes.
     pub sort: MemorySort,
-    /// The class opened to its objects (by [`crate::engine::heap::ClassRow::class`]).
+    /// The class opened to its objects (by [`crate::engine::heap::ClassRow::class`]; when
+    /// comparing, the change opened to its new objects, by its index).
     pub expanded: Option<u32>,
     /// The object selected: its retainers, path from the root and what it dominates show.
     pub selected: Option<u32>,
+    /// The snapshot the shown one is compared with (its baseline), by node id.
+    pub compare_with: Option<InputId>,
+}
+
+/// Two snapshots compared by node id, and which (the `Heap`s' addresses: a snapshot named
+/// again keeps its graph, so its comparison stands).
+#[derive(Debug)]
+pub struct HeapComparison {
+    /// The later snapshot's graph.
+    pub after: usize,
+    /// The baseline's graph.
+    pub before: usize,
+    /// Per class: added and freed objects and bytes, by added less freed bytes.
+    pub changes: Vec<crate::engine::heap::ClassChange>,
 }
 
 /// An order of the Summary's classes.
@@ -47,6 +62,8 @@ pub enum MemoryCommand {
     Toggle(u32),
     /// Select an object.
     Select(Option<u32>),
+    /// Compare the shown snapshot with this one (its baseline), or stop comparing.
+    CompareWith(Option<InputId>),
 }
 
 impl AppState {
@@ -72,7 +89,68 @@ impl AppState {
                 view.expanded = (view.expanded != Some(class)).then_some(class);
             }
             MemoryCommand::Select(node) => view.selected = node,
+            MemoryCommand::CompareWith(other) => {
+                view.compare_with = other;
+                view.expanded = None;
+                self.compare_heaps();
+            }
         }
+    }
+
+    /// Every loaded snapshot: input and name.
+    pub fn loaded_heaps(&self) -> Vec<(InputId, String)> {
+        self.inputs
+            .iter()
+            .filter(|e| matches!(e.loaded, Some(Loaded::Heap(_))))
+            .map(|e| (e.id, e.name.clone()))
+            .collect()
+    }
+
+    /// A loaded snapshot's graph.
+    fn heap_of(&self, input: InputId) -> Option<Arc<crate::engine::heap::Heap>> {
+        match &self.inputs.iter().find(|e| e.id == input)?.loaded {
+            Some(Loaded::Heap(h)) => Some(h.heap.clone()),
+            _ => None,
+        }
+    }
+
+    /// The comparison the view asks for, when it is done.
+    fn comparison(&self) -> Option<Arc<HeapComparison>> {
+        let after = self.heap_of(self.view.memory.shown?)?;
+        let before = self.heap_of(self.view.memory.compare_with?)?;
+        self.heap_comparison.clone().filter(|c| {
+            c.after == Arc::as_ptr(&after) as usize && c.before == Arc::as_ptr(&before) as usize
+        })
+    }
+
+    /// Starts comparing the shown snapshot with its baseline, unless that is done.
+    fn compare_heaps(&mut self) {
+        if let Some(old) = self.running.comparing_heaps.take() {
+            self.jobs.cancel(old);
+        }
+        let (Some(after), Some(before)) = (
+            self.view.memory.shown.and_then(|i| self.heap_of(i)),
+            self.view.memory.compare_with.and_then(|i| self.heap_of(i)),
+        ) else {
+            return;
+        };
+        if self.comparison().is_some() {
+            return;
+        }
+        let job = self.jobs.spawn(move |ctx| {
+            let changes = ctx.phase("compare", |_| before.compare(&after));
+            Ok::<_, std::convert::Infallible>(super::JobOutput::HeapCompared(Arc::new(
+                HeapComparison {
+                    after: Arc::as_ptr(&after) as usize,
+                    before: Arc::as_ptr(&before) as usize,
+                    changes,
+                },
+            )))
+        });
+        self.running
+            .names
+            .insert(job, "compare two heap snapshots".to_owned());
+        self.running.comparing_heaps = Some(job);
     }
 }
 
@@ -92,6 +170,17 @@ pub struct MemoryModel {
     pub lines: Vec<(usize, Option<u32>)>,
     /// The selected object's retaining path, retainers and dominated objects.
     pub detail: Option<ObjectDetail>,
+    /// The other snapshots (what the shown one can be compared with).
+    pub others: Vec<(InputId, String)>,
+    /// The comparison with the baseline, when asked for and done.
+    pub compare: Option<Arc<HeapComparison>>,
+    /// Each change's class as the Summary names it (original names through the maps).
+    pub compare_names: Vec<String>,
+    /// The comparison's lines: a change (index into `compare.changes`), and under an opened
+    /// one its first new objects.
+    pub compare_lines: Vec<(usize, Option<u32>)>,
+    /// The comparison is being computed.
+    pub comparing: bool,
 }
 
 /// A selected object's relations.
@@ -115,12 +204,22 @@ pub(super) struct MemoryKey {
     sort: MemorySort,
     expanded: Option<u32>,
     selected: Option<u32>,
+    compare_with: Option<InputId>,
+    compare: Option<usize>,
+    comparing: bool,
+    others: Vec<InputId>,
 }
 
 impl AppState {
     /// The Memory pane's model (cached until the snapshot or the view changes).
     pub fn memory_model(&mut self) -> Option<Arc<MemoryModel>> {
         let (input, heap) = self.shown_heap()?;
+        let compare = self.comparison();
+        let others: Vec<(InputId, String)> = self
+            .loaded_heaps()
+            .into_iter()
+            .filter(|(i, _)| *i != input)
+            .collect();
         let view = &self.view.memory;
         let key = MemoryKey {
             heap: Arc::as_ptr(&heap) as usize,
@@ -128,6 +227,10 @@ impl AppState {
             sort: view.sort,
             expanded: view.expanded,
             selected: view.selected,
+            compare_with: view.compare_with,
+            compare: compare.as_ref().map(|c| Arc::as_ptr(c) as usize),
+            comparing: self.running.comparing_heaps.is_some(),
+            others: others.iter().map(|(i, _)| *i).collect(),
         };
         if let Some((k, model)) = &self.memory_cache
             && *k == key
@@ -153,11 +256,51 @@ impl AppState {
                 retainers: h.retainers(node).into_iter().take(OBJECTS_SHOWN).collect(),
                 dominated: h.dominated(node).into_iter().take(OBJECTS_SHOWN).collect(),
             });
+        // The comparison: changes named as the Summary names their classes, filtered; an
+        // opened change lists its first new objects.
+        let needle = view.filter.trim().to_lowercase();
+        let mut compare_names = Vec::new();
+        let mut compare_lines = Vec::new();
+        if let Some(c) = compare.as_ref().filter(|_| view.compare_with.is_some()) {
+            let shown: std::collections::HashMap<&str, &str> = heap
+                .classes
+                .iter()
+                .map(|r| (r.row.name.as_str(), r.name()))
+                .collect();
+            for (i, change) in c.changes.iter().enumerate() {
+                let name = shown
+                    .get(change.name.as_str())
+                    .copied()
+                    .unwrap_or(&change.name)
+                    .to_owned();
+                if needle.is_empty()
+                    || name.to_lowercase().contains(&needle)
+                    || change.name.to_lowercase().contains(&needle)
+                {
+                    compare_lines.push((i, None));
+                    if view.expanded == Some(i as u32) {
+                        compare_lines.extend(
+                            change
+                                .new_objects
+                                .iter()
+                                .take(OBJECTS_SHOWN)
+                                .map(|&o| (i, Some(o))),
+                        );
+                    }
+                }
+                compare_names.push(name);
+            }
+        }
         let model = Arc::new(MemoryModel {
             input,
             heap,
             lines,
             detail,
+            others,
+            comparing: self.running.comparing_heaps.is_some(),
+            compare: compare.filter(|_| view.compare_with.is_some()),
+            compare_names,
+            compare_lines,
         });
         self.memory_cache = Some((key, model.clone()));
         Some(model)

@@ -329,6 +329,8 @@ struct RunningJobs {
     names: HashMap<JobId, String>,
     /// The job bucketing crash logs.
     bucketing: Option<JobId>,
+    /// The job comparing two heap snapshots.
+    comparing_heaps: Option<JobId>,
     /// Files added together (a drop of several files): once all are loaded, those that
     /// are crash logs are bucketed when there are two or more.
     added_together: std::collections::HashSet<InputId>,
@@ -402,6 +404,8 @@ pub struct AppState {
     profile_cache: Option<(profile::ModelKey, Arc<ProfileModel>)>,
     /// The Memory pane's model and what it was computed from.
     memory_cache: Option<(memory::MemoryKey, Arc<MemoryModel>)>,
+    /// The last comparison of two heap snapshots (a job's answer).
+    heap_comparison: Option<Arc<memory::HeapComparison>>,
     /// The shown profile's flame chart with library frames hidden, by its resolution.
     library_chart: Option<(usize, (Arc<crate::engine::flame::Rows>, profile::Levels))>,
     /// The call tree's rows and what they were computed from.
@@ -451,6 +455,7 @@ impl AppState {
             caches: caches::Caches::default(),
             profile_cache: None,
             memory_cache: None,
+            heap_comparison: None,
             library_chart: None,
             profile_rows_cache: None,
             autosave: Autosave::new(Duration::from_millis(800)),

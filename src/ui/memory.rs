@@ -44,6 +44,28 @@ pub(super) fn memory_ui(
         {
             commands.send(MemoryCommand::Filter(filter));
         }
+        if !model.others.is_empty() {
+            ui.separator();
+            // Few snapshots are open at once: a button each, as the profile views' tabs.
+            if ui
+                .selectable_label(view.compare_with.is_none(), "Summary")
+                .clicked()
+            {
+                commands.send(MemoryCommand::CompareWith(None));
+            }
+            for (input, name) in &model.others {
+                if ui
+                    .selectable_label(
+                        view.compare_with == Some(*input),
+                        format!("Compared with {name}"),
+                    )
+                    .on_hover_text("Objects added and freed since that snapshot, by node id")
+                    .clicked()
+                {
+                    commands.send(MemoryCommand::CompareWith(Some(*input)));
+                }
+            }
+        }
         if heap.allocations.is_some() {
             ui.separator();
             if ui
@@ -59,13 +81,11 @@ pub(super) fn memory_ui(
         }
     });
     ui.separator();
-    // The name column takes what the numbers leave, up to its width.
-    let gap = ui.spacing().item_spacing.x;
-    let name_w = (ui.available_width()
-        - 3.0 * (theme::MEMORY_NUMBER_WIDTH + gap)
-        - ui.spacing().scroll.bar_width
-        - gap)
-        .clamp(theme::MEMORY_NAME_MIN, theme::MEMORY_NAME_WIDTH);
+    if view.compare_with.is_some() {
+        compare_ui(ui, state, model, commands);
+        return;
+    }
+    let name_w = name_width(ui, 3.0);
     header_ui(ui, state, name_w, commands);
     let lines = &model.lines;
     let height = if model.detail.is_some() {
@@ -90,6 +110,113 @@ pub(super) fn memory_ui(
     if let Some(detail) = &model.detail {
         ui.separator();
         object_detail_ui(ui, heap, detail, commands);
+    }
+}
+
+/// The name column's width: what `numbers` number columns leave, up to its width.
+fn name_width(ui: &egui::Ui, numbers: f32) -> f32 {
+    let gap = ui.spacing().item_spacing.x;
+    (ui.available_width()
+        - numbers * (theme::MEMORY_NUMBER_WIDTH + gap)
+        - ui.spacing().scroll.bar_width
+        - gap)
+        .clamp(theme::MEMORY_NAME_MIN, theme::MEMORY_NAME_WIDTH)
+}
+
+/// The shown snapshot against its baseline, by node id: per class the objects and bytes
+/// added and freed (DevTools' Comparison view), a class opening to its new objects.
+fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &MemoryModel, commands: &mut Commands) {
+    let Some(c) = &model.compare else {
+        ui.horizontal(|ui| {
+            if model.comparing {
+                ui.spinner();
+                ui.label(RichText::new("comparing the snapshots by node id…").weak());
+            } else {
+                ui.label(RichText::new("Pick the snapshot to compare with.").weak());
+            }
+        });
+        return;
+    };
+    let h = &model.heap.heap;
+    let name_w = name_width(ui, 6.0);
+    ui.horizontal(|ui| {
+        name_cell(ui, name_w, |ui| ui.strong("Constructor"));
+        for title in [
+            "New",
+            "Deleted",
+            "Delta",
+            "Alloc. size",
+            "Freed size",
+            "Size delta",
+        ] {
+            number_header(ui, title);
+        }
+    });
+    egui::ScrollArea::vertical()
+        .id_salt("memory-compare")
+        .auto_shrink([false, false])
+        .max_height(if model.detail.is_some() {
+            ui.available_height() * 0.6
+        } else {
+            ui.available_height()
+        })
+        .show_rows(
+            ui,
+            theme::ROW_HEIGHT,
+            model.compare_lines.len(),
+            |ui, visible| {
+                for &(i, object) in &model.compare_lines[visible] {
+                    let name = &model.compare_names[i];
+                    if let Some(o) = object {
+                        object_row_ui(ui, state, h, name, o, name_w, commands);
+                        continue;
+                    }
+                    let change = &c.changes[i];
+                    let open = state.view.memory.expanded == Some(i as u32);
+                    ui.horizontal(|ui| {
+                        ui.set_height(theme::ROW_HEIGHT);
+                        let mut label = format!("{} {name}", if open { "▼" } else { "▶" });
+                        if *name != change.name {
+                            label.push_str(&format!("  (was {})", change.name));
+                        }
+                        let r = name_cell(ui, name_w, |ui| {
+                            ui.add(
+                                egui::Button::new(RichText::new(label).monospace())
+                                    .frame(false)
+                                    .truncate(),
+                            )
+                        });
+                        if r.clicked() && !change.new_objects.is_empty() {
+                            commands.send(MemoryCommand::Toggle(i as u32));
+                        }
+                        let signed = |d: i64, text: String| {
+                            let color = match d.signum() {
+                                1 => theme::SLOWER,
+                                -1 => theme::FASTER,
+                                _ => theme::MUTED,
+                            };
+                            RichText::new(text).monospace().color(color)
+                        };
+                        let delta = change.added as i64 - change.freed as i64;
+                        number(ui, format!("+{}", change.added));
+                        number(ui, format!("-{}", change.freed));
+                        number_rich(ui, signed(delta, format!("{delta:+}")));
+                        number(ui, bytes(change.added_size));
+                        number(ui, bytes(change.freed_size));
+                        let d = change.delta();
+                        let text = if d < 0 {
+                            format!("-{}", bytes(d.unsigned_abs()))
+                        } else {
+                            format!("+{}", bytes(d as u64))
+                        };
+                        number_rich(ui, signed(d, text));
+                    });
+                }
+            },
+        );
+    if let Some(detail) = &model.detail {
+        ui.separator();
+        object_detail_ui(ui, &model.heap, detail, commands);
     }
 }
 
@@ -280,14 +407,24 @@ fn object_detail_ui(
 
 /// A number, right-aligned in its column.
 fn number(ui: &mut egui::Ui, text: String) {
+    number_rich(ui, RichText::new(text).monospace());
+}
+
+/// A number cell with its own colour.
+fn number_rich(ui: &mut egui::Ui, text: RichText) {
     ui.allocate_ui_with_layout(
         egui::vec2(theme::MEMORY_NUMBER_WIDTH, theme::ROW_HEIGHT),
         egui::Layout::right_to_left(egui::Align::Center),
         |ui| {
             ui.set_min_width(theme::MEMORY_NUMBER_WIDTH);
-            ui.label(RichText::new(text).monospace())
+            ui.label(text)
         },
     );
+}
+
+/// A number column's title.
+fn number_header(ui: &mut egui::Ui, title: &str) {
+    number_rich(ui, RichText::new(title).strong());
 }
 
 /// A name, left-aligned in the first column.
