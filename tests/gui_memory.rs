@@ -54,6 +54,19 @@ fn a_snapshot_shows_its_classes_by_their_original_names() {
     // A memoized function's cache is retained by the function's `cache` property.
     let retainers = labels_containing(&h, "`cache` of");
     assert!(!retainers.is_empty(), "{:?}", labels_containing(&h, " of "));
+    // A class's definition opens in the segment inspector: the original source at the line
+    // V8 puts MapCache in the unminified run.
+    h.get_by_label("▼ MapCache  (was Gr)").click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Open the definition in the segment inspector")
+        .click();
+    settle(&mut h, |h| tab_active(h, "Segment inspector"));
+    let line = unmin["constructors"]["MapCache"]["line"].as_u64().unwrap() + 1;
+    assert!(
+        !labels_containing(&h, &format!("node_modules/lodash/lodash.js:{line}:")).is_empty(),
+        "{:?}",
+        labels_containing(&h, "Original, ")
+    );
 }
 
 #[test]

@@ -64,6 +64,9 @@ pub enum MemoryCommand {
     Select(Option<u32>),
     /// Compare the shown snapshot with this one (its baseline), or stop comparing.
     CompareWith(Option<InputId>),
+    /// Open the segment inspector where a class (an index into the shown snapshot's
+    /// classes) is defined: its generated code and original source.
+    Inspect(usize),
 }
 
 impl AppState {
@@ -89,6 +92,14 @@ impl AppState {
                 view.expanded = (view.expanded != Some(class)).then_some(class);
             }
             MemoryCommand::Select(node) => view.selected = node,
+            MemoryCommand::Inspect(i) => {
+                let at = self
+                    .shown_heap()
+                    .and_then(|(_, h)| h.classes.get(i)?.looked_up.clone());
+                if let Some((file, line, column)) = at {
+                    self.inspect_generated(&file, line, column);
+                }
+            }
             MemoryCommand::CompareWith(other) => {
                 view.compare_with = other;
                 view.expanded = None;

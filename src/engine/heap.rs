@@ -1073,6 +1073,9 @@ pub struct ResolvedClass {
     pub original: Option<super::profile::Place>,
     /// Why it was not resolved, when it was defined somewhere.
     pub note: Option<String>,
+    /// Where it was looked up when resolved: the symbol file and the generated position
+    /// there (what the segment inspector opens at).
+    pub looked_up: Option<(String, u32, u32)>,
 }
 
 impl ResolvedClass {
@@ -1138,11 +1141,17 @@ pub fn resolve_classes(
                 }
                 None => (None, None),
             };
+            let looked_up = loc
+                .filter(|_| original.is_some())
+                .and_then(|l| resolved.frame(l))
+                .and_then(|f| Some((f.symbol_file()?.to_owned(), f.generated()?)))
+                .map(|(file, (line, column))| (file, line, column));
             ResolvedClass {
                 row,
                 defined,
                 original,
                 note,
+                looked_up,
             }
         })
         .collect())

@@ -1,7 +1,9 @@
 //! The Memory pane: a heap snapshot's Summary by constructor as a windowed table (count,
 //! self and retained size; sort, filter), minified classes shown by their original names; a
 //! class opens to its largest objects, an object to its retainers, its retaining path from
-//! the root and the objects it dominates.
+//! the root and the objects it dominates; a class's definition opens in the segment inspector
+//! (right-click). With two snapshots open, one is compared with the other by node id
+//! (DevTools' Comparison view); a timeline's allocation stacks open in the profile views.
 
 use super::theme;
 use crate::app::{
@@ -284,7 +286,7 @@ fn class_row_ui(
         });
         let r = match c.original.as_ref() {
             Some(p) => r.on_hover_text(format!(
-                "{}:{}",
+                "{}:{} (right-click: open in the segment inspector)",
                 p.file.as_deref().unwrap_or("?"),
                 p.line.unwrap_or(0)
             )),
@@ -292,6 +294,17 @@ fn class_row_ui(
         };
         if r.clicked() {
             commands.send(MemoryCommand::Toggle(c.row.class));
+        }
+        if c.looked_up.is_some() {
+            r.context_menu(|ui| {
+                if ui
+                    .button("Open the definition in the segment inspector")
+                    .clicked()
+                {
+                    commands.send(MemoryCommand::Inspect(i));
+                    ui.close();
+                }
+            });
         }
         number(ui, c.row.count.to_string());
         number(ui, bytes(c.row.self_size));
