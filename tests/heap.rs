@@ -567,3 +567,67 @@ fn broken_sampling_heap_profiles_name_their_problem() {
         "{e}"
     );
 }
+
+#[test]
+fn reading_a_snapshot_reports_progress_and_stops_when_told() {
+    use std::ops::ControlFlow;
+    use symscope::engine::heap::read_heap_with;
+    let bytes = std::fs::read(dir().join("after.heapsnapshot")).unwrap();
+    let total = bytes.len() as u64;
+    // Told of the bytes read as it goes, then of each phase.
+    let mut seen: Vec<(String, u64)> = Vec::new();
+    let mut record = |phase: &str, done: u64, _total: u64| {
+        seen.push((phase.to_owned(), done));
+        ControlFlow::Continue(())
+    };
+    read_heap_with("after.heapsnapshot", bytes.as_slice(), total, &mut record).unwrap();
+    let reads: Vec<u64> = seen
+        .iter()
+        .filter(|(p, _)| p == "read heap snapshot")
+        .map(|&(_, d)| d)
+        .collect();
+    assert!(reads.len() >= 2, "{seen:?}");
+    assert!(reads.windows(2).all(|w| w[0] < w[1]) && *reads.last().unwrap() < total);
+    assert!(seen.iter().any(|(p, _)| p == "dominator tree"));
+    // Cancelled during the read: it stops there, and says so.
+    let mut calls = 0;
+    let mut stop_second = |_: &str, _: u64, _: u64| {
+        calls += 1;
+        if calls == 2 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let e = read_heap_with(
+        "after.heapsnapshot",
+        bytes.as_slice(),
+        total,
+        &mut stop_second,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e.reason, symscope::engine::Reason::Cancelled),
+        "{e}"
+    );
+    assert_eq!(calls, 2);
+    // Cancelled between the phases after it.
+    let mut stop_at_dominators = |phase: &str, _: u64, _: u64| {
+        if phase == "dominator tree" {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let e = read_heap_with(
+        "after.heapsnapshot",
+        bytes.as_slice(),
+        total,
+        &mut stop_at_dominators,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e.reason, symscope::engine::Reason::Cancelled),
+        "{e}"
+    );
+}

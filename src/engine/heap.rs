@@ -19,6 +19,21 @@
 use crate::formats::heapsnapshot::{HeapError, HeapSnapshot};
 use std::collections::HashMap;
 
+/// Why a heap was not built: the snapshot is wrong, or the caller said stop.
+#[derive(Debug)]
+pub enum Stopped {
+    /// What is wrong with the snapshot.
+    Heap(HeapError),
+    /// The progress said stop.
+    Cancelled,
+}
+
+impl From<HeapError> for Stopped {
+    fn from(e: HeapError) -> Self {
+        Self::Heap(e)
+    }
+}
+
 /// A snapshot's graph, indexed, with its dominator tree.
 #[derive(Debug)]
 pub struct Heap {
@@ -188,7 +203,31 @@ fn detachedness(
 
 impl Heap {
     /// Checks and indexes `snap`, and computes its dominator tree and retained sizes.
-    pub fn new(mut snap: HeapSnapshot) -> Result<Self, HeapError> {
+    pub fn new(snap: HeapSnapshot) -> Result<Self, HeapError> {
+        Self::new_with(snap, &mut crate::model::NoProgress).map_err(|e| match e {
+            Stopped::Heap(e) => e,
+            Stopped::Cancelled => unreachable!("NoProgress never stops"),
+        })
+    }
+
+    /// [`Self::new`], `progress` told of each phase (index, dominators, classes) and asked
+    /// between them whether to go on.
+    pub fn new_with(
+        snap: HeapSnapshot,
+        progress: &mut dyn crate::model::Progress,
+    ) -> Result<Self, Stopped> {
+        let mut go_on = |name: &str| progress.step(name, 0, 0).is_continue();
+        Self::build(snap, &mut go_on)?.ok_or(Stopped::Cancelled)
+    }
+
+    /// [`Self::new_with`]'s work; `None`: `go_on` said stop before a phase.
+    fn build(
+        mut snap: HeapSnapshot,
+        go_on: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<Option<Self>, HeapError> {
+        if !go_on("index the heap graph") {
+            return Ok(None);
+        }
         let m = &snap.meta;
         for f in ["type", "name", "id", "self_size", "edge_count"] {
             field(&m.node_fields, f)?;
@@ -337,9 +376,15 @@ impl Heap {
             trace_functions,
             snap,
         };
+        if !go_on("dominator tree") {
+            return Ok(None);
+        }
         heap.dominators();
+        if !go_on("classes") {
+            return Ok(None);
+        }
         heap.classify();
-        Ok(heap)
+        Ok(Some(heap))
     }
 
     /// Each node's class (after the dominator tree: its arrays are gone by then).
@@ -1297,7 +1342,61 @@ pub fn to_text(
 
 /// Reads a heap snapshot file's graph from `input` (`name` names it in errors).
 pub fn read_heap(name: &str, input: impl std::io::Read) -> Result<Heap, super::Error> {
-    crate::formats::heapsnapshot::read(input)
-        .and_then(Heap::new)
-        .map_err(|e| super::Error::new(name, super::Reason::Heap(e)))
+    read_heap_with(name, input, 0, &mut crate::model::NoProgress)
+}
+
+/// [`read_heap`], `progress` told how many of `total` bytes are read (every few megabytes)
+/// and of each phase after, and asked each time whether to go on: a cancelled read stops
+/// within megabytes.
+pub fn read_heap_with(
+    name: &str,
+    input: impl std::io::Read,
+    total: u64,
+    progress: &mut dyn crate::model::Progress,
+) -> Result<Heap, super::Error> {
+    /// The input, reporting as it is read.
+    struct Reporting<'p, R> {
+        input: R,
+        read: u64,
+        next: u64,
+        total: u64,
+        progress: &'p mut dyn crate::model::Progress,
+        cancelled: bool,
+    }
+    const EVERY: u64 = 4 << 20;
+    impl<R: std::io::Read> std::io::Read for Reporting<'_, R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.read >= self.next {
+                self.next = self.read + EVERY;
+                let step = self
+                    .progress
+                    .step("read heap snapshot", self.read, self.total);
+                if step.is_break() {
+                    self.cancelled = true;
+                    return Err(std::io::Error::other("cancelled"));
+                }
+            }
+            let n = self.input.read(buf)?;
+            self.read += n as u64;
+            Ok(n)
+        }
+    }
+    let error = |r| super::Error::new(name, r);
+    let mut reporting = Reporting {
+        input,
+        read: 0,
+        next: 0,
+        total,
+        progress,
+        cancelled: false,
+    };
+    let snap = crate::formats::heapsnapshot::read(&mut reporting);
+    if reporting.cancelled {
+        return Err(error(super::Reason::Cancelled));
+    }
+    let snap = snap.map_err(|e| error(super::Reason::Heap(e)))?;
+    Heap::new_with(snap, reporting.progress).map_err(|e| match e {
+        Stopped::Heap(e) => error(super::Reason::Heap(e)),
+        Stopped::Cancelled => error(super::Reason::Cancelled),
+    })
 }

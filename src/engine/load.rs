@@ -136,7 +136,9 @@ pub fn load(
         }
         FileKind::HeapSnapshot => {
             begin(progress, "heap snapshot", &file.name)?;
-            let heap = super::heap::read_heap(&file.name, file.blob.as_slice())?;
+            let bytes = file.blob.as_slice();
+            let heap =
+                super::heap::read_heap_with(&file.name, bytes, bytes.len() as u64, progress)?;
             Ok(Input::Heap(std::sync::Arc::new(heap)))
         }
         FileKind::HermesBytecode | FileKind::Unknown => {
