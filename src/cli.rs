@@ -283,7 +283,14 @@ pub fn heap_command(args: &HeapArgs, out: &mut dyn std::io::Write) -> Result<(),
     let read = |path: &Path| -> Result<heap::Heap, Failure> {
         let name = path.display().to_string();
         let file = std::fs::File::open(path).map_err(|e| unusable(format!("{name}: {e}")))?;
-        heap::read_heap(&name, std::io::BufReader::with_capacity(1 << 16, file)).map_err(unusable)
+        let size = file.metadata().map_or(0, |m| m.len());
+        heap::read_heap_with(
+            &name,
+            std::io::BufReader::with_capacity(1 << 16, file),
+            size,
+            &mut NoProgress,
+        )
+        .map_err(unusable)
     };
     let h = read(&args.snapshot)?;
     let symbols = symbols_with_warnings(&args.symbols)?;

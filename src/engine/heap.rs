@@ -34,6 +34,13 @@ impl From<HeapError> for Stopped {
     }
 }
 
+/// Each node's retained size: 4 bytes a node when the heap is under 4 GB.
+#[derive(Debug)]
+enum Retained {
+    Small(Vec<u32>),
+    Large(Vec<u64>),
+}
+
 /// A snapshot's graph, indexed, with its dominator tree.
 #[derive(Debug)]
 pub struct Heap {
@@ -50,13 +57,13 @@ pub struct Heap {
     /// Each node's immediate dominator (the root's: itself).
     dominator: Vec<u32>,
     /// Each node's retained size.
-    retained: Vec<u64>,
+    retained: Retained,
     /// Each node's class, an index into `classes`.
     class_of: Vec<u32>,
     /// The class names.
     classes: Vec<String>,
     /// `locations` by node ordinal: (script id, line, column), 0-based.
-    locations: HashMap<u32, (u32, u32, u32)>,
+    locations: Vec<u32>,
     /// The allocation stacks' frames (timelines).
     trace_functions: Vec<crate::formats::heapsnapshot::TraceFunction>,
     /// Edge type numbers that matter.
@@ -344,17 +351,44 @@ impl Heap {
         }
         drop(fill);
         let native = type_at("native", &node_types);
-        let mut locations = HashMap::new();
+        // Locations as (node, script, line, column) records, by node (V8 writes them so),
+        // in the read array's own memory.
         let lf = m.location_fields.len().max(4);
         let l_obj = field(&m.location_fields, "object_index").unwrap_or(0);
         let l_script = field(&m.location_fields, "script_id").unwrap_or(1);
         let l_line = field(&m.location_fields, "line").unwrap_or(2);
         let l_col = field(&m.location_fields, "column").unwrap_or(3);
-        for r in snap.locations.chunks_exact(lf) {
+        let mut locations = std::mem::take(&mut snap.locations);
+        let mut kept = 0;
+        for at in (0..locations.len() / lf * lf).step_by(lf) {
+            let r = &locations[at..at + lf];
             if (r[l_obj] as usize).is_multiple_of(nf) && (r[l_obj] as usize / nf) < n {
-                locations.insert(r[l_obj] / nf as u32, (r[l_script], r[l_line], r[l_col]));
+                let record = [r[l_obj] / nf as u32, r[l_script], r[l_line], r[l_col]];
+                locations[kept..kept + 4].copy_from_slice(&record);
+                kept += 4;
             }
         }
+        locations.truncate(kept);
+        let by_node = |l: &[u32]| l.chunks_exact(4).map(|r| r[0]).is_sorted();
+        if !by_node(&locations) {
+            let mut records: Vec<[u32; 4]> = locations
+                .chunks_exact(4)
+                .map(|r| [r[0], r[1], r[2], r[3]])
+                .collect();
+            records.sort_by_key(|r| r[0]);
+            locations = records.concat();
+        }
+        // One location per node: the last written, as a map would keep it.
+        let mut out = 0;
+        for at in (0..locations.len()).step_by(4) {
+            if out > 0 && locations[out - 4] == locations[at] {
+                out -= 4;
+            }
+            locations.copy_within(at..at + 4, out);
+            out += 4;
+        }
+        locations.truncate(out);
+        locations.shrink_to_fit();
         let mut heap = Heap {
             weak: type_at("weak", &edge_types),
             shortcut: type_at("shortcut", &edge_types),
@@ -369,7 +403,7 @@ impl Heap {
             first_retainer,
             retainers,
             dominator: Vec::new(),
-            retained: Vec::new(),
+            retained: Retained::Small(Vec::new()),
             class_of: Vec::new(),
             classes: Vec::new(),
             locations,
@@ -492,7 +526,10 @@ impl Heap {
 
     /// A node's retained size, bytes.
     pub fn retained_size(&self, node: u32) -> u64 {
-        self.retained[node as usize]
+        match &self.retained {
+            Retained::Small(r) => u64::from(r[node as usize]),
+            Retained::Large(r) => r[node as usize],
+        }
     }
 
     /// A node's immediate dominator (the root's: the root).
@@ -574,7 +611,20 @@ impl Heap {
 
     /// Where V8 says a function (a closure node) is: script id, 0-based line and column.
     pub fn location(&self, node: u32) -> Option<(u32, u32, u32)> {
-        self.locations.get(&node).copied()
+        let records = self.locations.len() / 4;
+        let (mut lo, mut hi) = (0, records);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.locations[mid * 4].cmp(&node) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let r = &self.locations[mid * 4..mid * 4 + 4];
+                    return Some((r[1], r[2], r[3]));
+                }
+            }
+        }
+        None
     }
 
     /// The node an edge of `node` named `name` points at.
@@ -733,21 +783,31 @@ impl Heap {
                 }
             }
         }
-        let mut dom = vec![0u32; len];
+        // Semi-NCA (Georgiadis; LLVM's dominator trees): semi-dominators as Lengauer–Tarjan
+        // finds them, then each immediate dominator as the nearest ancestor of the DFS
+        // parent numbered at most the semi-dominator. No buckets: one array fewer.
+        // `dom` starts as the DFS parents.
+        let mut dom = parent.clone();
         {
-            let mut ancestor = vec![0u32; len];
+            // A vertex's ancestor in the forest is its DFS parent when it is linked, and
+            // the parent is read for the last time then: one array holds both, a bit says
+            // which vertices are linked.
+            let ancestor = &mut parent;
+            let mut linked = vec![0u64; len.div_ceil(64)];
+            let is_linked = |linked: &[u64], v: u32| linked[v as usize / 64] >> (v % 64) & 1 == 1;
             let mut stack: Vec<u32> = Vec::new();
             let eval = |v: u32,
                         ancestor: &mut Vec<u32>,
+                        linked: &[u64],
                         label: &mut Vec<u32>,
                         semi: &Vec<u32>,
                         stack: &mut Vec<u32>| {
-                if ancestor[v as usize] == 0 {
+                if !is_linked(linked, v) {
                     return v;
                 }
                 // Path compression, iteratively.
                 let mut x = v;
-                while ancestor[ancestor[x as usize] as usize] != 0 {
+                while is_linked(linked, ancestor[x as usize]) {
                     stack.push(x);
                     x = ancestor[x as usize];
                 }
@@ -760,9 +820,6 @@ impl Heap {
                 }
                 label[v as usize]
             };
-            // Buckets as linked lists: each vertex is in one bucket before its dominator is
-            // known, so `dom` holds the link until it holds the dominator.
-            let mut bucket_head = vec![0u32; len];
             for i in (2..=count).rev() {
                 let w = vertex[i as usize];
                 let wo = w - 1;
@@ -772,7 +829,7 @@ impl Heap {
                         continue;
                     }
                     orphan = false;
-                    let u = eval(from + 1, &mut ancestor, &mut label, &semi, &mut stack);
+                    let u = eval(from + 1, ancestor, &linked, &mut label, &semi, &mut stack);
                     if semi[u as usize] < semi[w as usize] {
                         semi[w as usize] = semi[u as usize];
                     }
@@ -780,49 +837,59 @@ impl Heap {
                 if orphan {
                     semi[w as usize] = semi[r as usize];
                 }
-                let sd = vertex[semi[w as usize] as usize];
-                dom[w as usize] = bucket_head[sd as usize];
-                bucket_head[sd as usize] = w;
-                let p = parent[w as usize];
-                ancestor[w as usize] = p;
-                let mut v = std::mem::take(&mut bucket_head[p as usize]);
-                while v != 0 {
-                    let next = dom[v as usize];
-                    let u = eval(v, &mut ancestor, &mut label, &semi, &mut stack);
-                    dom[v as usize] = if semi[u as usize] < semi[v as usize] {
-                        u
-                    } else {
-                        p
-                    };
-                    v = next;
-                }
+                // Linked: `ancestor[w]` is `parent[w]` already.
+                linked[w as usize / 64] |= 1 << (w % 64);
             }
         }
         drop(parent);
-        drop(label);
         drop(page);
+        // Each vertex's DFS number (in `label`, free now), then the dominators in DFS order.
+        let number = &mut label;
+        for i in 1..=count {
+            number[vertex[i as usize] as usize] = i;
+        }
         dom[0] = r;
         dom[r as usize] = r;
         for i in 2..=count {
             let w = vertex[i as usize];
-            if dom[w as usize] != vertex[semi[w as usize] as usize] {
-                dom[w as usize] = dom[dom[w as usize] as usize];
+            let mut d = dom[w as usize];
+            while number[d as usize] > semi[w as usize] {
+                d = dom[d as usize];
             }
+            dom[w as usize] = d;
         }
+        drop(label);
         drop(semi);
         // Ordinals, in place.
         for k in 0..n {
             dom[k] = dom[k + 1].saturating_sub(1);
         }
         dom.truncate(n);
-        let mut retained: Vec<u64> = self.snap.self_sizes.iter().map(|&s| u64::from(s)).collect();
-        for i in (2..=count).rev() {
-            let o = vertex[i as usize] as usize - 1;
-            let d = dom[o] as usize;
-            retained[d] = retained[d].saturating_add(retained[o]);
+        // Each node's size added to its dominator's, children before parents. No retained
+        // size exceeds the total: under 4 GB, 4 bytes a node hold them.
+        fn accumulate<T: Copy + std::ops::Add<Output = T>>(
+            retained: &mut [T],
+            vertex: &[u32],
+            dom: &[u32],
+            count: u32,
+        ) {
+            for i in (2..=count).rev() {
+                let o = vertex[i as usize] as usize - 1;
+                let d = dom[o] as usize;
+                retained[d] = retained[d] + retained[o];
+            }
         }
+        let total: u64 = self.snap.self_sizes.iter().map(|&s| u64::from(s)).sum();
+        self.retained = if total <= u64::from(u32::MAX) {
+            let mut r = self.snap.self_sizes.clone();
+            accumulate(&mut r, &vertex, &dom, count);
+            Retained::Small(r)
+        } else {
+            let mut r: Vec<u64> = self.snap.self_sizes.iter().map(|&s| u64::from(s)).collect();
+            accumulate(&mut r, &vertex, &dom, count);
+            Retained::Large(r)
+        };
         self.dominator = dom;
-        self.retained = retained;
     }
 
     /// The first `limit` objects of class `class` (a [`ClassRow::class`]) the Summary counts,
@@ -903,25 +970,33 @@ impl Heap {
         }
         first_child[0] = 0;
         let mut on_path = vec![false; self.classes.len()];
-        // (node, entering?) pairs.
-        let mut stack: Vec<(u32, bool)> = vec![(ROOT, true)];
-        while let Some((k, entering)) = stack.pop() {
+        // Depth first, one entry per node on the path: the node, its next child, and whether
+        // it put its class on the path (a wide node's children are not all pushed at once).
+        let mut stack: Vec<(u32, u32, bool)> = Vec::new();
+        let enter = |k: u32,
+                     stack: &mut Vec<(u32, u32, bool)>,
+                     rows: &mut Vec<ClassRow>,
+                     on_path: &mut Vec<bool>| {
             let c = self.class_of[k as usize] as usize;
-            if !entering {
-                on_path[c] = false;
-                continue;
-            }
-            let counts = k != ROOT && self.counted(k);
             // A node nested in one of its class is counted there.
-            if counts && !on_path[c] {
-                rows[c].retained_size += self.retained[k as usize];
+            let marks = k != ROOT && self.counted(k) && !on_path[c];
+            if marks {
+                rows[c].retained_size += self.retained_size(k);
                 on_path[c] = true;
-                stack.push((k, false));
             }
-            let a = first_child[k as usize] as usize;
-            let b = first_child[k as usize + 1] as usize;
-            for &child in &children[a..b] {
-                stack.push((child, true));
+            stack.push((k, first_child[k as usize], marks));
+        };
+        enter(ROOT, &mut stack, &mut rows, &mut on_path);
+        while let Some(top) = stack.last_mut() {
+            let (k, next, marks) = *top;
+            if next < first_child[k as usize + 1] {
+                top.1 += 1;
+                enter(children[next as usize], &mut stack, &mut rows, &mut on_path);
+            } else {
+                stack.pop();
+                if marks {
+                    on_path[self.class_of[k as usize] as usize] = false;
+                }
             }
         }
         rows.retain(|r| r.count > 0);
@@ -1078,7 +1153,7 @@ impl Heap {
         }
         // Functions with a location by name: `None` where several share it.
         let mut by_name: HashMap<&str, Option<u32>> = HashMap::new();
-        for &k in self.locations.keys() {
+        for k in self.locations.iter().step_by(4).copied() {
             if self.snap.node_types[k as usize] == self.closure {
                 by_name
                     .entry(self.name(k))
@@ -1345,9 +1420,9 @@ pub fn read_heap(name: &str, input: impl std::io::Read) -> Result<Heap, super::E
     read_heap_with(name, input, 0, &mut crate::model::NoProgress)
 }
 
-/// [`read_heap`], `progress` told how many of `total` bytes are read (every few megabytes)
-/// and of each phase after, and asked each time whether to go on: a cancelled read stops
-/// within megabytes.
+/// [`read_heap`], `progress` told how many of `total` bytes (the file's size; 0: unknown)
+/// are read (every few megabytes) and of each phase after, and asked each time whether to
+/// go on: a cancelled read stops within megabytes.
 pub fn read_heap_with(
     name: &str,
     input: impl std::io::Read,
@@ -1390,7 +1465,7 @@ pub fn read_heap_with(
         progress,
         cancelled: false,
     };
-    let snap = crate::formats::heapsnapshot::read(&mut reporting);
+    let snap = crate::formats::heapsnapshot::read_sized(&mut reporting, total);
     if reporting.cancelled {
         return Err(error(super::Reason::Cancelled));
     }

@@ -284,6 +284,13 @@ enum Column {
 /// Reads a heap snapshot from `input`. The `snapshot` object (its meta) must come before
 /// `nodes` and `edges`, as V8 writes it.
 pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
+    read_sized(input, 0)
+}
+
+/// [`read`] a file of `size` bytes (0: unknown): the columns are made as long as the
+/// snapshot's `node_count` and `edge_count` say at once (no growing, no spare capacity),
+/// as far as `size` bytes can hold.
+pub fn read_sized(input: impl Read, size: u64) -> Result<HeapSnapshot, HeapError> {
     let mut s = Stream::new(input);
     let mut out = HeapSnapshot::default();
     let mut meta: Option<Meta> = None;
@@ -300,9 +307,36 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
                     meta: Meta,
                     #[serde(default)]
                     trace_function_count: u64,
+                    #[serde(default)]
+                    node_count: u64,
+                    #[serde(default)]
+                    edge_count: u64,
                 }
                 let head: Head = serde_json::from_slice(&bytes).map_err(|_| Stop::Whole)?;
                 traces = head.trace_function_count > 0;
+                // A record takes at least two bytes a field ("0,"): counts beyond what the
+                // file can hold are not believed.
+                let fit = |count: u64, fields: usize| {
+                    count.min(size / (2 * fields.max(1) as u64)) as usize
+                };
+                let nodes = fit(head.node_count, head.meta.node_fields.len());
+                let edges = fit(head.edge_count, head.meta.edge_fields.len());
+                let o = &mut out;
+                for column in [
+                    &mut o.node_names,
+                    &mut o.node_ids,
+                    &mut o.self_sizes,
+                    &mut o.edge_counts,
+                ] {
+                    column.reserve_exact(nodes);
+                }
+                o.node_types.reserve_exact(nodes);
+                if head.meta.node_fields.iter().any(|f| f == "detachedness") {
+                    o.detachedness.reserve_exact(nodes);
+                }
+                o.edge_types.reserve_exact(edges);
+                o.edge_names.reserve_exact(edges);
+                o.edge_to.reserve_exact(edges);
                 meta = Some(head.meta);
             }
             "nodes" | "edges" => {
@@ -403,6 +437,20 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
     }
     finish(result)?;
     out.meta = meta.ok_or_else(|| HeapError::Field("no `snapshot.meta`".to_owned()))?;
+    // Counts that overstated leave spare capacity: given back.
+    for column in [
+        &mut out.node_names,
+        &mut out.node_ids,
+        &mut out.self_sizes,
+        &mut out.edge_counts,
+        &mut out.edge_names,
+        &mut out.edge_to,
+    ] {
+        column.shrink_to_fit();
+    }
+    out.node_types.shrink_to_fit();
+    out.edge_types.shrink_to_fit();
+    out.detachedness.shrink_to_fit();
     if out.node_names.is_empty() && out.node_types.is_empty() {
         return Err(HeapError::Empty);
     }
