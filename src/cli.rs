@@ -410,6 +410,7 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
         Some((name, p)) => (name, Some(p)),
         None => (args.profile.display().to_string(), None),
     };
+    let mut tracks = None;
     let profiles = match totals {
         Some(p) => vec![(name, p)],
         None => {
@@ -420,7 +421,9 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
                     .map_err(|e| unusable(format!("{name}: {e}")))?;
                 Detected::new(name, blob)
             };
-            read_profiles(file, args.format)?
+            let (profiles, t) = read_profiles(file, args.format)?;
+            tracks = t;
+            profiles
         }
     };
     let symbols = symbols_with_warnings(&args.symbols)?;
@@ -453,9 +456,12 @@ pub fn profile_command(args: &ProfileArgs, out: &mut dyn std::io::Write) -> Resu
             }
         }),
         ProfileFormat::Json => {
-            let doc = serde_json::json!({
+            let mut doc = serde_json::json!({
                 "profiles": resolved.iter().map(|r| r.to_json(args.top)).collect::<Vec<_>>(),
             });
+            if let Some(t) = tracks.as_ref().filter(|t| !t.threads.is_empty()) {
+                doc["tracks"] = engine::profile::tracks_json(t);
+            }
             serde_json::to_writer_pretty(&mut *out, &doc)
                 .map_err(std::io::Error::other)
                 .and_then(|()| out.write_all(b"\n"))
@@ -489,12 +495,20 @@ fn profile_totals(path: &Path) -> Result<Option<(String, crate::model::Profile)>
     Ok(totals.map(|p| (name, p)))
 }
 
-/// The CPU profiles of a profile file, each with its label; `--format cpuprofile` writes one.
+/// The CPU profiles of a profile file, each with its label, and a trace's threads' duration
+/// events; `--format cpuprofile` writes one profile.
+#[allow(clippy::type_complexity)]
 fn read_profiles(
     file: Detected,
     format: ProfileFormat,
-) -> Result<Vec<(String, crate::model::Profile)>, Failure> {
-    let profiles = engine::profile::read_profiles(&file).map_err(unusable)?;
+) -> Result<
+    (
+        Vec<(String, crate::model::Profile)>,
+        Option<crate::formats::trace_events::Tracks>,
+    ),
+    Failure,
+> {
+    let (profiles, tracks) = engine::profile::read_profile_file(&file).map_err(unusable)?;
     if format == ProfileFormat::Cpuprofile && profiles.len() > 1 {
         return Err(unusable(format!(
             "{}: the trace holds {} CPU profiles; --format cpuprofile writes one (use json)",
@@ -517,7 +531,7 @@ fn read_profiles(
             file.name
         )));
     }
-    Ok(profiles)
+    Ok((profiles, tracks))
 }
 
 /// The process exit code of a command's result, its failure said on standard error.

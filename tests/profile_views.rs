@@ -364,3 +364,48 @@ fn path_deltas_are_the_change_of_each_call_path() {
     }
     assert!(checked > whole.nodes.len() / 2, "{checked}");
 }
+
+/// The CLI's JSON carries the same tracks: per thread, each event name's count and total
+/// duration as `tracks.mjs` counts them from the raw JSON.
+#[test]
+fn the_cli_json_carries_a_traces_tracks() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["profile", "--format", "json"])
+        .arg(dir().join("lodash-trace.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(dir().join("lodash-trace.tracks.json")).unwrap())
+            .unwrap();
+    let threads = oracle["threads"].as_object().unwrap();
+    let tracks = doc["tracks"].as_array().unwrap();
+    assert_eq!(tracks.len(), threads.len());
+    for t in tracks {
+        let key = format!("{}:{}", t["pid"], t["tid"]);
+        let want = &threads[&key];
+        assert_eq!(t["thread"], want["name"], "{key}");
+        let mut got: HashMap<String, (u64, i64)> = HashMap::new();
+        for e in t["events"].as_array().unwrap() {
+            let g = got
+                .entry(e["name"].as_str().unwrap().to_owned())
+                .or_default();
+            g.0 += 1;
+            g.1 += (e["duration_ms"].as_f64().unwrap() * 1e3).round() as i64;
+        }
+        let want = want["events"].as_object().unwrap();
+        assert_eq!(got.len(), want.len(), "{key}");
+        for (name, w) in want {
+            let expected = (
+                w["count"].as_u64().unwrap(),
+                w["total_us"].as_i64().unwrap(),
+            );
+            assert_eq!(got.get(name), Some(&expected), "{key} {name}");
+        }
+    }
+}

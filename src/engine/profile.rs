@@ -37,6 +37,13 @@
 //!   }]
 //! }
 //! ```
+//! A trace-event file's threads' duration events (`X`, `B`/`E`) follow the profiles, as the
+//! window draws them under its flame chart ([`tracks_json`]):
+//! ```jsonc
+//! "tracks": [{"pid": 3854, "tid": 3854, "thread": "JavaScriptMainThread",  // "": unnamed
+//!   "events": [{"name": "V8.GCScavenger", "start_ms": 1234.567,  // the trace's clock
+//!               "duration_ms": 3.2, "depth": 0}]}]               // depth 0: outermost
+//! ```
 //! A sampling heap profile (`.heapprofile`) or a heap timeline's allocation stacks are weighed
 //! in bytes: the document adds `"weight": "bytes"`, and each node's and function's
 //! `self_ms`/`total_ms` are `self_size`/`total_size` (bytes; a node's `selfSize` as V8 wrote
@@ -900,4 +907,25 @@ pub fn to_speedscope<'a>(profiles: &'a [ResolvedProfile], version: &str) -> Spee
         active_profile_index: 0,
         exporter: format!("symscope {version}"),
     }
+}
+
+/// A trace's threads' duration events as `symscope profile`'s JSON writes them (see the
+/// module docs), each thread's by start.
+pub fn tracks_json(tracks: &crate::formats::trace_events::Tracks) -> Value {
+    let ms = |us: i64| us as f64 / 1e3;
+    tracks
+        .threads
+        .iter()
+        .map(|t| {
+            json!({
+                "pid": t.pid, "tid": t.tid, "thread": t.name,
+                "events": t.events.iter().map(|e| json!({
+                    "name": tracks.names.get(e.name as usize),
+                    "start_ms": ms(e.start_us),
+                    "duration_ms": ms(e.end_us.saturating_sub(e.start_us)),
+                    "depth": e.depth,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }
