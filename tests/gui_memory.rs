@@ -205,9 +205,17 @@ fn two_snapshots_compare_by_node_id_as_memlab_compares_them() {
             })
             .collect()
     };
+    // A count shows its sign, none when 0.
+    let counted = |n: u64, sign: char| {
+        if n == 0 {
+            "0".to_owned()
+        } else {
+            format!("{sign}{n}")
+        }
+    };
     for want in [
-        format!("+{added}"),
-        format!("-{freed}"),
+        counted(added, '+'),
+        counted(freed, '-'),
         format!("{:+}", added as i64 - freed as i64),
     ] {
         assert!(row.contains(&want), "{want} not in {row:?}");

@@ -185,6 +185,7 @@ impl AppState {
     ) -> Taken {
         if matches!(loaded, Loaded::Heap(_)) {
             self.view.memory.shown = Some(input);
+            self.view.memory.compare_with = None;
             self.view.memory.closed = false;
             self.show_pane = Some(super::Pane::Memory);
         }

@@ -25,14 +25,14 @@ pub struct MemoryView {
     pub compare_with: Option<InputId>,
 }
 
-/// Two snapshots compared by node id, and which (the `Heap`s' addresses: a snapshot named
-/// again keeps its graph, so its comparison stands).
+/// Two snapshots compared by node id, and which (their graphs, not kept alive: a snapshot
+/// named again keeps its graph, so its comparison stands).
 #[derive(Debug)]
 pub struct HeapComparison {
     /// The later snapshot's graph.
-    pub after: usize,
+    pub after: std::sync::Weak<crate::engine::heap::Heap>,
     /// The baseline's graph.
-    pub before: usize,
+    pub before: std::sync::Weak<crate::engine::heap::Heap>,
     /// Per class: added and freed objects and bytes, by added less freed bytes.
     pub changes: Vec<crate::engine::heap::ClassChange>,
 }
@@ -130,7 +130,8 @@ impl AppState {
         let after = self.heap_of(self.view.memory.shown?)?;
         let before = self.heap_of(self.view.memory.compare_with?)?;
         self.heap_comparison.clone().filter(|c| {
-            c.after == Arc::as_ptr(&after) as usize && c.before == Arc::as_ptr(&before) as usize
+            std::ptr::eq(c.after.as_ptr(), Arc::as_ptr(&after))
+                && std::ptr::eq(c.before.as_ptr(), Arc::as_ptr(&before))
         })
     }
 
@@ -139,9 +140,13 @@ impl AppState {
         if let Some(old) = self.running.comparing_heaps.take() {
             self.jobs.cancel(old);
         }
+        let view = &self.view.memory;
+        if view.shown == view.compare_with {
+            return;
+        }
         let (Some(after), Some(before)) = (
-            self.view.memory.shown.and_then(|i| self.heap_of(i)),
-            self.view.memory.compare_with.and_then(|i| self.heap_of(i)),
+            view.shown.and_then(|i| self.heap_of(i)),
+            view.compare_with.and_then(|i| self.heap_of(i)),
         ) else {
             return;
         };
@@ -152,8 +157,8 @@ impl AppState {
             let changes = ctx.phase("compare", |_| before.compare(&after));
             Ok::<_, std::convert::Infallible>(super::JobOutput::HeapCompared(Arc::new(
                 HeapComparison {
-                    after: Arc::as_ptr(&after) as usize,
-                    before: Arc::as_ptr(&before) as usize,
+                    after: Arc::downgrade(&after),
+                    before: Arc::downgrade(&before),
                     changes,
                 },
             )))

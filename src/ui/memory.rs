@@ -29,7 +29,7 @@ pub(super) fn memory_ui(
     let view = &state.view.memory;
     let heap = &model.heap;
     let h = &heap.heap;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(format!(
             "{} objects · {} · retained sizes as DevTools computes them",
             h.node_count(),
@@ -140,7 +140,13 @@ fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &MemoryModel, commands
         return;
     };
     let h = &model.heap.heap;
-    let name_w = name_width(ui, 6.0);
+    // Six number columns: narrower before the names get too narrow.
+    let gap = ui.spacing().item_spacing.x;
+    let room = ui.available_width() - ui.spacing().scroll.bar_width - gap;
+    let num_w = ((room - theme::MEMORY_NAME_MIN) / 6.0 - gap)
+        .clamp(theme::MEMORY_NUMBER_MIN, theme::MEMORY_NUMBER_WIDTH);
+    let name_w =
+        (room - 6.0 * (num_w + gap)).clamp(theme::MEMORY_NAME_MIN, theme::MEMORY_NAME_WIDTH);
     ui.horizontal(|ui| {
         name_cell(ui, name_w, |ui| ui.strong("Constructor"));
         for title in [
@@ -151,7 +157,7 @@ fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &MemoryModel, commands
             "Freed size",
             "Size delta",
         ] {
-            number_header(ui, title);
+            number_cell(ui, num_w, RichText::new(title).strong());
         }
     });
     egui::ScrollArea::vertical()
@@ -200,18 +206,19 @@ fn compare_ui(ui: &mut egui::Ui, state: &AppState, model: &MemoryModel, commands
                             RichText::new(text).monospace().color(color)
                         };
                         let delta = change.added as i64 - change.freed as i64;
-                        number(ui, format!("+{}", change.added));
-                        number(ui, format!("-{}", change.freed));
-                        number_rich(ui, signed(delta, format!("{delta:+}")));
-                        number(ui, bytes(change.added_size));
-                        number(ui, bytes(change.freed_size));
+                        let plain = |t: String| RichText::new(t).monospace();
+                        number_cell(ui, num_w, plain(counted(change.added, '+')));
+                        number_cell(ui, num_w, plain(counted(change.freed, '-')));
+                        number_cell(ui, num_w, signed(delta, format!("{delta:+}")));
+                        number_cell(ui, num_w, plain(bytes(change.added_size)));
+                        number_cell(ui, num_w, plain(bytes(change.freed_size)));
                         let d = change.delta();
                         let text = if d < 0 {
                             format!("-{}", bytes(d.unsigned_abs()))
                         } else {
                             format!("+{}", bytes(d as u64))
                         };
-                        number_rich(ui, signed(d, text));
+                        number_cell(ui, num_w, signed(d, text));
                     });
                 }
             },
@@ -425,19 +432,28 @@ fn number(ui: &mut egui::Ui, text: String) {
 
 /// A number cell with its own colour.
 fn number_rich(ui: &mut egui::Ui, text: RichText) {
+    number_cell(ui, theme::MEMORY_NUMBER_WIDTH, text);
+}
+
+/// A number cell `width` wide.
+fn number_cell(ui: &mut egui::Ui, width: f32, text: RichText) {
     ui.allocate_ui_with_layout(
-        egui::vec2(theme::MEMORY_NUMBER_WIDTH, theme::ROW_HEIGHT),
+        egui::vec2(width, theme::ROW_HEIGHT),
         egui::Layout::right_to_left(egui::Align::Center),
         |ui| {
-            ui.set_min_width(theme::MEMORY_NUMBER_WIDTH);
+            ui.set_min_width(width);
             ui.label(text)
         },
     );
 }
 
-/// A number column's title.
-fn number_header(ui: &mut egui::Ui, title: &str) {
-    number_rich(ui, RichText::new(title).strong());
+/// A count of objects added (`+`) or freed (`-`): its sign, or `0`.
+fn counted(n: u64, sign: char) -> String {
+    if n == 0 {
+        "0".to_owned()
+    } else {
+        format!("{sign}{n}")
+    }
 }
 
 /// A name, left-aligned in the first column.

@@ -314,7 +314,7 @@ fn flame_graph_ui(
                 amount(model, n.self_us as f64)
             )
         },
-        unit: &ms,
+        unit: &|v| amount(model, v),
         max_height: theme::PROFILE_BARS_HEIGHT,
         compact: false,
     };
@@ -677,7 +677,7 @@ fn diff_graph_ui(
                 amount(model, n.total_us as f64)
             )
         },
-        unit: &ms,
+        unit: &|v| amount(model, v),
         max_height: theme::PROFILE_BARS_HEIGHT,
         compact: false,
     };

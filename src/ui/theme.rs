@@ -214,6 +214,8 @@ pub const MEMORY_NAME_WIDTH: f32 = 380.0;
 pub const MEMORY_NAME_MIN: f32 = 140.0;
 /// Width of a number column of the Memory table.
 pub const MEMORY_NUMBER_WIDTH: f32 = 110.0;
+/// The narrowest a Memory number column gets (the comparison's six, in a narrow pane).
+pub const MEMORY_NUMBER_MIN: f32 = 70.0;
 /// Slower in a comparison.
 pub const SLOWER: Color32 = ERROR;
 /// Faster in a comparison.
