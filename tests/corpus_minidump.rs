@@ -209,3 +209,30 @@ fn junk_minidumps_are_named_errors() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The text output prints what a frame's symbol file knows: a function from a `.sym` without
+/// line records (the Linux dump's `crash.sym`: Breakpad's walk has no file or line for
+/// them) alone, never `(?:0)`; where lines are known (the macOS `crash.sym`), `file:line`.
+#[test]
+fn the_text_output_prints_what_is_known() {
+    let text = |os: &str, symbols: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args(["symbolicate", "-s"])
+            .arg(Path::new(DIR).join(os).join(symbols))
+            .arg(Path::new(DIR).join(os).join("mini.dmp"))
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let linux = text("linux", "crash.sym");
+    assert!(!linux.contains("?:0") && !linux.contains("(?"), "{linux}");
+    assert!(linux.lines().any(|l| l.trim() == "→ main"), "{linux}");
+    let macos = text("macos", "crash.sym");
+    assert!(!macos.contains("?:0"), "{macos}");
+    assert!(
+        macos
+            .lines()
+            .any(|l| l.trim_start().starts_with("→ main (") && l.contains("main.cpp:")),
+        "{macos}"
+    );
+}

@@ -345,17 +345,10 @@ pub fn write_text<W: Write>(
             match frame.status() {
                 Some(FrameStatus::Resolved) => {
                     for loc in frame.locations() {
-                        write!(
-                            out,
-                            "{indent}    → {} ({}:{}",
-                            loc.function.unwrap_or("<unknown>"),
-                            loc.file.unwrap_or("?"),
-                            loc.line.unwrap_or(0)
-                        )?;
-                        if let Some(c) = loc.column {
-                            write!(out, ":{c}")?;
+                        write!(out, "{indent}    → {}", loc.function.unwrap_or("<unknown>"))?;
+                        if let Some(at) = place(loc.file, loc.line, loc.column) {
+                            write!(out, " ({at})")?;
                         }
-                        out.write_all(b")")?;
                         if loc.ignored {
                             out.write_all(b"  [library]")?;
                         }
@@ -682,6 +675,20 @@ impl Serialize for DiffRowJson<'_> {
     }
 }
 
+/// Where a resolved location is, as far as it is known: `file:line:column`, `file:line`,
+/// `file`, `line N`, or nothing (a symbol without line records: never `?:0`).
+fn place(file: Option<&str>, line: Option<u32>, column: Option<u32>) -> Option<String> {
+    match (file, line) {
+        (Some(f), Some(l)) => Some(match column {
+            Some(c) => format!("{f}:{l}:{c}"),
+            None => format!("{f}:{l}"),
+        }),
+        (Some(f), None) => Some(f.to_owned()),
+        (None, Some(l)) => Some(format!("line {l}")),
+        (None, None) => None,
+    }
+}
+
 /// A frame in one line: the function and place it resolved to (the function it runs in,
 /// inlined callees before it, `→`), or the line as in the log.
 pub fn frame_summary(frame: &super::table::FrameRef<'_>) -> String {
@@ -689,12 +696,11 @@ pub fn frame_summary(frame: &super::table::FrameRef<'_>) -> String {
         let locs: Vec<String> = frame
             .locations()
             .map(|l| {
-                format!(
-                    "{} ({}:{})",
-                    l.function.or(l.token_name).unwrap_or("?"),
-                    l.file.unwrap_or("?"),
-                    l.line.unwrap_or(0)
-                )
+                let name = l.function.or(l.token_name).unwrap_or("?");
+                match place(l.file, l.line, None) {
+                    Some(at) => format!("{name} ({at})"),
+                    None => name.to_owned(),
+                }
             })
             .collect();
         return locs.join(" → ");
