@@ -248,3 +248,36 @@ fn pdfjs_names_are_the_methods_not_their_callers() {
     assert_eq!(frames[3]["resolved"][0]["function"], "PDFDocument.parse");
     assert_eq!(frames[6]["resolved"][0]["function"], "loadDocument");
 }
+
+/// A frame whose column lies one past the end of its line (`past-end/`): the enclosing
+/// function is the scope that holds the line's end, named as V8 names it when it runs the
+/// unminified file (`unminified.trace.txt`), as for the same frame at its true column.
+#[test]
+fn a_column_past_the_line_end_is_named_from_the_scope_holding_the_end() {
+    let dir = js("past-end");
+    let v8 = std::fs::read_to_string(dir.join("unminified.trace.txt")).unwrap();
+    // `    at add (add.js:5:16)`: V8's name for the function that threw.
+    let want = v8.lines().nth(1).unwrap().trim().split(' ').nth(1).unwrap();
+    for trace in ["trace.txt", "trace-past-end.txt"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args(["symbolicate", "--format", "json", "-s"])
+            .arg(dir.join("add.min.js.map"))
+            .arg("-s")
+            .arg(dir.join("add.min.js"))
+            .arg(dir.join(trace))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let frame = &doc["stacks"][0]["frames"][0];
+        assert_eq!(frame["resolved"][0]["function"], want, "{trace}: {frame}");
+        assert_eq!(
+            frame["resolved"][0]["name_source"], "scope",
+            "{trace}: {frame}"
+        );
+    }
+}

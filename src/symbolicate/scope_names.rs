@@ -95,7 +95,7 @@ pub(super) fn scope_pass(trace: &dyn TraceView, symbols: &SymbolSet, base: u32) 
         let text = Lines::new(src);
         let offsets: Vec<usize> = frames
             .iter()
-            .map(|&(_, l, c)| text.offset(l, c).unwrap_or(usize::MAX))
+            .map(|&(_, l, c)| text.offset_in_line(l, c).unwrap_or(usize::MAX))
             .collect();
         let found = enclosing_functions(src, &offsets);
         let map = &symbols.maps[m].map;
@@ -431,6 +431,24 @@ impl<'a> Lines<'a> {
         Some(self.starts[l] + byte)
     }
 
+    /// [`Self::offset`], a column at or past its line's end (printers that count one past
+    /// the line) taken as the line's last character: the scope that holds the line's end.
+    fn offset_in_line(&self, line: u32, col: u32) -> Option<usize> {
+        let l = line as usize;
+        if l >= self.starts.len() {
+            return None;
+        }
+        let text = self.line(l).trim_end_matches('\r');
+        let last = text
+            .char_indices()
+            .next_back()
+            .map(|(i, _)| self.starts[l] + i);
+        match self.offset(line, col) {
+            Some(at) if at < self.starts[l] + text.len() => Some(at),
+            _ => last,
+        }
+    }
+
     /// The 0-based line and UTF-16 column of byte `offset`.
     fn position(&self, offset: usize) -> (u32, u32) {
         let l = self.starts.partition_point(|&s| s <= offset) - 1;
@@ -473,5 +491,18 @@ mod tests {
         assert!(t.ascii);
         assert_eq!((t.offset(1, 2), t.offset(1, 3)), (Some(6), None));
         assert_eq!(t.position(5), (1, 1));
+        // A column at or past the line's end: its last character.
+        assert_eq!(t.offset_in_line(1, 1), Some(5));
+        assert_eq!(
+            (t.offset_in_line(1, 2), t.offset_in_line(1, 9)),
+            (Some(5), Some(5))
+        );
+        assert_eq!(
+            (t.offset_in_line(2, 0), t.offset_in_line(3, 0)),
+            (None, None)
+        );
+        let t = Lines::new("ab\r\n\u{e9}x");
+        assert_eq!(t.offset_in_line(0, 5), Some(1));
+        assert_eq!(t.offset_in_line(1, 7), Some(4 + 2));
     }
 }
