@@ -6,6 +6,8 @@
 //! thread must walk to the same frames (same addresses, same modules), and every frame the
 //! reference names must resolve here to the same source file and line.
 
+mod common;
+
 use breakpad_symbols::{StringSymbolSupplier, Symbolizer};
 use minidump::{Minidump, Module};
 use serde_json::Value;
@@ -216,12 +218,18 @@ fn junk_minidumps_are_named_errors() {
 #[test]
 fn the_text_output_prints_what_is_known() {
     let text = |os: &str, symbols: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
-            .args(["symbolicate", "-s"])
-            .arg(Path::new(DIR).join(os).join(symbols))
-            .arg(Path::new(DIR).join(os).join("mini.dmp"))
-            .output()
-            .unwrap();
+        let at = Path::new(DIR).join(os);
+        let out = common::symscope(&[
+            "symbolicate",
+            "-s",
+            common::arg(&at.join(symbols)),
+            common::arg(&at.join("mini.dmp")),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let linux = text("linux", "crash.sym");

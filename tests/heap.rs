@@ -3,6 +3,9 @@
 //! of the same files (`fixtures/heap/oracle.cjs`, @memlab/core 2.0.5: its dominator tree and
 //! retained sizes, grouped by DevTools' Summary rules).
 
+mod common;
+
+use common::{arg, json_of, symscope};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use symscope::engine::heap::Heap;
@@ -15,6 +18,11 @@ fn heap(name: &str) -> Heap {
     let file = std::fs::File::open(dir().join(name)).unwrap();
     let snap = symscope::formats::heapsnapshot::read(std::io::BufReader::new(file)).unwrap();
     Heap::new(snap).unwrap()
+}
+
+/// The map of the minified lodash the snapshots were recorded on.
+fn lodash_map() -> PathBuf {
+    common::js("lodash-terser/lodash.min.js.map")
 }
 
 fn oracle(name: &str) -> Value {
@@ -103,23 +111,13 @@ fn the_comparison_by_node_id_is_memlabs() {
 /// memlab's counts.
 #[test]
 fn the_cli_names_minified_classes_as_the_unminified_run_does() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["heap", "--format", "json", "-s"])
-        .arg(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/js/lodash-terser/lodash.min.js.map"),
-        )
-        .arg(dir().join("after.heapsnapshot"))
-        .arg("--compare")
-        .arg(dir().join("before.heapsnapshot"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = heap_json(&[
+        "-s",
+        arg(&lodash_map()),
+        arg(&dir().join("after.heapsnapshot")),
+        "--compare",
+        arg(&dir().join("before.heapsnapshot")),
+    ]);
     let unmin = oracle("unminified.oracle.json");
     let mut compared = 0;
     for (name, want) in unmin["constructors"].as_object().unwrap() {
@@ -208,25 +206,14 @@ fn broken_snapshots_name_their_problem() {
     }
 }
 
-/// `symscope heap ARGS…`'s standard output, parsed (the run must succeed).
-fn heap_json(args: &[&std::ffi::OsStr]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["heap", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+/// `symscope heap --format json ARGS…`'s document (the run must succeed).
+fn heap_json(args: &[&str]) -> Value {
+    json_of(&symscope(&[&["heap", "--format", "json"], args].concat()))
 }
 
 #[test]
 fn write_symbolicated_writes_the_allocation_frames_metro_symbolicate_writes() {
-    let lodash_map = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/js/lodash-terser/lodash.min.js.map");
+    let lodash_map = lodash_map();
     for (snapshot, map, oracle_file) in [
         (
             dir().join("lodash.heaptimeline"),
@@ -242,11 +229,11 @@ fn write_symbolicated_writes_the_allocation_frames_metro_symbolicate_writes() {
         let tmp = tempfile::tempdir().unwrap();
         let written = tmp.path().join("out.heaptimeline");
         heap_json(&[
-            "-s".as_ref(),
-            map.as_os_str(),
-            "--write-symbolicated".as_ref(),
-            written.as_os_str(),
-            snapshot.as_os_str(),
+            "-s",
+            arg(&map),
+            "--write-symbolicated",
+            arg(&written),
+            arg(&snapshot),
         ]);
         let want = oracle(oracle_file);
         let before: Value = serde_json::from_slice(&std::fs::read(&snapshot).unwrap()).unwrap();
@@ -274,10 +261,8 @@ fn write_symbolicated_writes_the_allocation_frames_metro_symbolicate_writes() {
 
 #[test]
 fn allocation_frames_are_named_as_the_unminified_run_names_them() {
-    let map = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/js/lodash-terser/lodash.min.js.map");
     let snapshot = dir().join("lodash.heaptimeline");
-    let doc = heap_json(&["-s".as_ref(), map.as_os_str(), snapshot.as_os_str()]);
+    let doc = heap_json(&["-s", arg(&lodash_map()), arg(&snapshot)]);
     let ours: Vec<&Value> = doc["allocations"]
         .as_array()
         .unwrap()
@@ -318,7 +303,7 @@ fn allocation_totals_are_the_trace_trees() {
     // Unresolved, each frame is its own row: objects and bytes are the sums of the trace
     // tree's nodes for it, read here with serde_json.
     let snapshot = dir().join("lodash.heaptimeline");
-    let doc = heap_json(&[snapshot.as_os_str()]);
+    let doc = heap_json(&[arg(&snapshot)]);
     let raw: Value = serde_json::from_slice(&std::fs::read(&snapshot).unwrap()).unwrap();
     let meta = &raw["snapshot"]["meta"];
     let fields = |k: &str| -> Vec<String> { serde_json::from_value(meta[k].clone()).unwrap() };
@@ -422,12 +407,12 @@ fn broken_allocation_stacks_name_their_problem() {
     }
     // A snapshot without allocation stacks has nothing to rewrite: the CLI says so.
     let tmp = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["heap", "--write-symbolicated"])
-        .arg(tmp.path().join("out.heapsnapshot"))
-        .arg(dir().join("before.heapsnapshot"))
-        .output()
-        .unwrap();
+    let out = symscope(&[
+        "heap",
+        "--write-symbolicated",
+        arg(&tmp.path().join("out.heapsnapshot")),
+        arg(&dir().join("before.heapsnapshot")),
+    ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -438,29 +423,19 @@ fn broken_allocation_stacks_name_their_problem() {
 }
 
 /// `symscope profile --format json ARGS…`'s first profile.
-fn profile_json(args: &[&std::ffi::OsStr]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["profile", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    doc["profiles"][0].clone()
+fn profile_json(args: &[&str]) -> Value {
+    json_of(&symscope(
+        &[&["profile", "--format", "json"], args].concat(),
+    ))["profiles"][0]
+        .clone()
 }
 
 #[test]
 fn a_sampling_heap_profile_names_allocators_as_the_unminified_run_does() {
-    let map = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/js/lodash-terser/lodash.min.js.map");
     let doc = profile_json(&[
-        "-s".as_ref(),
-        map.as_os_str(),
-        dir().join("lodash.heapprofile").as_os_str(),
+        "-s",
+        arg(&lodash_map()),
+        arg(&dir().join("lodash.heapprofile")),
     ]);
     assert_eq!(doc["weight"], "bytes");
     let unmin = oracle("lodash.heapprofile.unminified.json");
@@ -491,7 +466,7 @@ fn sampling_heap_profile_sizes_are_devtools_self_and_total_sizes() {
     // `selfSize`, total the sum over the nodes with it on their path (once per path), as
     // DevTools' bottom-up view counts them. The tree read here with serde_json.
     let file = dir().join("lodash.heapprofile");
-    let doc = profile_json(&[file.as_os_str()]);
+    let doc = profile_json(&[arg(&file)]);
     let raw: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     type Key = (String, String, i64, i64);
     let mut want: std::collections::HashMap<Key, (i64, i64)> = Default::default();
@@ -551,11 +526,7 @@ fn broken_sampling_heap_profiles_name_their_problem() {
         let tmp = tempfile::tempdir().unwrap();
         let f = tmp.path().join("x.heapprofile");
         std::fs::write(&f, text).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
-            .arg("profile")
-            .arg(&f)
-            .output()
-            .unwrap();
+        let out = symscope(&["profile", arg(&f)]);
         assert!(!out.status.success());
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
@@ -589,45 +560,26 @@ fn reading_a_snapshot_reports_progress_and_stops_when_told() {
     assert!(reads.len() >= 2, "{seen:?}");
     assert!(reads.windows(2).all(|w| w[0] < w[1]) && *reads.last().unwrap() < total);
     assert!(seen.iter().any(|(p, _)| p == "dominator tree"));
-    // Cancelled during the read: it stops there, and says so.
-    let mut calls = 0;
-    let mut stop_second = |_: &str, _: u64, _: u64| {
-        calls += 1;
-        if calls == 2 {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+    // Cancelled during the read (the second report), and between the phases after it: it
+    // stops there, and says so.
+    let stop_when = |stop: &dyn Fn(&str, usize) -> bool| {
+        let mut calls = 0;
+        let mut progress = |phase: &str, _: u64, _: u64| {
+            calls += 1;
+            if stop(phase, calls) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let e = read_heap_with("after.heapsnapshot", bytes.as_slice(), total, &mut progress)
+            .unwrap_err();
+        assert!(
+            matches!(e.reason, symscope::engine::Reason::Cancelled),
+            "{e}"
+        );
+        calls
     };
-    let e = read_heap_with(
-        "after.heapsnapshot",
-        bytes.as_slice(),
-        total,
-        &mut stop_second,
-    )
-    .unwrap_err();
-    assert!(
-        matches!(e.reason, symscope::engine::Reason::Cancelled),
-        "{e}"
-    );
-    assert_eq!(calls, 2);
-    // Cancelled between the phases after it.
-    let mut stop_at_dominators = |phase: &str, _: u64, _: u64| {
-        if phase == "dominator tree" {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    };
-    let e = read_heap_with(
-        "after.heapsnapshot",
-        bytes.as_slice(),
-        total,
-        &mut stop_at_dominators,
-    )
-    .unwrap_err();
-    assert!(
-        matches!(e.reason, symscope::engine::Reason::Cancelled),
-        "{e}"
-    );
+    assert_eq!(stop_when(&|_, calls| calls == 2), 2);
+    stop_when(&|phase, _| phase == "dominator tree");
 }

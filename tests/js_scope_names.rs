@@ -259,20 +259,16 @@ fn a_column_past_the_line_end_is_named_from_the_scope_holding_the_end() {
     // `    at add (add.js:5:16)`: V8's name for the function that threw.
     let want = v8.lines().nth(1).unwrap().trim().split(' ').nth(1).unwrap();
     for trace in ["trace.txt", "trace-past-end.txt"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_symscope"))
-            .args(["symbolicate", "--format", "json", "-s"])
-            .arg(dir.join("add.min.js.map"))
-            .arg("-s")
-            .arg(dir.join("add.min.js"))
-            .arg(dir.join(trace))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let doc = common::json_of(&common::symscope(&[
+            "symbolicate",
+            "--format",
+            "json",
+            "-s",
+            common::arg(&dir.join("add.min.js.map")),
+            "-s",
+            common::arg(&dir.join("add.min.js")),
+            common::arg(&dir.join(trace)),
+        ]));
         let frame = &doc["stacks"][0]["frames"][0];
         assert_eq!(frame["resolved"][0]["function"], want, "{trace}: {frame}");
         assert_eq!(

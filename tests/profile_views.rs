@@ -3,6 +3,8 @@
 //! `tests/fixtures/profiles/views.mjs` from the raw JSON with DevTools' rule, nothing of
 //! Symscope's in it. Names are the recorded ones (no symbol files), so that the keys are V8's.
 
+mod common;
+
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -369,17 +371,13 @@ fn path_deltas_are_the_change_of_each_call_path() {
 /// duration as `tracks.mjs` counts them from the raw JSON.
 #[test]
 fn the_cli_json_carries_a_traces_tracks() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
-        .args(["profile", "--format", "json"])
-        .arg(dir().join("lodash-trace.json"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let trace = dir().join("lodash-trace.json");
+    let doc = common::json_of(&common::symscope(&[
+        "profile",
+        "--format",
+        "json",
+        common::arg(&trace),
+    ]));
     let oracle: Value =
         serde_json::from_slice(&std::fs::read(dir().join("lodash-trace.tracks.json")).unwrap())
             .unwrap();
