@@ -564,22 +564,18 @@ impl ResolvedProfile {
     pub fn to_json(&self, top: Option<usize>) -> Value {
         let p = &self.profile;
         let bytes = p.weight == crate::model::Weight::Bytes;
-        /// A bytes profile's weights under their names (bytes, not ms).
-        fn bytes_named(v: &mut Value, bytes: bool) {
-            let Some(o) = v.as_object_mut().filter(|_| bytes) else {
-                return;
-            };
-            for (from, to) in [("self_ms", "self_size"), ("total_ms", "total_size")] {
-                if let Some(ms) = o.remove(from) {
-                    let b = (ms.as_f64().unwrap_or(0.0) * 1e3).round() as i64;
-                    o.insert(to.to_owned(), json!(b));
-                }
-            }
-        }
         let self_us = p.self_us();
         let hits = p.hits();
         // Milliseconds to the microsecond.
         let ms = |us: i64| us as f64 / 1e3;
+        // A weight under its name: `self_ms`/`total_ms`, or bytes as `self_size`/`total_size`.
+        let weigh = |o: &mut Value, what: &str, w: i64| {
+            if bytes {
+                o[format!("{what}_size")] = json!(w);
+            } else {
+                o[format!("{what}_ms")] = json!(ms(w));
+            }
+        };
         let nodes: Vec<Value> = p
             .nodes
             .iter()
@@ -589,7 +585,7 @@ impl ResolvedProfile {
                 let (status, note) = self.status(n.location);
                 let place = self.place(n.location);
                 let resolved = status == Some(FrameStatus::Resolved);
-                json!({
+                let mut o = json!({
                     "id": n.id,
                     "parent": n.parent.map(|q| p.nodes[q as usize].id),
                     "call_frame": {
@@ -603,12 +599,9 @@ impl ResolvedProfile {
                     "column": if resolved { place.column } else { None },
                     "note": note,
                     "hits": hits[i],
-                    "self_ms": ms(self_us[i]),
-                })
-            })
-            .map(|mut v| {
-                bytes_named(&mut v, bytes);
-                v
+                });
+                weigh(&mut o, "self", self_us[i]);
+                o
             })
             .collect();
         let mut functions = self.functions();
@@ -618,16 +611,14 @@ impl ResolvedProfile {
         let functions: Vec<Value> = functions
             .iter()
             .map(|f| {
-                json!({
+                let mut o = json!({
                     "function": f.place.function, "file": f.place.file,
                     "line": f.place.line, "column": f.place.column,
                     "samples": f.samples,
-                    "self_ms": ms(f.self_us), "total_ms": ms(f.total_us),
-                })
-            })
-            .map(|mut v| {
-                bytes_named(&mut v, bytes);
-                v
+                });
+                weigh(&mut o, "self", f.self_us);
+                weigh(&mut o, "total", f.total_us);
+                o
             })
             .collect();
         json!({
