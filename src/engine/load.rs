@@ -303,11 +303,9 @@ fn load_native(
             }
         };
         let ms = start.elapsed().as_secs_f64() * 1e3;
-        return Ok(SymbolFile::Native(NativeFile::new(
-            &file.name,
-            Arc::new(native),
-            ms,
-        )));
+        return Ok(SymbolFile::Native(
+            NativeFile::new(&file.name, Arc::new(native), ms).with_wasm(file.blob.as_slice()),
+        ));
     }
     let derived = Derived {
         kind: SYMCACHE,
@@ -332,11 +330,9 @@ fn load_native(
         },
         NativeSymbols::to_cache_bytes,
     )?;
-    Ok(SymbolFile::Native(NativeFile::new(
-        &file.name,
-        Arc::new(native),
-        ms,
-    )))
+    Ok(SymbolFile::Native(
+        NativeFile::new(&file.name, Arc::new(native), ms).with_wasm(file.blob.as_slice()),
+    ))
 }
 
 /// The one route into a symbol set for callers with bytes in hand (tests, fuzz targets): one

@@ -107,7 +107,9 @@ fn is_native_object(b: &[u8]) -> bool {
             return true;
         }
     }
-    b.starts_with(b"Microsoft C/C++ MSF 7.00")
+    // A WebAssembly module (version 1): its DWARF, name section or debug sections.
+    b.starts_with(b"\0asm\x01\0\0\0")
+        || b.starts_with(b"Microsoft C/C++ MSF 7.00")
         || (b.starts_with(b"MODULE ") && b[..b.len().min(256)].split(|&c| c == b' ').count() >= 5)
 }
 

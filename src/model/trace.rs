@@ -77,8 +77,13 @@ pub struct FrameInput<S = String> {
     /// Native module or image name.
     pub module: Option<S>,
     /// Native: the address relative to the module's load base (what is looked up).
+    /// WebAssembly: the byte offset from the module's start, as engines print it
+    /// (`wasm-function[9]:0x2a8`).
     #[serde(serialize_with = "hex")]
     pub module_offset: Option<u64>,
+    /// WebAssembly: the function's index in the module (`wasm-function[9]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wasm_function: Option<u32>,
     /// Native: the module's identifier as the log prints it (a tombstone's ELF build ID, an
     /// Apple report's image UUID, a minidump module's debug ID).
     #[serde(skip)]
@@ -120,6 +125,7 @@ impl FrameInput {
             address: self.address,
             module: self.module.as_deref(),
             module_offset: self.module_offset,
+            wasm_function: self.wasm_function,
             build_id: self.build_id.as_deref(),
             arch: self.arch.as_deref(),
             return_address: self.return_address,
@@ -140,6 +146,7 @@ impl FrameInput<&str> {
             address: self.address,
             module: self.module.map(str::to_owned),
             module_offset: self.module_offset,
+            wasm_function: self.wasm_function,
             build_id: self.build_id.map(str::to_owned),
             arch: self.arch.map(str::to_owned),
             return_address: self.return_address,

@@ -149,10 +149,19 @@ impl super::Resolve for Js<'_> {
                 .cloned();
         }
         let printed_as = token.as_ref().and_then(|_| frame.input.as_ref()?.function);
+        // A WebAssembly frame's printed name is whole (`game::play(int, int)`), else the
+        // module's name section names it.
+        let wasm_name = frame.input.as_ref().and_then(|i| {
+            let index = i.wasm_function.filter(|_| token.is_some())?;
+            Some(match printed_as {
+                Some(p) => p.to_owned(),
+                None => super::wasm::section_name(self.symbols, i, index)?.to_owned(),
+            })
+        });
         let next = Pending {
             frame: resolved,
             token,
-            printed: printed_as.and_then(printed_name),
+            printed: wasm_name.or_else(|| printed_as.and_then(printed_name)),
             printed_full: printed_as.and_then(printed_full_name),
             receiver: printed_as.and_then(printed_receiver),
         };
@@ -209,6 +218,15 @@ fn resolve_frame(
             None,
         );
     }
+    if let Some(index) = input.wasm_function {
+        return match super::wasm::resolve(input, index, symbols) {
+            super::wasm::Wasm::Done(frame) => (frame, None),
+            // A wasm source map: line 1, the byte offset as the column.
+            super::wasm::Wasm::Map(found, offset) => {
+                resolve_at(found, 1, offset, symbols, next_maps)
+            }
+        };
+    }
     let (Some(file), Some(line)) = (input.file, input.line) else {
         return (
             unresolved(
@@ -245,6 +263,19 @@ fn resolve_frame(
             None,
         );
     };
+    let column = input.column.unwrap_or(base);
+    resolve_at(found, line, column.saturating_sub(base), symbols, next_maps)
+}
+
+/// Looks a frame up at 1-based `line` and 0-based `gen_col` through the map(s) `found`
+/// names, following transitive maps.
+fn resolve_at(
+    found: Resolver,
+    line: u32,
+    gen_col: u32,
+    symbols: &SymbolSet,
+    next_maps: &mut NextMaps,
+) -> (SymbolicatedFrame, Option<NamedToken>) {
     let (outer, inner) = match found {
         Resolver::Map(i) => (i, None),
         Resolver::Chain(i, j) => (i, Some(j)),
@@ -274,8 +305,6 @@ fn resolve_frame(
         );
     }
     let gen_line = line - 1;
-    let column = input.column.unwrap_or(base);
-    let gen_col = column.saturating_sub(base);
     let looked_up = lookup(&map_file.map, gen_line, gen_col);
     let token = match looked_up {
         Err(note) => {

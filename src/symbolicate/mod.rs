@@ -1,7 +1,8 @@
 //! Pure symbolication: matches frames to symbol files, resolves them, explains failures.
 //!
 //! One resolver per ecosystem: `js.rs` (source maps, function names), `java.rs`
-//! (ProGuard/R8 mappings) and `native.rs` (native debug files); `symbols.rs` holds the set of
+//! (ProGuard/R8 mappings) and `native.rs` (native debug files), with `wasm.rs` for the
+//! WebAssembly frames of JavaScript stacks; `symbols.rs` holds the set of
 //! symbol files and how a frame's file finds its map, `names.rs` reads callee names from
 //! original sources. A resolver reads a log through [`TraceView`] (a parsed [`Trace`], or the
 //! engine's compact table) and writes its results in trace order into a [`ResultSink`], one
@@ -14,6 +15,7 @@ mod names;
 mod native;
 mod scope_names;
 mod symbols;
+mod wasm;
 
 pub use java::{OUTLINE_NOTE, REWRITE_NOTE, SYNTHESIZED_NOTE, stack_shape};
 pub use names::callee_at;

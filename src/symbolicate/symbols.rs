@@ -7,7 +7,7 @@
 //! warning.
 
 use crate::model::Blob;
-use crate::symbols::native::NativeSymbols;
+use crate::symbols::native::{NativeSymbols, WasmModule, is_wasm};
 use crate::symbols::proguard::Mapping;
 use crate::symbols::sourcemap::{SourceMap, Violation, validate};
 use std::sync::Arc;
@@ -53,6 +53,9 @@ pub struct NativeFile {
     pub symbols: Arc<NativeSymbols>,
     /// Milliseconds spent converting.
     pub parse_ms: f64,
+    /// A WebAssembly module's layout (function bodies, name section, where its debug
+    /// information is), read from its bytes.
+    pub wasm: Option<Arc<WasmModule>>,
 }
 
 /// A generated JavaScript file (bundle) and the map it declares.
@@ -108,7 +111,17 @@ impl NativeFile {
             path: path.to_owned(),
             symbols,
             parse_ms,
+            wasm: None,
         }
+    }
+
+    /// The file with its WebAssembly layout read from `bytes`, when they are a module.
+    pub fn with_wasm(mut self, bytes: &[u8]) -> Self {
+        self.wasm = is_wasm(bytes)
+            .then(|| WasmModule::parse(bytes).ok())
+            .flatten()
+            .map(Arc::new);
+        self
     }
 }
 

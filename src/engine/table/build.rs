@@ -104,6 +104,7 @@ impl TraceSink for LogBuilder {
                 if i.address.is_some()
                     || i.module.is_some()
                     || i.module_offset.is_some()
+                    || i.wasm_function.is_some()
                     || i.build_id.is_some()
                     || i.arch.is_some()
                     || i.return_address
@@ -112,6 +113,7 @@ impl TraceSink for LogBuilder {
                         frame: index,
                         address: i.address,
                         module_offset: i.module_offset,
+                        wasm_function: i.wasm_function,
                         module: self.strings.intern_opt(i.module),
                         build_id: self.strings.intern_opt(i.build_id),
                         arch: self.strings.intern_opt(i.arch),

@@ -46,6 +46,9 @@ struct Loc<'a> {
     builtin: bool,
     /// The position inside eval'd code, when the frame runs in it.
     eval: Option<&'a str>,
+    /// WebAssembly: the function index and the byte offset in the module.
+    wasm_function: Option<u32>,
+    wasm_offset: Option<u64>,
 }
 
 impl<'a> Loc<'a> {
@@ -57,6 +60,8 @@ impl<'a> Loc<'a> {
             column: self.column,
             builtin: self.builtin,
             eval: self.eval,
+            wasm_function: self.wasm_function,
+            module_offset: self.wasm_offset,
             ..FrameInput::default()
         }
     }
@@ -192,12 +197,8 @@ fn v8_location(loc: &str) -> Option<Loc<'_>> {
     if let Some(eval) = loc.strip_prefix("eval at ") {
         return eval_location(eval);
     }
-    if let Some(at) = loc.find(":wasm-function[") {
-        // A WebAssembly module's function and byte offset: no line in a source file.
-        return Some(Loc {
-            file: Some(&loc[..at]),
-            ..Loc::default()
-        });
+    if let Some(wasm) = wasm_location(loc) {
+        return Some(wasm);
     }
     if let Some((line, column)) = loc.strip_prefix(':').and_then(|p| p.split_once(':'))
         && let (Some(line), Some(column)) = (parse_num(line), parse_num(column))
@@ -225,6 +226,53 @@ fn v8_location(loc: &str) -> Option<Loc<'_>> {
         column,
         ..Loc::default()
     })
+}
+
+/// A WebAssembly location, as V8 and SpiderMonkey print it: `module:wasm-function[N]:0xOFF`,
+/// where the module is a URL, V8's `wasm://wasm/<hash>` (or `<name>-<hash>`), `<anonymous>`
+/// or Firefox's eval chain, and may be missing (`wasm-function[N]:0xOFF`); the offset is
+/// from the module's first byte. No line: the function index and offset are kept.
+fn wasm_location(loc: &str) -> Option<Loc<'_>> {
+    let at = loc.find("wasm-function[")?;
+    let module = match &loc[..at] {
+        "" => None,
+        m => Some(m.strip_suffix(':')?),
+    };
+    let rest = &loc[at + "wasm-function[".len()..];
+    let (index, after) = rest.split_once(']')?;
+    let offset = match after {
+        "" => None,
+        a => {
+            let hex = a.strip_prefix(":0x")?;
+            Some(u64::from_str_radix(hex, 16).ok()?)
+        }
+    };
+    Some(Loc {
+        file: module.filter(|m| !m.is_empty()),
+        wasm_function: Some(index.parse().ok()?),
+        wasm_offset: offset,
+        ..Loc::default()
+    })
+}
+
+/// JavaScriptCore's WebAssembly frame, `<?>.wasm-function[N]@[wasm code]` (the brackets hold
+/// the index, or the function's name when the module names it), or its stubs and older
+/// forms (`wasm-stub`, `wasm function: 4`, `<wasm>`): no module and no offset.
+fn jsc_wasm_frame(printed: &str) -> Line<'_> {
+    let inner = printed
+        .strip_prefix("<?>.wasm-function[")
+        .and_then(|p| p.strip_suffix(']'))
+        .or_else(|| printed.strip_prefix("wasm function: "));
+    let index = inner.and_then(|i| i.parse::<u32>().ok());
+    let named = inner.filter(|_| index.is_none());
+    let loc = Loc {
+        file: Some("[wasm code]"),
+        builtin: inner.is_none(),
+        wasm_function: index,
+        ..Loc::default()
+    };
+    let function = named.or_else(|| inner.is_none().then_some(printed));
+    Line::Frame(jsc(), loc.input(function), None)
 }
 
 /// `eval at f (origin), position` (after `eval at `): the frame runs in code passed to `eval`
@@ -328,6 +376,9 @@ fn at_sign_frame(t: &str) -> Option<Line<'_>> {
     let at = separator_at(t)?;
     let printed = &t[..at];
     let loc = &t[at + 1..];
+    if loc == "[wasm code]" {
+        return Some(jsc_wasm_frame(printed));
+    }
     let jsc_words = matches!(
         printed,
         "global code" | "module code" | "eval code" | "anonymous function"
@@ -398,6 +449,9 @@ fn strip_arguments(printed: &str) -> &str {
 /// A SpiderMonkey or JavaScriptCore location: `file:line:column`, or Firefox's eval
 /// (`file.js line 26 > eval line 2 > eval:1:30`, `> Function:…`), placed at the eval call.
 fn gecko_location(loc: &str) -> Option<Loc<'_>> {
+    if let Some(wasm) = wasm_location(loc) {
+        return Some(wasm);
+    }
     if loc == "debugger eval code" || loc.starts_with("debugger eval code:") {
         return Some(Loc {
             file: Some("debugger eval code"),

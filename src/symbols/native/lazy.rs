@@ -71,7 +71,7 @@ const MOST_CONTEXTS: usize = 64;
 
 type Context<'d> = addr2line::Context<EndianSlice<'d, RunTimeEndian>>;
 
-/// The `index`th object of `bytes`, as `symbolic` reads it; ELF and Mach-O only.
+/// The `index`th object of `bytes`, as `symbolic` reads it; ELF, Mach-O and WebAssembly only.
 fn object_at(bytes: &[u8], index: usize) -> Result<Object<'_>, NativeError> {
     let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
     let object = archive
@@ -79,8 +79,10 @@ fn object_at(bytes: &[u8], index: usize) -> Result<Object<'_>, NativeError> {
         .map_err(|e| NativeError::NotAnObject(e.to_string()))?
         .ok_or_else(|| NativeError::NoArch("any".to_owned()))?;
     match object {
-        Object::Elf(_) | Object::MachO(_) => Ok(object),
-        _ => Err(NativeError::NotAnObject("not ELF or Mach-O".to_owned())),
+        Object::Elf(_) | Object::MachO(_) | Object::Wasm(_) => Ok(object),
+        _ => Err(NativeError::NotAnObject(
+            "not ELF, Mach-O or WebAssembly".to_owned(),
+        )),
     }
 }
 
@@ -92,6 +94,7 @@ fn section<'d>(object: &Object<'d>, id: SectionId) -> Option<Cow<'d, [u8]>> {
     match object {
         Object::Elf(o) => o.section(name).map(|s| s.data),
         Object::MachO(o) => o.section(name).map(|s| s.data),
+        Object::Wasm(o) => o.section(name).map(|s| s.data),
         _ => None,
     }
 }
@@ -117,6 +120,9 @@ struct State<'d> {
     fell_back: std::cell::Cell<u32>,
     /// The object's load address (DWARF states addresses with it).
     base: u64,
+    /// WebAssembly: the code section's start, which DWARF's addresses are counted from
+    /// while look-ups come as module offsets (0 for other objects).
+    code_offset: u64,
     /// The symbol table's functions, by address (as the SymCache writer reads them).
     symbols: symbolic::debuginfo::SymbolMap<'d>,
 }
@@ -159,6 +165,10 @@ impl<'d> State<'d> {
             whole: OnceCell::new(),
             fell_back: std::cell::Cell::new(0),
             base: object.load_address(),
+            code_offset: match &object {
+                Object::Wasm(o) => o.code_offset(),
+                _ => 0,
+            },
             symbols: object.symbol_map(),
         };
         state.units = UnitIndex::new(
@@ -360,10 +370,13 @@ impl State<'_> {
         self.symbols.lookup(addr)?.name.as_deref()
     }
 
-    /// The address `addr` as DWARF states it (plus the load address); `None` for the very
-    /// last address, where no code can be (addr2line looks up `probe..probe + 1`).
+    /// The address `addr` as DWARF states it (plus the load address; a WebAssembly module
+    /// offset less the code section's start); `None` for the very last address, where no
+    /// code can be (addr2line looks up `probe..probe + 1`), and before a module's code.
     fn probe(&self, addr: u64) -> Option<u64> {
-        addr.checked_add(self.base).filter(|&p| p < u64::MAX)
+        addr.checked_add(self.base)?
+            .checked_sub(self.code_offset)
+            .filter(|&p| p < u64::MAX)
     }
 
     /// Whether a DWARF function holds `addr` (relative to the load address).

@@ -54,11 +54,13 @@ mod pipeline;
 mod schedule;
 mod units;
 mod upstream;
+mod wasm;
 
 pub use lazy::LazyDwarf;
 pub use names::without_clone_suffix;
 pub use pipeline::BUILD_PHASE;
 pub(crate) use schedule::check_shares;
+pub use wasm::{WasmError, WasmModule, is_wasm};
 
 /// Why a native file cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -145,13 +147,13 @@ pub struct NativeSymbols {
     objects: Vec<NativeObject>,
 }
 
-/// Whether bytes look like an object file `symbolic` reads (ELF, Mach-O, PE, PDB, Breakpad).
+/// Whether bytes look like an object file `symbolic` reads (ELF, Mach-O, PE, PDB, Breakpad,
+/// WebAssembly).
 pub fn is_native(bytes: &[u8]) -> bool {
     !matches!(
         Archive::peek(bytes),
         symbolic::debuginfo::FileFormat::Unknown
             | symbolic::debuginfo::FileFormat::SourceBundle
-            | symbolic::debuginfo::FileFormat::Wasm
             | symbolic::debuginfo::FileFormat::PortablePdb
     )
 }
@@ -232,8 +234,8 @@ impl NativeSymbols {
     ) -> Result<Self, NativeError> {
         let bytes = blob.as_slice();
         Self::each_object(bytes, arch, |index, object| {
-            let lazy =
-                matches!(object, Object::Elf(_) | Object::MachO(_)) && object.has_debug_info();
+            let lazy = matches!(object, Object::Elf(_) | Object::MachO(_) | Object::Wasm(_))
+                && object.has_debug_info();
             if !lazy {
                 return pipeline::convert_object(object, bytes, runner, progress);
             }

@@ -471,7 +471,13 @@ impl RawFields {
             "file" => self.file = opt_string(s)?,
             "sourceRoot" => self.source_root = opt_string(s)?,
             "sources" => self.sources = Some(s.string_array()?),
-            "sourcesContent" => self.sources_content = Some(s.string_array()?),
+            // `null` as no contents (emscripten's wasm-sourcemap.py writes it; `source-map`
+            // reads it so).
+            "sourcesContent" => {
+                if !s.null()? {
+                    self.sources_content = Some(s.string_array()?);
+                }
+            }
             "names" => self.names = Some(s.string_array()?),
             "mappings" => self.mappings = Some(s.string()?),
             "sections" => self.sections = Some(read_sections(s)?),

@@ -1,0 +1,267 @@
+//! WebAssembly frames: every engine's forms read with their function index and offset
+//! (carton's parser suite), and real V8 stacks (node, `tests/fixtures/wasm`) resolved through
+//! the module's DWARF (against llvm-symbolizer), its separate DWARF file, and its wasm source
+//! map (against Mozilla's `source-map`), the JavaScript frames around them through theirs.
+
+mod common;
+
+use common::{arg, fixture, json_of, symscope, temp_dir};
+use serde_json::Value;
+use std::collections::HashMap;
+
+fn wasm(rel: &str) -> std::path::PathBuf {
+    fixture(&format!("wasm/{rel}"))
+}
+
+/// Every frame of a `symbolicate --format json` run, in order.
+fn frames(out: &Value) -> Vec<Value> {
+    out["stacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["frames"].as_array().unwrap().clone())
+        .collect()
+}
+
+/// `symscope symbolicate LOG -s SYMBOLS... --format json`, plus `extra` arguments.
+fn run(log: &str, symbols: &[&str], extra: &[&str]) -> Vec<Value> {
+    let log = wasm(log);
+    let paths: Vec<_> = symbols.iter().map(|s| wasm(s)).collect();
+    let mut args = vec!["symbolicate", arg(&log), "--format", "json"];
+    for p in &paths {
+        args.extend(["-s", arg(p)]);
+    }
+    args.extend(extra);
+    frames(&json_of(&symscope(&args)))
+}
+
+/// `wasm-function[N]:0xOFF` of a frame the parser read as WebAssembly.
+fn wasm_location(frame: &Value) -> Option<String> {
+    let input = &frame["input"];
+    Some(format!(
+        "wasm-function[{}]:{}",
+        input["wasm_function"].as_u64()?,
+        input["module_offset"].as_str()?
+    ))
+}
+
+/// SpiderMonkey, JavaScriptCore and V8 wasm frames keep the function index and offset, as
+/// carton's parser tests expect of real Firefox, Safari and Chrome crashes.
+#[test]
+fn carton_stacks_keep_function_index_and_offset() {
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(wasm("carton/expected.json")).unwrap())
+            .unwrap();
+    for engine in ["firefox", "chrome"] {
+        let frames = run(&format!("carton/{engine}.txt"), &[], &[]);
+        let got: Vec<String> = frames.iter().filter_map(wasm_location).collect();
+        let want: Vec<String> = expected[engine]["wasm"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(got, want, "{engine}");
+        // The JavaScript frames around them are not read as WebAssembly.
+        let first = frames.iter().position(|f| wasm_location(f).is_some());
+        let last = frames.iter().rposition(|f| wasm_location(f).is_some());
+        let outside = frames.len() - (last.unwrap() - first.unwrap() + 1);
+        assert!(
+            outside >= 6,
+            "{engine}: {outside} frames outside the wasm run"
+        );
+        // With no module here, each says what to add.
+        for f in frames.iter().filter(|f| wasm_location(f).is_some()) {
+            assert_eq!(f["status"], "no_symbols");
+            assert!(f["note"].as_str().unwrap().contains("built with -g"), "{f}");
+        }
+    }
+    let safari = run("carton/safari.txt", &[], &[]);
+    let wasm_frames: Vec<&Value> = safari
+        .iter()
+        .filter(|f| f["input"]["file"] == "[wasm code]" && f["input"]["function"] != "wasm-stub")
+        .collect();
+    let want = &expected["safari"];
+    assert_eq!(
+        wasm_frames.len() as u64,
+        want["wasm_count"].as_u64().unwrap()
+    );
+    let names: Vec<&str> = wasm_frames
+        .iter()
+        .map(|f| f["input"]["function"].as_str().unwrap())
+        .collect();
+    let first: Vec<&str> = want["wasm_symbols_first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let last: Vec<&str> = want["wasm_symbols_last"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(names[..first.len()], first[..]);
+    assert_eq!(names[names.len() - last.len()..], last[..]);
+}
+
+/// JavaScriptCore's index form and its stubs, as WebKit's own tests print them.
+#[test]
+fn jsc_index_frames_keep_the_index() {
+    let dir = temp_dir("wasm-jsc");
+    let log = dir.join("jsc.txt");
+    // Lines WebKit's JSTests expect (JSTests/wasm: stack-trace.js, the `_eggs` case).
+    std::fs::write(
+        &log,
+        "Error\nwasm-stub@[wasm code]\n<?>.wasm-function[4]@[wasm code]\n<?>.wasm-function[2]@[wasm code]\n<?>.wasm-function[_eggs]@[wasm code]\nwasm-stub@[wasm code]\n",
+    )
+    .unwrap();
+    let out = json_of(&symscope(&["symbolicate", arg(&log), "--format", "json"]));
+    let frames = frames(&out);
+    let indexes: Vec<Option<u64>> = frames
+        .iter()
+        .filter(|f| f["input"]["file"] == "[wasm code]")
+        .map(|f| f["input"]["wasm_function"].as_u64())
+        .collect();
+    assert_eq!(indexes, [None, Some(4), Some(2), None, None]);
+    let eggs = frames
+        .iter()
+        .find(|f| f["input"]["function"] == "_eggs")
+        .expect("the named form keeps its name");
+    assert!(eggs["input"]["wasm_function"].is_null());
+}
+
+/// One block of llvm-symbolizer's answers: for each offset V8 printed, the inline chain
+/// (function, file, line), innermost first.
+fn llvm_symbolizer(rel: &str) -> HashMap<String, Vec<(String, String, u64)>> {
+    let text = std::fs::read_to_string(wasm(rel)).unwrap();
+    let mut out = HashMap::new();
+    for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
+        let mut lines = block.trim().lines();
+        let offset = lines.next().unwrap().to_owned();
+        let rest: Vec<&str> = lines.collect();
+        let chain = rest
+            .chunks(2)
+            .map(|pair| {
+                let (file, line) =
+                    pair[1]
+                        .rsplitn(3, ':')
+                        .skip(1)
+                        .fold((String::new(), 0), |(f, l), part| match part.parse() {
+                            Ok(n) if l == 0 => (f, n),
+                            _ => (part.to_owned(), l),
+                        });
+                (pair[0].to_owned(), file, line)
+            })
+            .collect();
+        out.insert(offset, chain);
+    }
+    out
+}
+
+/// The inline chain Symscope gave a frame, innermost first.
+fn chain(frame: &Value) -> Vec<(String, String, u64)> {
+    frame["resolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["function"].as_str().unwrap_or("").to_owned(),
+                l["file"].as_str().unwrap_or("").to_owned(),
+                l["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// A real V8 stack (node) of JavaScript calling a C++ module built with -g, which calls back
+/// into JavaScript: the wasm frames resolve through the module's DWARF exactly as
+/// llvm-symbolizer answers (inline chain, demangled names), lazily and through the SymCache;
+/// the JavaScript frames through their map.
+#[test]
+fn v8_frames_resolve_through_dwarf_as_llvm_symbolizer() {
+    let oracle = llvm_symbolizer("crash.llvm-symbolizer.txt");
+    let cache = temp_dir("wasm-cache");
+    for extra in [&[][..], &["--cache", arg(&cache)][..]] {
+        let frames = run("crash.v8.txt", &["crash.wasm", "harness.min.js.map"], extra);
+        let mut checked = 0;
+        for f in frames.iter().filter(|f| wasm_location(f).is_some()) {
+            let offset = f["input"]["module_offset"].as_str().unwrap();
+            assert_eq!(f["status"], "resolved", "{f}");
+            assert_eq!(f["symbol_file"], "crash.wasm");
+            assert_eq!(chain(f), oracle[offset], "at {offset} ({extra:?})");
+            checked += 1;
+        }
+        assert_eq!(checked, 5);
+        // The JavaScript frames on either side, through harness.min.js.map.
+        assert_eq!(frames[0]["resolved"][0]["file"], "src/harness.js");
+        assert_eq!(frames[0]["resolved"][0]["line"], 11);
+        assert_eq!(frames[6]["resolved"][0]["line"], 20);
+    }
+}
+
+/// The module stripped of its DWARF names its separate debug file (`external_debug_info`):
+/// the same answers through it.
+#[test]
+fn separate_dwarf_is_found_through_external_debug_info() {
+    let oracle = llvm_symbolizer("crash.llvm-symbolizer.txt");
+    let frames = run(
+        "separate.v8.txt",
+        &["separate.wasm", "separate.debug.wasm"],
+        &[],
+    );
+    let wasm_frames: Vec<&Value> = frames
+        .iter()
+        .filter(|f| wasm_location(f).is_some())
+        .collect();
+    assert_eq!(wasm_frames.len(), 5);
+    for f in wasm_frames {
+        let offset = f["input"]["module_offset"].as_str().unwrap();
+        assert_eq!(f["symbol_file"], "separate.wasm + separate.debug.wasm");
+        assert_eq!(chain(f), oracle[offset], "at {offset}");
+    }
+    // Without the debug file, the stripped module still names its functions (name
+    // section) and says what to add.
+    let frames = run("separate.v8.txt", &["separate.wasm"], &[]);
+    let step = frames.iter().find(|f| wasm_location(f).is_some()).unwrap();
+    assert_eq!(
+        step["resolved"][0]["function"],
+        "game::Board<int>::step(int) const"
+    );
+    assert!(step["resolved"][0]["file"].is_null());
+    assert!(step["note"].as_str().unwrap().contains("name section"));
+}
+
+/// A wasm source map, found through the module's `sourceMappingURL` section (the frames
+/// name only `wasm://wasm/<hash>`), looked up at line 1, column = offset: Mozilla's
+/// `source-map` answers the same.
+#[test]
+fn wasm_source_map_answers_as_source_map_does() {
+    let oracle: Value =
+        serde_json::from_str(&std::fs::read_to_string(wasm("mapped.source-map.json")).unwrap())
+            .unwrap();
+    let frames = run("mapped.v8.txt", &["mapped.wasm", "mapped.wasm.map"], &[]);
+    let wasm_frames: Vec<&Value> = frames
+        .iter()
+        .filter(|f| wasm_location(f).is_some())
+        .collect();
+    assert_eq!(wasm_frames.len(), 5);
+    for f in wasm_frames {
+        let offset = f["input"]["module_offset"].as_str().unwrap();
+        let want = &oracle[offset];
+        let got = &f["resolved"][0];
+        assert_eq!(f["symbol_file"], "mapped.wasm.map");
+        assert_eq!(got["file"], want["source"], "at {offset}");
+        assert_eq!(got["line"], want["line"], "at {offset}");
+        // `source-map` columns are 0-based, ours 1-based.
+        assert_eq!(
+            got["column"].as_u64(),
+            want["column"].as_u64().map(|c| c + 1),
+            "at {offset}"
+        );
+        // The function: as V8 printed it (from the name section), whole.
+        assert_eq!(got["function"], f["input"]["function"]);
+    }
+}
