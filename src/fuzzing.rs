@@ -331,12 +331,20 @@ pub fn scopes(data: &[u8]) {
     }
 }
 
-/// Reads any bytes as a native debug file (ELF, Mach-O, PE, PDB, Breakpad, through
-/// `symbolic`); when one converts, looks addresses up in every object, writes the cache file
+/// Reads any bytes as a WebAssembly module's layout, and as a native debug file (ELF,
+/// Mach-O, PE, PDB, Breakpad, WebAssembly, through `symbolic`); when one converts, looks addresses up in every object, writes the cache file
 /// and reads it back; then reads the input itself as a cache file, and checks that DWARF
 /// read in shares gives what it gives read in one.
 pub fn native_symbols(data: &[u8]) {
-    use crate::symbols::native::NativeSymbols;
+    use crate::symbols::native::{NativeSymbols, WasmModule};
+    // A WebAssembly module's layout: read or refused, never a panic; bodies in order.
+    if let Ok(module) = WasmModule::parse(data) {
+        let count = module.imported + module.bodies.len() as u32;
+        for index in [0, module.imported, count.saturating_sub(1), count, u32::MAX] {
+            let _ = (module.body(index), module.name(index));
+        }
+        assert!(module.bodies.windows(2).all(|w| w[0].end <= w[1].start));
+    }
     if let Ok(native) = NativeSymbols::convert(data, None) {
         let probes = data
             .chunks(8)

@@ -265,3 +265,22 @@ fn wasm_source_map_answers_as_source_map_does() {
         assert_eq!(got["function"], f["input"]["function"]);
     }
 }
+
+/// With no debug file, the text report names the module and what to add, once per module.
+#[test]
+fn a_missing_module_is_named_with_what_to_add() {
+    let log = wasm("crash.v8.txt");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let frames = text.matches("wasm-function[").count();
+    let out = symscope(&["symbolicate", arg(&log)]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let note = stdout
+        .lines()
+        .find(|l| l.contains("WebAssembly module"))
+        .expect("a note for the module");
+    assert!(
+        note.contains(&format!("wasm://wasm/e44aa4c6 ({frames} frames)")),
+        "{note}"
+    );
+    assert!(note.contains("built with -g"), "{note}");
+}

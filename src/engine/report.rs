@@ -321,6 +321,7 @@ pub fn write_text<W: Write>(
     // Files (JavaScript) and modules (native) that had no symbols, with their frame counts.
     let mut missing: BTreeMap<&str, usize> = BTreeMap::new();
     let mut missing_modules: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut missing_wasm: BTreeMap<&str, usize> = BTreeMap::new();
     for s in 0..table.stack_count() {
         if s > 0 {
             writeln!(out)?;
@@ -364,7 +365,10 @@ pub fn write_text<W: Write>(
                 }
                 Some(FrameStatus::NoSymbols) => {
                     let input = frame.input();
-                    if let Some(file) = input.as_ref().and_then(|i| i.file) {
+                    if let Some(i) = input.as_ref().filter(|i| i.wasm_function.is_some()) {
+                        let module = i.file.unwrap_or("(no module printed)");
+                        *missing_wasm.entry(module).or_insert(0) += 1;
+                    } else if let Some(file) = input.as_ref().and_then(|i| i.file) {
                         *missing.entry(file).or_insert(0) += 1;
                     } else if let Some(module) = input.as_ref().and_then(|i| i.module) {
                         *missing_modules.entry(module).or_insert(0) += 1;
@@ -375,7 +379,11 @@ pub fn write_text<W: Write>(
         }
     }
     let warnings = warnings.iter().chain(table.warnings());
-    if warnings.clone().next().is_some() || !missing.is_empty() || !missing_modules.is_empty() {
+    if warnings.clone().next().is_some()
+        || !missing.is_empty()
+        || !missing_modules.is_empty()
+        || !missing_wasm.is_empty()
+    {
         writeln!(out)?;
     }
     for w in warnings {
@@ -393,6 +401,13 @@ pub fn write_text<W: Write>(
         writeln!(
             out,
             "note: no debug file for {module} ({count} frame{})",
+            plural(*count)
+        )?;
+    }
+    for (module, count) in &missing_wasm {
+        writeln!(
+            out,
+            "note: no debug information for WebAssembly module {module} ({count} frame{}): add the .wasm built with -g, its separate DWARF file or its wasm source map",
             plural(*count)
         )?;
     }
