@@ -71,7 +71,7 @@ const MOST_CONTEXTS: usize = 64;
 
 type Context<'d> = addr2line::Context<EndianSlice<'d, RunTimeEndian>>;
 
-/// The `index`th object of `bytes`, as `symbolic` reads it; ELF, Mach-O and WebAssembly only.
+/// The `index`th object of `bytes`, as `symbolic` reads it; ELF and Mach-O only.
 fn object_at(bytes: &[u8], index: usize) -> Result<Object<'_>, NativeError> {
     let archive = Archive::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
     let object = archive
@@ -79,10 +79,8 @@ fn object_at(bytes: &[u8], index: usize) -> Result<Object<'_>, NativeError> {
         .map_err(|e| NativeError::NotAnObject(e.to_string()))?
         .ok_or_else(|| NativeError::NoArch("any".to_owned()))?;
     match object {
-        Object::Elf(_) | Object::MachO(_) | Object::Wasm(_) => Ok(object),
-        _ => Err(NativeError::NotAnObject(
-            "not ELF, Mach-O or WebAssembly".to_owned(),
-        )),
+        Object::Elf(_) | Object::MachO(_) => Ok(object),
+        _ => Err(NativeError::NotAnObject("not ELF or Mach-O".to_owned())),
     }
 }
 
@@ -94,7 +92,6 @@ fn section<'d>(object: &Object<'d>, id: SectionId) -> Option<Cow<'d, [u8]>> {
     match object {
         Object::Elf(o) => o.section(name).map(|s| s.data),
         Object::MachO(o) => o.section(name).map(|s| s.data),
-        Object::Wasm(o) => o.section(name).map(|s| s.data),
         _ => None,
     }
 }
@@ -130,7 +127,11 @@ struct State<'d> {
 impl<'d> State<'d> {
     fn new(owner: &'d Owner) -> Result<Self, NativeError> {
         use symbolic::debuginfo::dwarf::{Dwarf as _, Endian};
-        let object = object_at(owner.blob.as_slice(), owner.index)?;
+        let bytes: &'d [u8] = owner.blob.as_slice();
+        if super::is_wasm(bytes) {
+            return Self::new_wasm(owner, bytes);
+        }
+        let object = object_at(bytes, owner.index)?;
         let endian = match &object {
             Object::Elf(o) => o.endianity(),
             Object::MachO(o) => o.endianity(),
@@ -154,6 +155,61 @@ impl<'d> State<'d> {
                 Some((id, data))
             })
             .collect();
+        Ok(Self::with(
+            owner,
+            sections,
+            endian,
+            (object.load_address(), 0),
+            object.symbol_map(),
+        ))
+    }
+
+    /// A WebAssembly module, read through its layout ([`super::WasmModule`]): `symbolic`'s
+    /// reader validates every function body first, which on a large module costs more than
+    /// the look-ups. The symbol table is the `name` section's names at the bodies' starts,
+    /// each running to the next body, as `symbolic` gives it.
+    fn new_wasm(owner: &'d Owner, bytes: &'d [u8]) -> Result<Self, NativeError> {
+        let module =
+            super::WasmModule::parse(bytes).map_err(|e| NativeError::NotAnObject(e.to_string()))?;
+        let sections = ALL_SECTIONS
+            .iter()
+            .filter_map(|&id| {
+                let range = module.debug_section(id.name())?;
+                Some((id, bytes.get(range)?))
+            })
+            .collect();
+        let starts = module.bodies.iter().map(|b| b.start).skip(1);
+        let symbols = module
+            .bodies
+            .iter()
+            .zip(starts.map(Some).chain([None]))
+            .enumerate()
+            .map(|(i, (body, next))| symbolic::debuginfo::Symbol {
+                name: module
+                    .name(module.imported + i as u32)
+                    .map(|n| Cow::Owned(n.to_owned())),
+                address: body.start,
+                size: next.unwrap_or(body.end) - body.start,
+            })
+            .collect();
+        Ok(Self::with(
+            owner,
+            sections,
+            RunTimeEndian::Little,
+            (0, module.code_offset),
+            symbols,
+        ))
+    }
+
+    /// The state over `sections`, its units indexed; `at` is the load address and the code
+    /// section's start (see the fields).
+    fn with(
+        owner: &'d Owner,
+        sections: Vec<(SectionId, &'d [u8])>,
+        endian: RunTimeEndian,
+        at: (u64, u64),
+        symbols: symbolic::debuginfo::SymbolMap<'d>,
+    ) -> Self {
         let mut state = Self {
             owner,
             sections,
@@ -164,12 +220,9 @@ impl<'d> State<'d> {
             contexts: (0..MOST_CONTEXTS).map(|_| OnceCell::new()).collect(),
             whole: OnceCell::new(),
             fell_back: std::cell::Cell::new(0),
-            base: object.load_address(),
-            code_offset: match &object {
-                Object::Wasm(o) => o.code_offset(),
-                _ => 0,
-            },
-            symbols: object.symbol_map(),
+            base: at.0,
+            code_offset: at.1,
+            symbols,
         };
         state.units = UnitIndex::new(
             &state.dwarf(None),
@@ -178,7 +231,7 @@ impl<'d> State<'d> {
             state.section(SectionId::DebugLine),
             endian,
         );
-        Ok(state)
+        state
     }
 
     /// A section's bytes (empty when the file lacks it).
@@ -326,6 +379,20 @@ impl LazyDwarf {
             blob,
             index,
             inflated,
+            written: (0..MOST_CONTEXTS).map(|_| OnceLock::new()).collect(),
+        };
+        let cell = Cell::try_new(owner, |owner| State::new(owner))?;
+        Ok(Self {
+            cell: Mutex::new(cell),
+        })
+    }
+
+    /// A WebAssembly module with DWARF, read through its own layout (see `State::new_wasm`).
+    pub fn open_wasm(blob: Blob) -> Result<Self, NativeError> {
+        let owner = Owner {
+            blob,
+            index: 0,
+            inflated: Vec::new(),
             written: (0..MOST_CONTEXTS).map(|_| OnceLock::new()).collect(),
         };
         let cell = Cell::try_new(owner, |owner| State::new(owner))?;

@@ -222,8 +222,8 @@ impl NativeSymbols {
         Ok(Self { objects })
     }
 
-    /// Opens a native file for a few look-ups: its ELF and Mach-O objects with DWARF are
-    /// answered lazily ([`LazyDwarf`]: only the units asked for are read, nothing is built);
+    /// Opens a native file for a few look-ups: its ELF and Mach-O objects and WebAssembly
+    /// modules with DWARF are answered lazily ([`LazyDwarf`]: only the units asked for are read, nothing is built);
     /// other objects (PE, PDB, Breakpad, a symbol table alone) are converted as
     /// [`Self::convert_reporting`] converts them. The same answers either way.
     pub fn open(
@@ -233,9 +233,18 @@ impl NativeSymbols {
         progress: &mut dyn Progress,
     ) -> Result<Self, NativeError> {
         let bytes = blob.as_slice();
+        if let Some(info) = wasm_with_dwarf(bytes) {
+            return Ok(Self {
+                objects: vec![NativeObject {
+                    info,
+                    answers: Answers::Lazy(Arc::new(LazyDwarf::open_wasm(blob.clone())?)),
+                    cfi: None,
+                }],
+            });
+        }
         Self::each_object(bytes, arch, |index, object| {
-            let lazy = matches!(object, Object::Elf(_) | Object::MachO(_) | Object::Wasm(_))
-                && object.has_debug_info();
+            let lazy =
+                matches!(object, Object::Elf(_) | Object::MachO(_)) && object.has_debug_info();
             if !lazy {
                 return pipeline::convert_object(object, bytes, runner, progress);
             }
@@ -300,6 +309,31 @@ impl NativeSymbols {
             .map(|o| o.symcache_bytes().map_or(0, <[u8]>::len))
             .sum()
     }
+}
+
+/// A WebAssembly module with DWARF, described from its layout alone (`symbolic`'s reader
+/// validates every function body first); the debug ID as `symbolic` forms it from a build
+/// ID (its first 16 bytes as a UUID).
+fn wasm_with_dwarf(bytes: &[u8]) -> Option<NativeInfo> {
+    if !is_wasm(bytes) {
+        return None;
+    }
+    let module = WasmModule::parse(bytes).ok().filter(|m| m.has_dwarf)?;
+    // symbolic's debug ID: the build ID's first 16 bytes as a UUID, else nil.
+    let id = module.build_id.as_deref().and_then(|hex| {
+        let raw: Vec<u8> = (0..hex.len() / 2)
+            .filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+            .collect();
+        let uuid = symbolic::common::Uuid::from_slice(raw.get(..16)?).ok()?;
+        Some(symbolic::common::DebugId::from_uuid(uuid))
+    });
+    Some(NativeInfo {
+        format: "wasm".to_owned(),
+        arch: "wasm32".to_owned(),
+        debug_id: id.unwrap_or_default().breakpad().to_string(),
+        code_id: module.build_id,
+        has_debug_info: true,
+    })
 }
 
 impl NativeObject {

@@ -41,6 +41,8 @@ pub struct WasmModule {
     pub build_id: Option<String>,
     /// Whether the module carries DWARF (a `.debug_info` section).
     pub has_dwarf: bool,
+    /// The DWARF sections (`.debug_info`, …): name and where their contents lie in the file.
+    pub debug_sections: Vec<(String, Range<usize>)>,
 }
 
 /// Whether `bytes` begin like a binary WebAssembly module.
@@ -90,7 +92,13 @@ impl WasmModule {
                         let id = reader.read_bytes(len).map_err(err)?;
                         module.build_id = Some(id.iter().map(|b| format!("{b:02x}")).collect());
                     }
-                    ".debug_info" => module.has_dwarf = true,
+                    name if name.starts_with(".debug_") => {
+                        module.has_dwarf |= name == ".debug_info";
+                        let at = section.data_offset();
+                        module
+                            .debug_sections
+                            .push((name.to_owned(), at..at + section.data().len()));
+                    }
                     _ => {
                         if let KnownCustom::Name(names) = section.as_known() {
                             for name in names {
@@ -128,6 +136,14 @@ impl WasmModule {
     /// contents); `None` before the code section.
     pub fn dwarf_address(&self, module_offset: u64) -> Option<u64> {
         module_offset.checked_sub(self.code_offset)
+    }
+
+    /// Where DWARF section `name` (`.debug_info`) lies in the file.
+    pub fn debug_section(&self, name: &str) -> Option<Range<usize>> {
+        self.debug_sections
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, r)| r.clone())
     }
 
     /// The `name` section's name of function `index`.
