@@ -399,3 +399,37 @@ fn memory_summary() {
     h.run_steps(4);
     h.snapshot_options("memory_summary", &screenshots());
 }
+
+/// A WebAssembly crash (node's V8 stack: JavaScript → C++ module → JavaScript) with the
+/// module's DWARF and the JavaScript's map: the inline chain of a wasm frame, the frame
+/// detail with its module, function index and offset, and its source from a source folder.
+#[test]
+fn wasm_crash() {
+    let dir = fixture("wasm");
+    let mut h = loaded(
+        &[
+            dir.join("crash.v8.txt"),
+            dir.join("crash.wasm"),
+            dir.join("harness.min.js.map"),
+        ],
+        |s| !s.results.is_empty(),
+    );
+    let mut c = symscope::app::Commands::default();
+    c.send(symscope::app::InputCommand::AddSourceRoot(dir.clone()));
+    h.state_mut().apply(c);
+    h.get_all_by_label_contains("game::Board<int>::check(int)")
+        .next()
+        .unwrap()
+        .click();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !h
+        .query_all_by_label_contains("report(static_cast<int>(value) * 10);")
+        .any(|_| true)
+    {
+        h.step();
+        assert!(Instant::now() < deadline, "the source did not show");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(3);
+    h.snapshot_options("wasm_crash", &screenshots());
+}

@@ -48,6 +48,8 @@ pub struct FrameDetail {
     pub inherited: Vec<String>,
     /// Native: the frame's address, module and offset in the module.
     pub address: Option<(u64, Option<String>, Option<u64>)>,
+    /// WebAssembly: the module as printed, the function index and the byte offset.
+    pub wasm: Option<(Option<String>, u32, Option<u64>)>,
     /// Source context: from the map's `sourcesContent`, else from the file found under a
     /// source folder the user added (read by a job: [`source_from_roots`]).
     pub context: Option<SourceContext>,
@@ -125,6 +127,9 @@ pub fn frame_detail(
             .collect(),
         note: f.note().map(str::to_owned),
         address: f.address().map(|(a, m, o)| (a, m.map(str::to_owned), o)),
+        wasm: f
+            .input()
+            .and_then(|i| Some((i.file.map(str::to_owned), i.wasm_function?, i.module_offset))),
         inherited: inherited_frames(table, stack, frame)
             .into_iter()
             .filter_map(|(s, k)| {

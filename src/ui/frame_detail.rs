@@ -103,6 +103,16 @@ pub(super) fn frame_detail_ui(
         }
         ui.label(RichText::new(text).monospace().weak());
     }
+    if let Some((module, index, offset)) = &d.wasm {
+        let mut text = format!("WebAssembly function {index}");
+        if let Some(o) = offset {
+            text.push_str(&format!(" at offset {o:#x}"));
+        }
+        if let Some(m) = module {
+            text.push_str(&format!(" in {m}"));
+        }
+        ui.label(RichText::new(text).monospace().weak());
+    }
     if let Some(note) = &d.note {
         // A resolved frame's note says how it was resolved, a skipped one's why it was
         // skipped: nothing to act on.
