@@ -25,7 +25,7 @@ fn a_wasm_frame_shows_its_module_function_offset_and_source() {
         .lines()
         .collect();
     let (inner, outer) = ((block[1], block[2]), (block[3], block[4]));
-    let line_of = |at: &str| at.rsplitn(2, ':').nth(1).unwrap().to_owned();
+    let line_of = |at: &str| at.rsplit_once(':').unwrap().0.to_owned();
     let mut h = app();
     h.run_steps(2);
     drop_files(
