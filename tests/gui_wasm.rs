@@ -47,7 +47,17 @@ fn a_wasm_frame_shows_its_module_function_offset_and_source() {
         )]
     );
     // The JavaScript frames on either side, through their map.
-    assert!(has_label(&h, "report  src/harness.js:11:15"));
+    let harness = std::fs::read_to_string(wasm("src/harness.js")).unwrap();
+    let (n, throw) = harness
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("throw new Error"))
+        .unwrap();
+    let column = throw.find("new Error").unwrap() + 1;
+    assert!(has_label(
+        &h,
+        &format!("report  src/harness.js:{}:{column}", n + 1)
+    ));
     h.get_all_by_label_contains(&row).next().unwrap().click();
     h.run_steps(3);
     assert!(has_label(

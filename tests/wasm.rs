@@ -176,6 +176,12 @@ fn chain(frame: &Value) -> Vec<(String, String, u64)> {
         .collect()
 }
 
+/// The 1-based line of the harness's source that holds `text`.
+fn harness_line(text: &str) -> usize {
+    let source = std::fs::read_to_string(wasm("src/harness.js")).unwrap();
+    source.lines().position(|l| l.contains(text)).unwrap() + 1
+}
+
 /// A real V8 stack (node) of JavaScript calling a C++ module built with -g, which calls back
 /// into JavaScript: the wasm frames resolve through the module's DWARF exactly as
 /// llvm-symbolizer answers (inline chain, demangled names), lazily and through the SymCache;
@@ -195,10 +201,17 @@ fn v8_frames_resolve_through_dwarf_as_llvm_symbolizer() {
             checked += 1;
         }
         assert_eq!(checked, 5);
-        // The JavaScript frames on either side, through harness.min.js.map.
+        // The JavaScript frames on either side, through harness.min.js.map: where V8 runs
+        // the unminified harness (the throw, the call into the module).
         assert_eq!(frames[0]["resolved"][0]["file"], "src/harness.js");
-        assert_eq!(frames[0]["resolved"][0]["line"], 11);
-        assert_eq!(frames[6]["resolved"][0]["line"], 20);
+        assert_eq!(
+            frames[0]["resolved"][0]["line"],
+            harness_line("throw new Error")
+        );
+        assert_eq!(
+            frames[6]["resolved"][0]["line"],
+            harness_line("instance.exports.run")
+        );
     }
 }
 
@@ -283,4 +296,110 @@ fn a_missing_module_is_named_with_what_to_add() {
         "{note}"
     );
     assert!(note.contains("built with -g"), "{note}");
+}
+
+/// llvm-symbolizer 14 prints Rust's legacy symbols half-decoded
+/// (`_$LT$usize$u20$as$u20$…$GT$::index::h2f04…`) and paths with `..` unfolded: both as
+/// rustc's legacy mangling and the SymCache render them (`<usize as …>::index`, folded),
+/// so the names and files are compared, not their spelling.
+fn rust_rendering((function, file, line): &(String, String, u64)) -> (String, String, u64) {
+    let mut name = function.clone();
+    // The hash rustc appends (`::h` and 16 hex digits).
+    if let Some((head, hash)) = name.rsplit_once("::h")
+        && hash.len() == 16
+        && hash.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        name = head.to_owned();
+    }
+    // A path component starting with `_$` loses its underscore.
+    name = name.replace("::_$", "::$");
+    if name.starts_with("_$") {
+        name.remove(0);
+    }
+    for (from, to) in [
+        ("$LT$", "<"),
+        ("$GT$", ">"),
+        ("$u20$", " "),
+        ("$u5b$", "["),
+        ("$u5d$", "]"),
+        ("$u7b$", "{"),
+        ("$u7d$", "}"),
+        ("$C$", ","),
+        ("..", "::"),
+    ] {
+        name = name.replace(from, to);
+    }
+
+    let mut parts: Vec<&str> = Vec::new();
+    for p in file.split('/') {
+        if p == ".." && parts.last().is_some_and(|l| *l != "..") {
+            parts.pop();
+        } else {
+            parts.push(p);
+        }
+    }
+    (name, parts.join("/"), *line)
+}
+
+/// A Rust module's panic under node (core's bounds check, std's panic machinery, a closure
+/// inlined through iterator adapters): every wasm frame's inline chain as llvm-symbolizer
+/// gives it, names demangled.
+#[test]
+fn rust_frames_resolve_as_llvm_symbolizer() {
+    let oracle = llvm_symbolizer("rust.llvm-symbolizer.txt");
+    let frames = run("rust.v8.txt", &["rust.wasm"], &[]);
+    let wasm_frames: Vec<&Value> = frames
+        .iter()
+        .filter(|f| wasm_location(f).is_some())
+        .collect();
+    assert_eq!(wasm_frames.len(), 12);
+    let mut inlined = 0;
+    for f in wasm_frames {
+        let offset = f["input"]["module_offset"].as_str().unwrap();
+        let want: Vec<_> = oracle[offset].iter().map(rust_rendering).collect();
+        assert_eq!(chain(f), want, "at {offset}");
+        inlined += want.len() - 1;
+    }
+    assert!(inlined >= 10, "{inlined} inlined frames");
+}
+
+/// The Rust module stripped of its DWARF, at a URL, with its debug file under another name:
+/// found by the build ID both carry (rust-lld's `build_id` section).
+#[test]
+fn separate_dwarf_is_found_by_build_id() {
+    let oracle = llvm_symbolizer("rust.llvm-symbolizer.txt");
+    let dir = temp_dir("wasm-build-id");
+    let log = dir.join("crash.txt");
+    let text = std::fs::read_to_string(wasm("rust.v8.txt")).unwrap();
+    std::fs::write(
+        &log,
+        text.replace(
+            "wasm://wasm/rust.wasm-005cbf0a",
+            "https://app.example/rust.stripped.wasm",
+        ),
+    )
+    .unwrap();
+    let debug = dir.join("app-debug-info.bin");
+    std::fs::copy(wasm("rust.wasm"), &debug).unwrap();
+    let stripped = wasm("rust.stripped.wasm");
+    let out = json_of(&symscope(&[
+        "symbolicate",
+        arg(&log),
+        "--format",
+        "json",
+        "-s",
+        arg(&stripped),
+        "-s",
+        arg(&debug),
+    ]));
+    let frames = frames(&out);
+    let mut checked = 0;
+    for f in frames.iter().filter(|f| wasm_location(f).is_some()) {
+        let offset = f["input"]["module_offset"].as_str().unwrap();
+        assert_eq!(f["symbol_file"], "rust.stripped.wasm + app-debug-info.bin");
+        let want: Vec<_> = oracle[offset].iter().map(rust_rendering).collect();
+        assert_eq!(chain(f), want, "at {offset}");
+        checked += 1;
+    }
+    assert_eq!(checked, 12);
 }

@@ -2,7 +2,8 @@
 //! own kind of symbol file while the JavaScript frames around it go through source maps.
 //!
 //! The module is found by the frame's URL (`main.wasm` ↔ `main.wasm`, `main.debug.wasm`,
-//! `main.wasm.debug`); a frame that names no file (V8's `wasm://wasm/<hash>`, `<anonymous>`,
+//! `main.wasm.debug`) or the module name V8 prints (`wasm://wasm/main.wasm-<hash>`); a frame
+//! that names no file (V8's `wasm://wasm/<hash>`, `<anonymous>`,
 //! a Firefox eval chain, JavaScriptCore) is matched to the loaded modules whose function at
 //! the printed index holds the printed offset. A module without DWARF hands over to its
 //! separate DWARF file, named by its `external_debug_info` section or sharing its `build_id`
@@ -33,6 +34,17 @@ fn names_file(module: &str) -> bool {
         || module.contains(" > "))
 }
 
+/// The module file a frame names: its URL's or path's base name, or the module name V8 puts
+/// before the hash (`wasm://wasm/app.wasm-005cbf0a`, from the module's `name` section).
+fn module_file(module: &str) -> Option<&str> {
+    if names_file(module) {
+        return Some(basename(module)).filter(|b| !b.is_empty());
+    }
+    let (name, hash) = module.strip_prefix("wasm://wasm/")?.rsplit_once('-')?;
+    (!name.is_empty() && hash.len() == 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then_some(name)
+}
+
 /// Whether a symbol file named `file` is the module `module` (a base name), or its debug file.
 fn names_module(file: &str, module: &str) -> bool {
     let stem = module.strip_suffix(".wasm").unwrap_or(module);
@@ -53,8 +65,7 @@ fn candidates(symbols: &SymbolSet, input: &FrameInput<&str>, index: u32) -> Vec<
             .enumerate()
             .filter_map(|(i, f)| Some((i, f.wasm.as_deref()?)))
     };
-    if let Some(file) = input.file.filter(|f| names_file(f)) {
-        let base = basename(file);
+    if let Some(base) = input.file.and_then(module_file) {
         let named: Vec<usize> = modules()
             .filter(|(i, _)| names_module(&symbols.natives[*i].name, base))
             .map(|(i, _)| i)
@@ -112,7 +123,7 @@ fn rebase(offset: u64, from: &WasmModule, to: &WasmModule) -> Option<u64> {
 pub(super) fn resolve(input: &FrameInput<&str>, index: u32, symbols: &SymbolSet) -> Wasm {
     let found = candidates(symbols, input, index);
     let module = found.first().copied();
-    let shown = input.file.filter(|f| names_file(f)).map(basename);
+    let shown = input.file.and_then(module_file);
     if let (Some(i), Some(offset)) = (module, input.module_offset)
         && let Some(d) = debug_file(symbols, i)
     {
@@ -162,7 +173,7 @@ pub(super) fn resolve(input: &FrameInput<&str>, index: u32, symbols: &SymbolSet)
     if let Some(offset) = input.module_offset.and_then(|o| u32::try_from(o).ok()) {
         let by_file = input
             .file
-            .filter(|f| names_file(f))
+            .and_then(module_file)
             .and_then(|f| symbols.find(f))
             .map(|m| m.resolver);
         let by_section = || {
@@ -260,6 +271,16 @@ mod tests {
             "http://127.0.0.1:8080/dev.js line 97 > eval line 58 > WebAssembly.instantiate"
         ));
         assert!(names_file("https://app.example/main.wasm"));
+        assert_eq!(
+            module_file("https://app.example/main.wasm?v=2"),
+            Some("main.wasm")
+        );
+        assert_eq!(
+            module_file("wasm://wasm/rust.wasm-005cbf0a"),
+            Some("rust.wasm")
+        );
+        assert_eq!(module_file("wasm://wasm/005cbf0a"), None);
+        assert_eq!(module_file("<anonymous>"), None);
     }
 
     /// A debug file whose code section starts later (more sections before it) answers
