@@ -247,25 +247,23 @@ fn separate_dwarf_is_found_through_external_debug_info() {
     assert!(step["note"].as_str().unwrap().contains("name section"));
 }
 
-/// A wasm source map, found through the module's `sourceMappingURL` section (the frames
-/// name only `wasm://wasm/<hash>`), looked up at line 1, column = offset: Mozilla's
-/// `source-map` answers the same.
-#[test]
-fn wasm_source_map_answers_as_source_map_does() {
+/// The frames of `log` through wasm map `map` (of module `module`, found through its
+/// `sourceMappingURL` section: the frames name only `wasm://wasm/…`), against Mozilla's
+/// `source-map` on the same map (`oracle`); each frame's function as `name` gives it.
+fn check_map(log: &str, module: &str, map: &str, oracle: &str, name: impl Fn(&Value) -> Value) {
     let oracle: Value =
-        serde_json::from_str(&std::fs::read_to_string(wasm("mapped.source-map.json")).unwrap())
-            .unwrap();
-    let frames = run("mapped.v8.txt", &["mapped.wasm", "mapped.wasm.map"], &[]);
+        serde_json::from_str(&std::fs::read_to_string(wasm(oracle)).unwrap()).unwrap();
+    let frames = run(log, &[module, map], &[]);
     let wasm_frames: Vec<&Value> = frames
         .iter()
         .filter(|f| wasm_location(f).is_some())
         .collect();
-    assert_eq!(wasm_frames.len(), 5);
+    assert!(wasm_frames.len() >= 5, "{log}");
     for f in wasm_frames {
         let offset = f["input"]["module_offset"].as_str().unwrap();
         let want = &oracle[offset];
         let got = &f["resolved"][0];
-        assert_eq!(f["symbol_file"], "mapped.wasm.map");
+        assert_eq!(f["symbol_file"], map);
         assert_eq!(got["file"], want["source"], "at {offset}");
         assert_eq!(got["line"], want["line"], "at {offset}");
         // `source-map` columns are 0-based, ours 1-based.
@@ -274,9 +272,41 @@ fn wasm_source_map_answers_as_source_map_does() {
             want["column"].as_u64().map(|c| c + 1),
             "at {offset}"
         );
-        // The function: as V8 printed it (from the name section), whole.
-        assert_eq!(got["function"], f["input"]["function"]);
+        assert_eq!(got["function"], name(f), "at {offset}");
     }
+}
+
+/// A wasm source map, looked up at line 1, column = offset: Mozilla's `source-map` answers
+/// the same. The C++ module's functions as V8 printed them (the name section, demangled by
+/// wasm-ld).
+#[test]
+fn wasm_source_map_answers_as_source_map_does() {
+    check_map(
+        "mapped.v8.txt",
+        "mapped.wasm",
+        "mapped.wasm.map",
+        "mapped.source-map.json",
+        |f| f["input"]["function"].clone(),
+    );
+}
+
+/// The Rust module's map: V8 prints the name section's mangled names behind the module's
+/// name (`rust.wasm._RNv…`); each shown demangled, as llvm-symbolizer names the function
+/// whose body holds the offset (the outermost of its chain in the module with DWARF, the
+/// same code).
+#[test]
+fn rust_wasm_source_map_names_functions_demangled() {
+    let dwarf = llvm_symbolizer("rust.llvm-symbolizer.txt");
+    check_map(
+        "rust-mapped.v8.txt",
+        "rust-mapped.wasm",
+        "rust-mapped.wasm.map",
+        "rust-mapped.source-map.json",
+        |f| {
+            let offset = f["input"]["module_offset"].as_str().unwrap();
+            Value::from(rust_rendering(dwarf[offset].last().unwrap()).0)
+        },
+    );
 }
 
 /// With no debug file, the text report names the module and what to add, once per module.

@@ -154,7 +154,7 @@ impl super::Resolve for Js<'_> {
         let wasm_name = frame.input.as_ref().and_then(|i| {
             let index = i.wasm_function.filter(|_| token.is_some())?;
             Some(match printed_as {
-                Some(p) => p.to_owned(),
+                Some(p) => super::wasm::printed_name(p, i.file),
                 None => super::wasm::section_name(self.symbols, i, index)?.to_owned(),
             })
         });

@@ -245,6 +245,18 @@ pub(super) fn section_name<'s>(
     symbols.natives[i].wasm.as_deref()?.name(index)
 }
 
+/// A wasm frame's name as V8 printed it, for people: without the module name V8 puts
+/// before it when the module has one (`rust.wasm._RNv…` in `wasm://wasm/rust.wasm-<hash>`),
+/// demangled (Rust, C++).
+pub(super) fn printed_name(printed: &str, module: Option<&str>) -> String {
+    let name = module
+        .filter(|m| m.starts_with("wasm://"))
+        .and_then(module_file)
+        .and_then(|m| printed.strip_prefix(m)?.strip_prefix('.'))
+        .unwrap_or(printed);
+    crate::symbols::native::clean_name(name).unwrap_or_else(|| name.to_owned())
+}
+
 /// The note of a frame several loaded modules could hold.
 fn ambiguity(symbols: &SymbolSet, found: &[usize]) -> String {
     let names: Vec<&str> = found
@@ -261,6 +273,22 @@ fn ambiguity(symbols: &SymbolSet, found: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printed_names_lose_the_module_and_are_demangled() {
+        // As node printed them (tests/fixtures/wasm/rust.v8.txt, crash.v8.txt).
+        assert_eq!(
+            printed_name(
+                "rust.wasm._RNvNtCsgXGp5Oqx2Ny_4core9panicking9panic_fmt",
+                Some("wasm://wasm/rust.wasm-005cbf0a")
+            ),
+            "core::panicking::panic_fmt"
+        );
+        assert_eq!(
+            printed_name("game::play(int, int)", Some("wasm://wasm/e44aa4c6")),
+            "game::play(int, int)"
+        );
+    }
 
     #[test]
     fn placeholders_name_no_file() {

@@ -57,7 +57,7 @@ mod upstream;
 mod wasm;
 
 pub use lazy::LazyDwarf;
-pub use names::without_clone_suffix;
+pub use names::{clean_name, without_clone_suffix};
 pub use pipeline::BUILD_PHASE;
 pub(crate) use schedule::check_shares;
 pub use wasm::{WasmError, WasmModule, is_wasm};

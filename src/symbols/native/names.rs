@@ -38,7 +38,7 @@ pub fn without_clone_suffix(name: &str) -> &str {
 
 /// The demangled, clone-suffix-free form of a function name (C++, Rust legacy and v0; the
 /// language is told from the name), or `None` when `raw` is already clean.
-pub(super) fn clean_name(raw: &str) -> Option<String> {
+pub fn clean_name(raw: &str) -> Option<String> {
     let name = Name::new(raw, NameMangling::Unknown, Language::Unknown);
     let demangled = name.try_demangle(DemangleOptions::complete());
     let clean = without_clone_suffix(&demangled);
