@@ -215,6 +215,40 @@ fn v8_frames_resolve_through_dwarf_as_llvm_symbolizer() {
     }
 }
 
+/// Emscripten's `-gseparate-dwarf` (Debian's emscripten 3.1.6): its module names its debug
+/// file in `external_debug_info`; each frame as llvm-symbolizer answers in the debug file.
+#[test]
+fn emscripten_separate_dwarf_resolves_as_llvm_symbolizer() {
+    let oracle = llvm_symbolizer("emscripten.llvm-symbolizer.txt");
+    let frames = run(
+        "emscripten.v8.txt",
+        &["emscripten.wasm", "emscripten.debug.wasm"],
+        &[],
+    );
+    let wasm_frames: Vec<&Value> = frames
+        .iter()
+        .filter(|f| wasm_location(f).is_some())
+        .collect();
+    assert_eq!(wasm_frames.len(), 5);
+    for f in wasm_frames {
+        let offset = f["input"]["module_offset"].as_str().unwrap();
+        assert_eq!(f["symbol_file"], "emscripten.wasm + emscripten.debug.wasm");
+        assert_eq!(chain(f), oracle[offset], "at {offset}");
+    }
+}
+
+/// Emscripten's `-gsource-map`: the map its build wrote, as `source-map` reads it.
+#[test]
+fn emscripten_source_map_answers_as_source_map_does() {
+    check_map(
+        "emscripten-map.v8.txt",
+        "emscripten-map.wasm",
+        "emscripten-map.wasm.map",
+        "emscripten-map.source-map.json",
+        |f| f["input"]["function"].clone(),
+    );
+}
+
 /// The module stripped of its DWARF names its separate debug file (`external_debug_info`):
 /// the same answers through it.
 #[test]
