@@ -394,15 +394,55 @@ fn rust_rendering((function, file, line): &(String, String, u64)) -> (String, St
         name = name.replace(from, to);
     }
 
+    (name, folded(file), *line)
+}
+
+/// A path with its `.` components dropped and `dir/..` folded, as the SymCache writes paths
+/// (llvm-symbolizer prints them as the DWARF has them).
+fn folded(file: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for p in file.split('/') {
         if p == ".." && parts.last().is_some_and(|l| *l != "..") {
             parts.pop();
-        } else {
+        } else if p != "." {
             parts.push(p);
         }
     }
-    (name, parts.join("/"), *line)
+    parts.join("/")
+}
+
+/// A WASI program (wasi-libc, run by node's WASI) aborting in libc below a function inlined
+/// into `main`: file and line of every entry as llvm-symbolizer gives them, and names but the
+/// outermost's; the outermost function is named by the module's name section, as V8 printed
+/// it (`main`, where DWARF has clang's `__main_argc_argv`), and where DWARF has nothing
+/// (llvm-symbolizer's `??`) that name is the answer, with no file.
+#[test]
+fn wasi_program_resolves_as_llvm_symbolizer() {
+    let oracle = llvm_symbolizer("wasi.llvm-symbolizer.txt");
+    let frames = run("wasi.v8.txt", &["wasi.wasm"], &[]);
+    let wasm_frames: Vec<&Value> = frames
+        .iter()
+        .filter(|f| wasm_location(f).is_some())
+        .collect();
+    assert_eq!(wasm_frames.len(), 6);
+    let mut named_by_section = 0;
+    for f in wasm_frames {
+        let offset = f["input"]["module_offset"].as_str().unwrap();
+        let printed = f["input"]["function"].as_str().unwrap().to_owned();
+        let mut want: Vec<(String, String, u64)> = oracle[offset]
+            .iter()
+            .map(|(n, file, l)| (n.clone(), folded(file), *l))
+            .collect();
+        let outer = want.last_mut().unwrap();
+        if outer.0 == "??" {
+            *outer = (printed, String::new(), 0);
+            named_by_section += 1;
+        } else {
+            outer.0 = printed;
+        }
+        assert_eq!(chain(f), want, "at {offset}");
+    }
+    assert_eq!(named_by_section, 2);
 }
 
 /// A Rust module's panic under node (core's bounds check, std's panic machinery, a closure

@@ -441,8 +441,7 @@ impl State<'_> {
     /// offset less the code section's start); `None` for the very last address, where no
     /// code can be (addr2line looks up `probe..probe + 1`), and before a module's code.
     fn probe(&self, addr: u64) -> Option<u64> {
-        addr.checked_add(self.base)?
-            .checked_sub(self.code_offset)
+        super::wasm::dwarf_address(addr.checked_add(self.base)?, self.code_offset)
             .filter(|&p| p < u64::MAX)
     }
 

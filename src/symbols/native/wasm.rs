@@ -45,6 +45,13 @@ pub struct WasmModule {
     pub debug_sections: Vec<(String, Range<usize>)>,
 }
 
+/// A module offset (what engines print) as DWARF in the module states it: from the code
+/// section's contents, which start at `code_offset`; `None` before the code section. The one
+/// place the two are converted.
+pub fn dwarf_address(module_offset: u64, code_offset: u64) -> Option<u64> {
+    module_offset.checked_sub(code_offset)
+}
+
 /// Whether `bytes` begin like a binary WebAssembly module.
 pub fn is_wasm(bytes: &[u8]) -> bool {
     bytes.starts_with(b"\0asm")
@@ -132,10 +139,9 @@ impl WasmModule {
         self.body(index).is_some_and(|b| b.contains(&offset))
     }
 
-    /// A module offset as DWARF in the module states it (from the code section's
-    /// contents); `None` before the code section.
+    /// A module offset as DWARF in the module states it (see [`dwarf_address`]).
     pub fn dwarf_address(&self, module_offset: u64) -> Option<u64> {
-        module_offset.checked_sub(self.code_offset)
+        dwarf_address(module_offset, self.code_offset)
     }
 
     /// Where DWARF section `name` (`.debug_info`) lies in the file.
