@@ -155,7 +155,10 @@ impl super::Resolve for Js<'_> {
             let index = i.wasm_function.filter(|_| token.is_some())?;
             Some(match printed_as {
                 Some(p) => super::wasm::printed_name(p, i.file),
-                None => super::wasm::section_name(self.symbols, i, index)?.to_owned(),
+                None => super::wasm::printed_name(
+                    super::wasm::section_name(self.symbols, i, index)?,
+                    None,
+                ),
             })
         });
         let next = Pending {

@@ -14,7 +14,7 @@ use crate::model::{
     Coverage, FrameInput, FrameStatus, FrameView, ModuleCoverage, Progress, ResolvedLocation,
     SymbolicatedFrame, TraceView,
 };
-use crate::symbols::native::NativeObject;
+use crate::symbols::native::{NativeLocation, NativeObject};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
@@ -215,25 +215,31 @@ fn resolve(input: Option<&FrameInput<&str>>, finder: &mut Finder<'_>) -> Symboli
             format!("{} has no function at offset {lookup:#x}", file.name),
         );
     }
-    let n = found.len();
     SymbolicatedFrame {
         status: FrameStatus::Resolved,
         symbol_file: Some(file.name.clone()),
         generated: None,
-        resolved: found
-            .into_iter()
-            .enumerate()
-            .map(|(k, l)| ResolvedLocation {
-                function: Some(l.function),
-                file: l.file,
-                line: l.line,
-                inlined: k + 1 < n,
-                ..ResolvedLocation::default()
-            })
-            .collect(),
+        resolved: chain(found),
         alternatives: Vec::new(),
         note: None,
     }
+}
+
+/// A debug file's answer as the frame's locations: innermost first, each but the last
+/// inlined into the next.
+pub(super) fn chain(found: Vec<NativeLocation>) -> Vec<ResolvedLocation> {
+    let n = found.len();
+    found
+        .into_iter()
+        .enumerate()
+        .map(|(k, l)| ResolvedLocation {
+            function: Some(l.function).filter(|f| !f.is_empty()),
+            file: l.file,
+            line: l.line,
+            inlined: k + 1 < n,
+            ..ResolvedLocation::default()
+        })
+        .collect()
 }
 
 /// Resolving native frames, and counting per module the frames and those resolved: the

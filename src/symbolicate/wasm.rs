@@ -15,7 +15,7 @@
 
 use super::{Resolver, SymbolSet, basename, unresolved};
 use crate::model::{FrameInput, FrameStatus, ResolvedLocation, SymbolicatedFrame};
-use crate::symbols::native::WasmModule;
+use crate::symbols::native::{WasmModule, clean_name};
 
 /// Where a WebAssembly frame goes.
 pub(super) enum Wasm {
@@ -134,7 +134,6 @@ pub(super) fn resolve(input: &FrameInput<&str>, index: u32, symbols: &SymbolSet)
         };
         let located = at.map(|a| debug.symbols.lookup(a)).unwrap_or_default();
         if !located.is_empty() {
-            let n = located.len();
             let symbol_file = if d == i {
                 debug.name.clone()
             } else {
@@ -144,17 +143,7 @@ pub(super) fn resolve(input: &FrameInput<&str>, index: u32, symbols: &SymbolSet)
                 status: FrameStatus::Resolved,
                 symbol_file: Some(symbol_file),
                 generated: None,
-                resolved: located
-                    .into_iter()
-                    .enumerate()
-                    .map(|(k, l)| ResolvedLocation {
-                        function: Some(l.function).filter(|f| !f.is_empty()),
-                        file: l.file,
-                        line: l.line,
-                        inlined: k + 1 < n,
-                        ..ResolvedLocation::default()
-                    })
-                    .collect(),
+                resolved: super::native::chain(located),
                 alternatives: Vec::new(),
                 note: None,
             };
@@ -205,7 +194,7 @@ pub(super) fn resolve(input: &FrameInput<&str>, index: u32, symbols: &SymbolSet)
             symbol_file: Some(symbols.natives[i].name.clone()),
             generated: None,
             resolved: vec![ResolvedLocation {
-                function: Some(name.to_owned()),
+                function: Some(clean_name(name).unwrap_or_else(|| name.to_owned())),
                 ..ResolvedLocation::default()
             }],
             alternatives: Vec::new(),
@@ -254,7 +243,7 @@ pub(super) fn printed_name(printed: &str, module: Option<&str>) -> String {
         .and_then(module_file)
         .and_then(|m| printed.strip_prefix(m)?.strip_prefix('.'))
         .unwrap_or(printed);
-    crate::symbols::native::clean_name(name).unwrap_or_else(|| name.to_owned())
+    clean_name(name).unwrap_or_else(|| name.to_owned())
 }
 
 /// The note of a frame several loaded modules could hold.
