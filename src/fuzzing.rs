@@ -339,7 +339,7 @@ pub fn native_symbols(data: &[u8]) {
     use crate::symbols::native::{NativeSymbols, WasmModule};
     // A WebAssembly module's layout: read or refused, never a panic; bodies in order.
     if let Ok(module) = WasmModule::parse(data) {
-        let count = module.imported + module.bodies.len() as u32;
+        let count = module.imported.saturating_add(module.bodies.len() as u32);
         for index in [0, module.imported, count.saturating_sub(1), count, u32::MAX] {
             let _ = (module.body(index), module.name(index));
         }
