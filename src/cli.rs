@@ -203,6 +203,9 @@ pub struct SymbolicateArgs {
     /// Base of the columns in the log (default: the detected format's).
     #[arg(long, value_name = "0|1", value_parser = clap::value_parser!(u32).range(0..=1))]
     pub column_base: Option<u32>,
+    /// JSON indented for people (the default is compact: one line, for programs).
+    #[arg(long)]
+    pub pretty: bool,
     /// A folder for derived data (native SymCaches, mapping indexes): read when it is there,
     /// filled when not. Without it the command writes nothing.
     #[arg(long, value_name = "DIR")]
@@ -597,7 +600,7 @@ pub fn symbolicate_command(
                 warnings: &warnings,
                 total_ms,
             };
-            report::write_json(&json, &mut out)
+            report::write_json(&json, args.pretty, &mut out)
         }
         OutputFormat::Text => report::write_text(&log.table, &warnings, &mut out),
     };

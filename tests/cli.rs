@@ -355,3 +355,43 @@ fn native_symcache_folder() {
     assert!(std::fs::read(&files[0]).unwrap().len() > 100, "rebuilt");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `symbolicate --format json` writes the document on one line; `--pretty` indents the same
+/// document.
+#[test]
+fn json_is_compact_unless_pretty() {
+    let map = js("three-esbuild/three.min.js.map");
+    let log = js("three-esbuild/trace.txt");
+    let compact = symscope(&[
+        "symbolicate",
+        "--format",
+        "json",
+        "-s",
+        arg(&map),
+        arg(&log),
+    ]);
+    let pretty = symscope(&[
+        "symbolicate",
+        "--format",
+        "json",
+        "--pretty",
+        "-s",
+        arg(&map),
+        arg(&log),
+    ]);
+    let text = String::from_utf8(compact.stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(
+        String::from_utf8(pretty.stdout.clone())
+            .unwrap()
+            .lines()
+            .count()
+            > 50
+    );
+    let mut a = json_of(&compact);
+    let mut b = json_of(&pretty);
+    // The run's own timings differ between runs.
+    a["timings"] = Value::Null;
+    b["timings"] = Value::Null;
+    assert_eq!(a, b);
+}

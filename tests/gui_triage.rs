@@ -238,6 +238,7 @@ fn copy_the_frame_and_the_trace_with_keys_and_the_menu() {
         symbols: vec![js("three-esbuild/three.min.js.map")],
         format: symscope::cli::OutputFormat::Text,
         column_base: None,
+        pretty: false,
         cache: None,
         log: js("three-esbuild/trace.txt"),
     };

@@ -9,9 +9,10 @@
 //! fields are added freely, never renamed or removed without bumping `schema`.
 //!
 //! ```text
-//! symscope symbolicate [-s|--symbols PATH]... [--format text|json] [--column-base 0|1]
-//!                      [--cache DIR] LOG
+//! symscope symbolicate [-s|--symbols PATH]... [--format text|json] [--pretty]
+//!                      [--column-base 0|1] [--cache DIR] LOG
 //! ```
+//! - The document is written compact, on one line (for programs); `--pretty` indents it.
 //! - `LOG` is a crash log, stack trace or minidump, or `-` for standard input.
 //! - `PATH` is a symbol file or a folder searched recursively (repeatable). Kinds are
 //!   detected from content, not from file names.
@@ -58,7 +59,9 @@
 //!     "line": 1, "column": 98188,          // as written in the log
 //!     "address": null,         // native: "0x…"
 //!     "module": null,          // native: the image or library
-//!     "module_offset": null    // native: "0x…", the address less the module's load address
+//!     "module_offset": null,   // native: "0x…", the address less the module's load
+//!                              // address; WebAssembly: the byte offset in the module
+//!     "wasm_function": 9       // WebAssembly only: the function's index in the module
 //!   },
 //!   "status": "resolved",      // resolved | no_symbols | not_covered | unparsed | skipped
 //!   "symbol_file": "three.min.js.map",     // the symbol file used ("a + b": two maps chained)
@@ -305,9 +308,15 @@ impl Serialize for Frame<'_> {
     }
 }
 
-/// Writes the JSON document, pretty, with a final line break.
-pub fn write_json<W: Write>(json: &Json<'_>, out: &mut W) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, json).map_err(std::io::Error::from)?;
+/// Writes the JSON document, compact (one line) or `pretty` (indented), with a final line
+/// break.
+pub fn write_json<W: Write>(json: &Json<'_>, pretty: bool, out: &mut W) -> std::io::Result<()> {
+    if pretty {
+        serde_json::to_writer_pretty(&mut *out, json)
+    } else {
+        serde_json::to_writer(&mut *out, json)
+    }
+    .map_err(std::io::Error::from)?;
     writeln!(out)
 }
 
