@@ -191,6 +191,18 @@ pub enum OutputFormat {
     Json,
 }
 
+/// Output format of `symbolicate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SymbolicateFormat {
+    /// The trace as written, each frame resolved beneath it.
+    Text,
+    /// The JSON document whose contract `engine::report` documents.
+    Json,
+    /// JSON lines: many logs, one line each (its path and its JSON document, or its error),
+    /// in input order, written as they are done.
+    Jsonl,
+}
+
 /// Arguments of `symbolicate`.
 #[derive(Debug, clap::Args)]
 pub struct SymbolicateArgs {
@@ -198,8 +210,8 @@ pub struct SymbolicateArgs {
     #[arg(short = 's', long = "symbols", value_name = "PATH")]
     pub symbols: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = SymbolicateFormat::Text)]
+    pub format: SymbolicateFormat,
     /// Base of the columns in the log (default: the detected format's).
     #[arg(long, value_name = "0|1", value_parser = clap::value_parser!(u32).range(0..=1))]
     pub column_base: Option<u32>,
@@ -210,9 +222,10 @@ pub struct SymbolicateArgs {
     /// filled when not. Without it the command writes nothing.
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
-    /// The log file, or `-` for standard input.
-    #[arg(value_name = "LOG")]
-    pub log: PathBuf,
+    /// The log file, or `-` for standard input. With `--format jsonl`: logs and folders of
+    /// them (read recursively), `-` reading log paths from standard input, one a line.
+    #[arg(value_name = "LOG", required = true)]
+    pub logs: Vec<PathBuf>,
 }
 
 /// An error that stops the command, with its exit code.
@@ -554,8 +567,17 @@ pub fn symbolicate_command(
     args: &SymbolicateArgs,
     out: &mut dyn std::io::Write,
 ) -> Result<(), Failure> {
+    if args.format == SymbolicateFormat::Jsonl {
+        return symbolicate_lines(args, out);
+    }
+    let [log_path] = args.logs.as_slice() else {
+        return Err(unusable(format!(
+            "{} logs given: --format text and json take one (--format jsonl takes many)",
+            args.logs.len()
+        )));
+    };
     let start = Instant::now();
-    let file = read_log(&args.log)?;
+    let file = read_log(log_path)?;
     // A text log is read first (its errors come first); a minidump once its symbols are
     // loaded, whose call-frame information walks its stacks.
     let mut log = if crate::formats::minidump::is_minidump(file.blob.as_slice()) {
@@ -594,7 +616,7 @@ pub fn symbolicate_command(
     // 10,000 frames is 300,000 lines.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     let written = match args.format {
-        OutputFormat::Json => {
+        SymbolicateFormat::Json | SymbolicateFormat::Jsonl => {
             let json = report::Json {
                 table: &log.table,
                 warnings: &warnings,
@@ -602,7 +624,7 @@ pub fn symbolicate_command(
             };
             report::write_json(&json, args.pretty, &mut out)
         }
-        OutputFormat::Text => report::write_text(&log.table, &warnings, &mut out),
+        SymbolicateFormat::Text => report::write_text(&log.table, &warnings, &mut out),
     };
     match written.and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
@@ -613,6 +635,85 @@ pub fn symbolicate_command(
             message: format!("writing output: {e}"),
         }),
     }
+}
+
+/// `symbolicate --format jsonl`: the symbol files loaded once, then every log (folders read
+/// recursively, `-` a list of paths on standard input) symbolicated on every core and written
+/// as one line, in input order, as soon as it and those before it are done. A log that cannot
+/// be used is a line with its error; the symbol files' warnings go to standard error.
+fn symbolicate_lines(args: &SymbolicateArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    let mut symbols = SymbolSet::new();
+    let mut warnings = Vec::new();
+    for path in &args.symbols {
+        load_symbols(path, args.cache.as_deref(), &mut symbols, &mut warnings)?;
+    }
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut given = Vec::new();
+    for path in &args.logs {
+        if path.as_os_str() == "-" {
+            let mut list = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut list)
+                .map_err(|e| unusable(format!("standard input: {e}")))?;
+            given.extend(
+                list.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(PathBuf::from),
+            );
+        } else {
+            given.push(path.clone());
+        }
+    }
+    // Folders are searched; a file is taken as given (an unreadable one is a line of its own).
+    let mut paths = Vec::new();
+    for path in given {
+        if path.is_dir() {
+            let (found, errors) = crate::workspace::expand_paths(std::slice::from_ref(&path));
+            paths.extend(found);
+            for e in errors {
+                eprintln!("warning: {e}");
+            }
+        } else {
+            paths.push(path);
+        }
+    }
+    let options = Options {
+        column_base: args.column_base,
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    let mut result = Ok(());
+    crate::jobs::batch::each_log(&paths, &symbols, options, &mut |i, log| {
+        let path = paths[i].display().to_string();
+        let written = match log {
+            Ok((table, ms)) => {
+                let line = report::JsonLine {
+                    path: &path,
+                    doc: report::Json {
+                        table: &table,
+                        warnings: &[],
+                        total_ms: ms,
+                    },
+                };
+                serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)
+            }
+            Err(e) => {
+                let line = report::JsonLineError {
+                    path: &path,
+                    error: e.reason.to_string(),
+                };
+                serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)
+            }
+        };
+        // Each line is out as soon as it is written, for the pipeline reading it.
+        result = written
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush());
+        result.is_ok()
+    });
+    std::thread::spawn(move || drop(symbols));
+    finish_output(result)
 }
 
 /// Writes output, a closed pipe (`| head`) not being an error of ours.

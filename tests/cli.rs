@@ -395,3 +395,91 @@ fn json_is_compact_unless_pretty() {
     b["timings"] = Value::Null;
     assert_eq!(a, b);
 }
+
+/// `symbolicate --format jsonl`: many logs (a folder read recursively, files as given, `-`
+/// a list of paths on standard input), one line each in input order, each log's line its
+/// path and the very document `--format json` writes for it alone; a log that cannot be used
+/// is a line with its error, and the run goes on.
+#[test]
+fn json_lines_one_per_log_in_order_errors_as_lines() {
+    let dir = temp_dir("jsonl");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let trace = js("three-esbuild/trace.txt");
+    std::fs::copy(&trace, dir.join("a.txt")).unwrap();
+    std::fs::copy(&trace, dir.join("sub/b.txt")).unwrap();
+    std::fs::write(dir.join("c.txt"), "not a log at all\n").unwrap();
+    let missing = dir.join("missing.txt");
+    let map = js("three-esbuild/three.min.js.map");
+    let run = |args: &[&str], stdin: Option<String>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_symscope"));
+        c.args(["symbolicate", "--format", "jsonl", "-s", arg(&map)])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.unwrap_or_default().as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect::<Vec<Value>>()
+    };
+    let alone = {
+        let mut doc = json_of(&symscope(&[
+            "symbolicate",
+            "--format",
+            "json",
+            "-s",
+            arg(&map),
+            arg(&trace),
+        ]));
+        doc["timings"] = Value::Null;
+        doc
+    };
+    let lines = run(&[arg(&dir), arg(&missing)], None);
+    let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+    let name = |p: &Path| p.display().to_string();
+    assert_eq!(
+        paths,
+        [
+            name(&dir.join("a.txt")),
+            name(&dir.join("c.txt")),
+            name(&dir.join("sub/b.txt")),
+            name(&missing)
+        ]
+    );
+    for (k, line) in lines.iter().enumerate() {
+        if k == 1 || k == 3 {
+            assert!(line["error"].is_string(), "{line}");
+            assert!(line.get("stacks").is_none());
+            continue;
+        }
+        let mut doc = line.clone();
+        doc.as_object_mut().unwrap().remove("path");
+        doc["timings"] = Value::Null;
+        assert_eq!(doc, alone, "line {k}");
+    }
+    // Paths from standard input, in the order given.
+    let list = format!(
+        "{}\n\n{}\n",
+        dir.join("sub/b.txt").display(),
+        dir.join("a.txt").display()
+    );
+    let lines = run(&["-"], Some(list));
+    let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [name(&dir.join("sub/b.txt")), name(&dir.join("a.txt"))]
+    );
+    // Text and JSON take one log.
+    let two = symscope(&["symbolicate", arg(&trace), arg(&trace)]);
+    assert_eq!(two.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

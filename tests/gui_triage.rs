@@ -236,11 +236,11 @@ fn copy_the_frame_and_the_trace_with_keys_and_the_menu() {
     let mut cli = Vec::new();
     let args = symscope::cli::SymbolicateArgs {
         symbols: vec![js("three-esbuild/three.min.js.map")],
-        format: symscope::cli::OutputFormat::Text,
+        format: symscope::cli::SymbolicateFormat::Text,
         column_base: None,
         pretty: false,
         cache: None,
-        log: js("three-esbuild/trace.txt"),
+        logs: vec![js("three-esbuild/trace.txt")],
     };
     symscope::cli::symbolicate_command(&args, &mut cli).unwrap();
     assert_eq!(copied, String::from_utf8(cli).unwrap());

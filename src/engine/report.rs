@@ -9,10 +9,16 @@
 //! fields are added freely, never renamed or removed without bumping `schema`.
 //!
 //! ```text
-//! symscope symbolicate [-s|--symbols PATH]... [--format text|json] [--pretty]
-//!                      [--column-base 0|1] [--cache DIR] LOG
+//! symscope symbolicate [-s|--symbols PATH]... [--format text|json|jsonl] [--pretty]
+//!                      [--column-base 0|1] [--cache DIR] LOG|DIR...|-
 //! ```
 //! - The document is written compact, on one line (for programs); `--pretty` indents it.
+//! - `--format jsonl` (JSON lines) takes many logs: files, folders (read recursively) and
+//!   `-` (log paths on standard input, one a line). Each log is one line, in input order,
+//!   written as soon as it and those before it are done: `{"path": "…", …}` with the fields
+//!   of its document below (its own `warnings`; `timings.total_ms` its own read and look-up),
+//!   or `{"path": "…", "error": "…"}` for a log that cannot be used, which never ends the run.
+//!   The symbol files are loaded once; their warnings go to standard error.
 //! - `LOG` is a crash log, stack trace or minidump, or `-` for standard input.
 //! - `PATH` is a symbol file or a folder searched recursively (repeatable). Kinds are
 //!   detected from content, not from file names.
@@ -175,11 +181,50 @@ fn round3(ms: f64) -> f64 {
     (ms * 1000.0).round() / 1000.0
 }
 
+/// One log of `symbolicate --format jsonl`: its path as given, then the fields of its
+/// [`Json`] document, on one line.
+pub struct JsonLine<'t> {
+    /// The log's path.
+    pub path: &'t str,
+    /// Its document.
+    pub doc: Json<'t>,
+}
+
+/// A log `symbolicate --format jsonl` could not use: its path and why, on one line.
+#[derive(Serialize)]
+pub struct JsonLineError<'a> {
+    /// The log's path.
+    pub path: &'a str,
+    /// What is wrong with it.
+    pub error: String,
+}
+
+impl Serialize for JsonLine<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.doc.serialize_with_path(Some(self.path), s)
+    }
+}
+
 impl Serialize for Json<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.serialize_with_path(None, s)
+    }
+}
+
+impl Json<'_> {
+    /// The document, its log's `path` first when given.
+    fn serialize_with_path<S: Serializer>(
+        &self,
+        path: Option<&str>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         let table = self.table;
         let modules = table.modules();
-        let mut doc = s.serialize_struct("Report", if modules.is_empty() { 5 } else { 6 })?;
+        let fields = 5 + usize::from(!modules.is_empty()) + usize::from(path.is_some());
+        let mut doc = s.serialize_struct("Report", fields)?;
+        if let Some(path) = path {
+            doc.serialize_field("path", path)?;
+        }
         doc.serialize_field("schema", &SCHEMA)?;
         doc.serialize_field("format", table.format().as_str())?;
         doc.serialize_field("stacks", &Stacks(table))?;

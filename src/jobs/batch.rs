@@ -79,6 +79,39 @@ pub fn bucket_logs(
     }
 }
 
+/// A log [`each_log`] symbolicated, and the milliseconds its read and look-up took.
+pub type Done = (Arc<engine::FrameTable>, f64);
+
+/// Logs at a time in [`each_log`]: the results of one chunk are held, no more.
+const CHUNK: usize = 64;
+
+/// Reads and symbolicates the logs at `paths` on every thread, handing each result (with its
+/// milliseconds) to `emit` in the order of `paths` (a chunk of logs at a time, so that results are written as they
+/// finish and few are held); `emit` answers whether to go on.
+pub fn each_log(
+    paths: &[PathBuf],
+    symbols: &SymbolSet,
+    options: Options,
+    emit: &mut dyn FnMut(usize, Result<Done, engine::Error>) -> bool,
+) {
+    let cfi = symbols.cfi();
+    for (c, chunk) in paths.chunks(CHUNK).enumerate() {
+        let done: Vec<_> = chunk
+            .par_iter()
+            .map(|path| {
+                let start = std::time::Instant::now();
+                let table = symbolicated(path, None, symbols, &cfi, options)?;
+                Ok((table, start.elapsed().as_secs_f64() * 1e3))
+            })
+            .collect();
+        for (k, result) in done.into_iter().enumerate() {
+            if !emit(c * CHUNK + k, result) {
+                return;
+            }
+        }
+    }
+}
+
 /// One log read (unless `parsed` has it) and symbolicated, or why it cannot be.
 fn symbolicated(
     path: &std::path::Path,
