@@ -28,6 +28,7 @@ use crate::model::{
     TraceView,
 };
 use crate::symbols::sourcemap::{SourceMap, Token};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -59,6 +60,7 @@ pub(super) fn symbolicate(
             .flat_map(|m| m.violations.iter().map(move |v| format!("{}: {v}", m.name)))
             .collect(),
         pending: None,
+        looked_up: FxHashMap::default(),
     };
     let cancelled = walk(trace, &mut js, progress, "look-up", sink);
     let loads = symbols
@@ -90,7 +92,16 @@ struct Js<'s> {
     /// The frame before this one, held back until its caller (this frame) is resolved: its
     /// name may come from the caller's call site.
     pending: Option<Pending>,
+    /// Each distinct position looked up once: by file, then by what else of the frame's
+    /// input the look-up reads.
+    looked_up: FxHashMap<String, FxHashMap<Position, Looked>>,
 }
+
+/// What of a frame's input, besides its file, its look-up reads.
+type Position = (Option<u32>, Option<u32>, bool, Option<u32>, Option<u64>);
+
+/// A position's look-up: the frame as resolved before naming, and what naming needs.
+type Looked = (SymbolicatedFrame, Option<NamedToken>);
 
 /// A resolved frame waiting for its caller, with what naming it needs.
 struct Pending {
@@ -107,14 +118,39 @@ struct Pending {
 
 impl super::Resolve for Js<'_> {
     fn frame(&mut self, frame: &FrameView<'_>, sink: &mut dyn ResultSink) {
-        let (mut resolved, token) = resolve_frame(
-            frame.input.as_ref(),
-            self.base,
-            self.symbols,
-            &mut self.matches,
-            &mut self.next_maps,
-            &mut self.warnings,
-        );
+        // A log repeats positions (a loop's frames, a million lines into one bundle): each
+        // distinct one is looked up once.
+        let key = frame.input.as_ref().and_then(|i| {
+            let position = (
+                i.line,
+                i.column,
+                i.builtin,
+                i.wasm_function,
+                i.module_offset,
+            );
+            Some((i.file?, position))
+        });
+        let known = key.and_then(|(file, at)| self.looked_up.get(file)?.get(&at).cloned());
+        let (mut resolved, token) = match known {
+            Some(looked) => looked,
+            None => {
+                let looked = resolve_frame(
+                    frame.input.as_ref(),
+                    self.base,
+                    self.symbols,
+                    &mut self.matches,
+                    &mut self.next_maps,
+                    &mut self.warnings,
+                );
+                if let Some((file, at)) = key {
+                    self.looked_up
+                        .entry(file.to_owned())
+                        .or_default()
+                        .insert(at, looked.clone());
+                }
+                looked
+            }
+        };
         if let Some(eval) = frame.input.as_ref().and_then(|i| i.eval) {
             let note = format!(
                 "runs in eval'd code (at {eval} there); shown at the eval call, the position a source map can map"
