@@ -128,8 +128,12 @@ pub struct BucketsArgs {
     /// A folder for derived data, as for `symbolicate`.
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
+    /// The JSON lines `symbolicate --format jsonl` wrote (`-`: standard input), grouped as they
+    /// are, without symbolicating again (instead of logs and symbol files).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["logs", "symbols"])]
+    pub from_jsonl: Option<PathBuf>,
     /// Crash logs, or folders of them (read recursively).
-    #[arg(value_name = "LOG|DIR", required = true)]
+    #[arg(value_name = "LOG|DIR", required_unless_present = "from_jsonl")]
     pub logs: Vec<PathBuf>,
 }
 
@@ -733,6 +737,9 @@ fn finish_output(written: std::io::Result<()>) -> Result<(), Failure> {
 /// contract is documented in `engine::report`). A log that cannot be used is listed, never
 /// fatal; a path that does not exist is (exit 2).
 pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
+    if let Some(lines) = &args.from_jsonl {
+        return buckets_from_lines(args, lines, out);
+    }
     let start = Instant::now();
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
@@ -773,12 +780,72 @@ pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Resu
         phases: &phases,
         total_ms,
     };
+    write_buckets(args, &json, out)
+}
+
+/// `buckets --from-jsonl`: each line `symbolicate --format jsonl` wrote read back into its
+/// table and bucketed as `buckets` buckets a log; a line with an error is listed as
+/// unreadable, as its log would be.
+fn buckets_from_lines(
+    args: &BucketsArgs,
+    file: &Path,
+    out: &mut dyn std::io::Write,
+) -> Result<(), Failure> {
+    let start = Instant::now();
+    let text = if file.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| unusable(format!("standard input: {e}")))?;
+        text
+    } else {
+        std::fs::read_to_string(file).map_err(|e| unusable(format!("{}: {e}", file.display())))?
+    };
+    let mut bucketing = engine::buckets::Bucketing::new(args.frames.max(1));
+    let (mut names, mut unreadable) = (Vec::new(), Vec::new());
+    for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let doc: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| unusable(format!("{}: line {}: not JSON: {e}", file.display(), n + 1)))?;
+        let path = doc["path"].as_str().unwrap_or_default().to_owned();
+        if let Some(error) = doc["error"].as_str() {
+            unreadable.push((path.clone(), error.to_owned()));
+        } else {
+            let table = report::table_of_document(&doc)
+                .map_err(|e| unusable(format!("{}: line {}: {e}", file.display(), n + 1)))?;
+            if bucketing
+                .add(names.len(), &std::sync::Arc::new(table))
+                .is_none()
+            {
+                let reason = engine::Reason::NoStackToSign.to_string();
+                unreadable.push((path.clone(), reason));
+            }
+        }
+        names.push(path);
+    }
+    let total_ms = start.elapsed().as_secs_f64() * 1e3;
+    let buckets = bucketing.finish();
+    let json = report::BucketsJson {
+        buckets: &buckets,
+        paths: &names,
+        unreadable: &unreadable,
+        warnings: &[],
+        phases: &[("bucket lines".to_owned(), total_ms)],
+        total_ms,
+    };
+    write_buckets(args, &json, out)
+}
+
+/// Writes `buckets`' output in the format asked for.
+fn write_buckets(
+    args: &BucketsArgs,
+    json: &report::BucketsJson<'_>,
+    out: &mut dyn std::io::Write,
+) -> Result<(), Failure> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     let written = match args.format {
-        OutputFormat::Json => serde_json::to_writer_pretty(&mut out, &json)
+        OutputFormat::Json => serde_json::to_writer_pretty(&mut out, json)
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out)),
-        OutputFormat::Text => report::write_buckets_text(&json, &mut out),
+        OutputFormat::Text => report::write_buckets_text(json, &mut out),
     };
     finish_output(written.and_then(|()| out.flush()))
 }

@@ -389,3 +389,41 @@ fn parsed_logs_are_bucketed_without_reading_them_again() {
         symscope::engine::Reason::Read(_)
     ));
 }
+
+/// `buckets --from-jsonl` groups the lines `symbolicate --format jsonl` wrote for a folder
+/// (symbolicated once, not again) into the very buckets `buckets` finds on the folder itself:
+/// the same members, signatures, titles and frames, the same unreadable files.
+#[test]
+fn buckets_from_json_lines_equal_buckets_of_the_logs() {
+    let dir = temp_dir("buckets-jsonl");
+    crashgen::generate(&dir, SOURCES.len() * 4, 11);
+    std::fs::write(dir.join("night-00/core.bin"), [0u8, 1, 2, 0, 255, 0]).unwrap();
+    let run = |head: &[&str], tail: &[&str]| {
+        let mut args: Vec<String> = head.iter().map(|s| (*s).to_owned()).collect();
+        args.extend(symbol_args());
+        args.extend(tail.iter().map(|s| (*s).to_owned()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        symscope(&args)
+    };
+    let mut direct = json_of(&run(&["buckets", "--format", "json"], &[arg(&dir)]));
+    let lines = run(&["symbolicate", "--format", "jsonl"], &[arg(&dir)]);
+    assert!(lines.status.success());
+    let file = dir.join("lines.jsonl");
+    std::fs::write(&file, &lines.stdout).unwrap();
+    let mut read_back = json_of(&symscope(&[
+        "buckets",
+        "--format",
+        "json",
+        "--from-jsonl",
+        arg(&file),
+    ]));
+    // How long each took, and the symbol files' warnings, are the runs' own.
+    for doc in [&mut direct, &mut read_back] {
+        for key in ["timings", "warnings"] {
+            doc.as_object_mut().unwrap().remove(key);
+        }
+    }
+    assert!(direct["buckets"].as_array().unwrap().len() >= SOURCES.len() / 2);
+    assert_eq!(read_back, direct);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -841,3 +841,113 @@ pub fn write_diff_text<W: Write>(json: &DiffJson<'_>, out: &mut W) -> std::io::R
     }
     Ok(())
 }
+
+/// Why a JSON document could not be read back ([`table_of_document`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a symbolicated log as `symbolicate --format json|jsonl` writes it: {0}")]
+pub struct DocumentError(String);
+
+/// A document `symbolicate --format json` wrote (or one line of `--format jsonl`), read back
+/// into the table it was written from, as `buckets --from-jsonl` groups logs without
+/// symbolicating them again. What the contract leaves out is not restored: line numbers in
+/// the log, generated positions, and the identifiers and flags frames are matched with.
+pub fn table_of_document(doc: &serde_json::Value) -> Result<FrameTable, DocumentError> {
+    use crate::model::{
+        Frame, FrameInput, LogFormat, NameSource, Stack, SymbolicatedFrame, SymbolicatedStack,
+        SymbolicatedTrace, Trace,
+    };
+    use serde_json::Value;
+    let bad = |what: &str| DocumentError(what.to_owned());
+    let text = |v: &Value| v.as_str().map(str::to_owned);
+    let number = |v: &Value| v.as_u64().and_then(|n| u32::try_from(n).ok());
+    let hex = |v: &Value| {
+        v.as_str()
+            .and_then(|s| s.strip_prefix("0x"))
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+    };
+    let format: LogFormat =
+        serde_json::from_value(doc["format"].clone()).map_err(|_| bad("no known `format`"))?;
+    let location = |l: &Value| ResolvedLocation {
+        function: text(&l["function"]),
+        name_source: serde_json::from_value::<Option<NameSource>>(l["name_source"].clone())
+            .ok()
+            .flatten(),
+        token_name: text(&l["token_name"]),
+        file: text(&l["file"]),
+        source_index: None,
+        line: number(&l["line"]),
+        column: number(&l["column"]),
+        inlined: l["inlined"].as_bool().unwrap_or(false),
+        ignored: l["ignored"].as_bool().unwrap_or(false),
+    };
+    let chain = |v: &Value| -> Vec<ResolvedLocation> {
+        v.as_array()
+            .map(|a| a.iter().map(location).collect())
+            .unwrap_or_default()
+    };
+    let mut trace = Trace {
+        format,
+        stacks: Vec::new(),
+        modules: Vec::new(),
+    };
+    let mut result = SymbolicatedTrace {
+        format,
+        stacks: Vec::new(),
+        warnings: Vec::new(),
+        timings: Vec::new(),
+        modules: Vec::new(),
+    };
+    for stack in doc["stacks"].as_array().ok_or_else(|| bad("no `stacks`"))? {
+        let title = text(&stack["title"]).unwrap_or_default();
+        let crashed = stack["crashed"].as_bool().unwrap_or(false);
+        let (mut frames, mut resolved) = (Vec::new(), Vec::new());
+        for f in stack["frames"]
+            .as_array()
+            .ok_or_else(|| bad("a stack with no `frames`"))?
+        {
+            let status: FrameStatus = serde_json::from_value(f["status"].clone())
+                .map_err(|_| bad("a frame with no known `status`"))?;
+            let i = &f["input"];
+            let input = (status != FrameStatus::Unparsed).then(|| FrameInput {
+                function: text(&i["function"]),
+                file: text(&i["file"]),
+                line: number(&i["line"]),
+                column: number(&i["column"]),
+                address: hex(&i["address"]),
+                module: text(&i["module"]),
+                module_offset: hex(&i["module_offset"]),
+                wasm_function: number(&i["wasm_function"]),
+                eval: text(&i["eval"]),
+                ..FrameInput::default()
+            });
+            frames.push(Frame {
+                raw: text(&f["raw"]).unwrap_or_default(),
+                line_no: 0,
+                input,
+            });
+            resolved.push(SymbolicatedFrame {
+                status,
+                symbol_file: text(&f["symbol_file"]),
+                generated: None,
+                resolved: chain(&f["resolved"]),
+                alternatives: f["alternatives"]
+                    .as_array()
+                    .map(|a| a.iter().map(chain).collect())
+                    .unwrap_or_default(),
+                note: text(&f["note"]),
+            });
+        }
+        trace.stacks.push(Stack {
+            title: title.clone(),
+            title_line: 0,
+            crashed,
+            frames,
+        });
+        result.stacks.push(SymbolicatedStack {
+            title,
+            crashed,
+            frames: resolved,
+        });
+    }
+    Ok(FrameTable::from_trace(&trace, Some(&result)))
+}
