@@ -234,6 +234,23 @@ pub fn stack_parsers(data: &[u8]) {
                 );
             }
         }
+        // Its JSON document reads back into a table with the same signature (what
+        // `buckets --from-jsonl` buckets by).
+        let json = engine::report::Json {
+            table: &table,
+            warnings: &[],
+            total_ms: 0.0,
+        };
+        let doc = serde_json::to_value(&json).expect("our document serialises");
+        let back = engine::report::table_of_document(&doc).expect("our document reads back");
+        if let Some(s) = engine::signature::signed_stack(&table) {
+            let sign = |t: &FrameTable| engine::signature::signature(t, s, 5).fingerprint();
+            assert_eq!(sign(&back), sign(&table));
+        }
+    }
+    // Any JSON read as a symbolicated log: a table or an error, never a panic.
+    if let Ok(doc) = serde_json::from_slice::<serde_json::Value>(data) {
+        let _ = engine::report::table_of_document(&doc);
     }
     let file = Detected::new("log", Blob::from(data));
     if let Ok(log) = engine::read_log(&file, &engine::Cfi::new(), &mut NoProgress) {
