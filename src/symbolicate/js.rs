@@ -13,6 +13,9 @@
 //! `name_source` says which answered. An unresolved frame says why: `no_symbols` (and which
 //! map to add), `not_covered` (no mapping there, or one without a source, as in a bundler's
 //! runtime helper), `skipped` (native and built-in frames), `unparsed` (kept, not understood).
+//! Each distinct position of a run is looked up once; frames that share it share the answer,
+//! then are named each from its own caller. WebAssembly frames go through `wasm.rs` (a wasm
+//! source map's answer comes back here, at line 1, column = offset).
 //! A frame in eval'd code is looked up at the eval call and its note gives the eval'd
 //! position; a loaded map that breaks a rule of the spec engines let pass says so in the
 //! run's warnings.
