@@ -139,7 +139,8 @@ impl WasmModule {
         self.body(index).is_some_and(|b| b.contains(&offset))
     }
 
-    /// A module offset as DWARF in the module states it (see [`dwarf_address`]).
+    /// A module offset as DWARF in the module states it (from the code section's contents;
+    /// `None` before the code section).
     pub fn dwarf_address(&self, module_offset: u64) -> Option<u64> {
         dwarf_address(module_offset, self.code_offset)
     }
