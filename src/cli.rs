@@ -755,6 +755,7 @@ pub fn buckets_command(args: &BucketsArgs, out: &mut dyn std::io::Write) -> Resu
     let batch = crate::jobs::batch::bucket_logs(
         &paths,
         &Default::default(),
+        &[],
         &symbols,
         Options::default(),
         args.frames.max(1),
@@ -800,31 +801,43 @@ fn buckets_from_lines(
     } else {
         std::fs::read_to_string(file).map_err(|e| unusable(format!("{}: {e}", file.display())))?
     };
-    let mut bucketing = engine::buckets::Bucketing::new(args.frames.max(1));
-    let (mut names, mut unreadable) = (Vec::new(), Vec::new());
-    for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
-        let doc: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| unusable(format!("{}: line {}: not JSON: {e}", file.display(), n + 1)))?;
-        let path = doc["path"].as_str().unwrap_or_default().to_owned();
-        if let Some(error) = doc["error"].as_str() {
-            unreadable.push((path.clone(), error.to_owned()));
-        } else {
-            let table = report::table_of_document(&doc)
-                .map_err(|e| unusable(format!("{}: line {}: {e}", file.display(), n + 1)))?;
-            if bucketing
-                .add(names.len(), &std::sync::Arc::new(table))
-                .is_none()
-            {
-                let reason = engine::Reason::NoStackToSign.to_string();
-                unreadable.push((path.clone(), reason));
+    let lines = report::documents_of_lines(&text)
+        .map_err(|e| unusable(format!("{}: {e}", file.display())))?;
+    let (mut names, mut failed, mut read_back) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, line) in lines.into_iter().enumerate() {
+        match line {
+            report::LineDocument::Table(path, table) => {
+                names.push(path);
+                read_back.push((i, std::sync::Arc::new(*table)));
+            }
+            report::LineDocument::Failed(path, error) => {
+                names.push(path);
+                failed.push((i, error));
             }
         }
-        names.push(path);
     }
+    let batch = crate::jobs::batch::bucket_logs(
+        &[],
+        &Default::default(),
+        &read_back,
+        &SymbolSet::new(),
+        Options::default(),
+        args.frames.max(1),
+        &|_, _| true,
+    );
+    let reasons = batch
+        .unreadable
+        .iter()
+        .map(|(i, e)| (*i, e.reason.to_string()));
+    let mut unreadable: Vec<(usize, String)> = failed.into_iter().chain(reasons).collect();
+    unreadable.sort_by_key(|(i, _)| *i);
+    let unreadable: Vec<(String, String)> = unreadable
+        .into_iter()
+        .map(|(i, reason)| (names[i].clone(), reason))
+        .collect();
     let total_ms = start.elapsed().as_secs_f64() * 1e3;
-    let buckets = bucketing.finish();
     let json = report::BucketsJson {
-        buckets: &buckets,
+        buckets: &batch.buckets,
         paths: &names,
         unreadable: &unreadable,
         warnings: &[],

@@ -367,6 +367,7 @@ fn parsed_logs_are_bucketed_without_reading_them_again() {
     let batch = symscope::jobs::batch::bucket_logs(
         &paths,
         &parsed,
+        &[],
         &symbols,
         symscope::symbolicate::Options::default(),
         5,
@@ -378,6 +379,7 @@ fn parsed_logs_are_bucketed_without_reading_them_again() {
     let none = symscope::jobs::batch::bucket_logs(
         &paths,
         &Default::default(),
+        &[],
         &symbols,
         symscope::symbolicate::Options::default(),
         5,

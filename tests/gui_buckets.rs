@@ -244,3 +244,59 @@ fn two_stacks_of_a_log_and_two_logs_of_the_workspace_compared() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A file of `symbolicate --format jsonl`'s lines dropped alone (no symbol file loaded):
+/// it opens as the Buckets view, its logs symbolicated already, the same buckets
+/// `symscope buckets --from-jsonl` gives, and it is not kept as an input.
+#[test]
+fn json_lines_dropped_open_as_buckets() {
+    use common::crashgen::{self, SOURCES, SYMBOLS};
+    let dir = temp_dir("gui-buckets-jsonl");
+    let crashes = dir.join("crashes");
+    std::fs::create_dir_all(&crashes).unwrap();
+    crashgen::generate(&crashes, SOURCES.len() * 2, 13);
+    let mut args = vec!["symbolicate".to_owned(), "--format".into(), "jsonl".into()];
+    for s in SYMBOLS {
+        args.push("-s".into());
+        args.push(crashgen::fixtures().join(s).display().to_string());
+    }
+    args.push(crashes.display().to_string());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines = dir.join("night.jsonl");
+    std::fs::write(&lines, &out.stdout).unwrap();
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["buckets", "--format", "json", "--from-jsonl"])
+        .arg(&lines)
+        .output()
+        .unwrap();
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let buckets = cli["buckets"].as_array().unwrap();
+    let mut h = app_sized(1280.0, 1000.0);
+    h.run_steps(2);
+    drop_files(&mut h, &[lines]);
+    let summary = format!("Buckets: {} logs in {} buckets", cli["logs"], buckets.len());
+    settle(&mut h, |h| has_label(h, &summary));
+    assert!(h.state().inputs.is_empty());
+    // Each bucket's title and count as the CLI has them.
+    let bucketed = h.state().view.buckets.bucketed.clone().unwrap();
+    let ours: Vec<(String, usize)> = bucketed
+        .buckets
+        .iter()
+        .map(|b| (b.title(), b.count()))
+        .collect();
+    let theirs: Vec<(String, usize)> = buckets
+        .iter()
+        .map(|b| {
+            (
+                b["title"].as_str().unwrap().to_owned(),
+                b["count"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    assert_eq!(ours, theirs);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -124,6 +124,11 @@ impl AppState {
         match output {
             JobOutput::Loaded {
                 input,
+                kind: crate::model::FileKind::SymbolicatedLogs,
+                ..
+            } => self.open_as_buckets(input),
+            JobOutput::Loaded {
+                input,
                 kind,
                 loaded,
                 size,
@@ -175,6 +180,17 @@ impl AppState {
     }
 
     /// An input is loaded: what it is and what it holds are recorded.
+    /// An input that holds `symbolicate --format jsonl`'s lines opens as the Buckets view's
+    /// source (its logs symbolicated already) rather than as an input.
+    fn open_as_buckets(&mut self, input: InputId) {
+        let Some(i) = self.inputs.iter().position(|e| e.id == input) else {
+            return;
+        };
+        let path = self.inputs.remove(i).path;
+        self.workspace.remove_input(i);
+        self.apply_buckets(super::BucketsCommand::BucketCrashes(vec![path]));
+    }
+
     fn input_loaded(
         &mut self,
         input: InputId,

@@ -348,20 +348,56 @@ pub fn search_folder(
 
 /// Buckets every log under `sources` (folders read recursively) against `symbols`, on every
 /// thread of the pool; progress per log, cancellation between logs. A log in `parsed` (read
-/// and parsed by the folder's search, or loaded as an input) is not read again.
+/// and parsed by the folder's search, or loaded as an input) is not read again. A source that
+/// holds `symbolicate --format jsonl`'s lines is read back as its logs, symbolicated already.
 pub fn bucket_crashes(
     ctx: &mut JobContext<JobOutput>,
     sources: &[std::path::PathBuf],
     parsed: &std::collections::HashMap<std::path::PathBuf, LogFile>,
     symbols: &SymbolSet,
 ) -> Result<JobOutput, engine::Error> {
-    let (paths, errors) = ctx.phase("list", |_| crate::workspace::expand_paths(sources));
+    let mut lines = Vec::new();
+    let mut logs = Vec::new();
+    ctx.phase("read lines", |_| -> Result<(), engine::Error> {
+        for source in sources {
+            let file = match source.is_file().then(|| super::input_bytes(source)) {
+                Some(Ok(file)) if file.kind == crate::model::FileKind::SymbolicatedLogs => file,
+                _ => {
+                    logs.push(source.clone());
+                    continue;
+                }
+            };
+            let text = String::from_utf8_lossy(file.blob.as_slice());
+            lines.extend(
+                engine::report::documents_of_lines(&text)
+                    .map_err(|e| engine::Error::new(&file.name, engine::Reason::Document(e)))?,
+            );
+        }
+        Ok(())
+    })?;
+    let (mut paths, errors) = ctx.phase("list", |_| crate::workspace::expand_paths(&logs));
+    let (mut read_back, mut failed) = (Vec::new(), Vec::new());
+    for line in lines {
+        let i = paths.len();
+        match line {
+            engine::report::LineDocument::Table(path, table) => {
+                paths.push(path.into());
+                read_back.push((i, Arc::new(*table)));
+            }
+            engine::report::LineDocument::Failed(path, error) => {
+                let e = engine::Error::new(&path, engine::Reason::Symbolicated(error));
+                paths.push(path.into());
+                failed.push((i, Arc::new(e)));
+            }
+        }
+    }
     let cancel = ctx.cancel_flag();
     let reporter = ctx.reporter("bucket");
     let batch = ctx.phase("bucket", |_| {
         crate::jobs::batch::bucket_logs(
-            &paths,
+            &paths[..paths.len() - read_back.len() - failed.len()],
             parsed,
+            &read_back,
             symbols,
             Options::default(),
             crate::engine::signature::DEFAULT_FRAMES,
@@ -374,10 +410,13 @@ pub fn bucket_crashes(
     if batch.cancelled {
         return Err(engine::Error::new("buckets", engine::Reason::Cancelled));
     }
+    let mut unreadable = batch.unreadable;
+    unreadable.extend(failed);
+    unreadable.sort_unstable_by_key(|(i, _)| *i);
     Ok(JobOutput::Bucketed(Arc::new(super::CrashBuckets {
         paths,
         buckets: batch.buckets,
-        unreadable: batch.unreadable,
+        unreadable,
         errors,
     })))
 }

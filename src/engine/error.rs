@@ -39,6 +39,12 @@ pub enum Reason {
     /// A heap snapshot that cannot be read.
     #[error("{0}")]
     Heap(#[from] crate::formats::heapsnapshot::HeapError),
+    /// What `symbolicate --format jsonl` said of a log it could not use (its line's `error`).
+    #[error("{0}")]
+    Symbolicated(String),
+    /// A line of `symbolicate --format jsonl` that is not one.
+    #[error("{0}")]
+    Document(#[from] super::report::DocumentError),
     /// A trace-event file without a CPU profile in it.
     #[error("the trace holds no CPU profile (no Profile and ProfileChunk events)")]
     NoProfile,

@@ -141,6 +141,8 @@ pub fn load(
                 super::heap::read_heap_with(&file.name, bytes, bytes.len() as u64, progress)?;
             Ok(Input::Heap(std::sync::Arc::new(heap)))
         }
+        // Opened as buckets by whoever asked (the window's Buckets view).
+        FileKind::SymbolicatedLogs => Ok(Input::Other),
         FileKind::HermesBytecode | FileKind::Unknown => {
             let bytes = file.blob.as_slice();
             if !bytes.is_empty() && memchr::memchr(0, &bytes[..bytes.len().min(4096)]).is_none() {
@@ -196,9 +198,11 @@ pub fn load_symbols(
         FileKind::ProguardMapping => load_mapping(file, loader, progress),
         FileKind::NativeSymbols => load_native(file, loader, progress),
         FileKind::HermesBytecode => Ok(SymbolFile::HermesBytecode),
-        FileKind::Log | FileKind::Profile | FileKind::HeapSnapshot | FileKind::Unknown => {
-            Err(fail(Reason::NotSymbols(file.kind.as_str())))
-        }
+        FileKind::Log
+        | FileKind::Profile
+        | FileKind::HeapSnapshot
+        | FileKind::SymbolicatedLogs
+        | FileKind::Unknown => Err(fail(Reason::NotSymbols(file.kind.as_str()))),
     }
 }
 

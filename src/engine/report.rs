@@ -847,6 +847,36 @@ pub fn write_diff_text<W: Write>(json: &DiffJson<'_>, out: &mut W) -> std::io::R
 #[error("not a symbolicated log as `symbolicate --format json|jsonl` writes it: {0}")]
 pub struct DocumentError(String);
 
+/// One line of `symbolicate --format jsonl` read back.
+pub enum LineDocument {
+    /// A log's path and its table.
+    Table(String, Box<FrameTable>),
+    /// A log's path and why symbolicate could not use it.
+    Failed(String, String),
+}
+
+/// The lines of `symbolicate --format jsonl` (`text`) read back, in order; blank lines are
+/// skipped, a line that is not one is an error naming it.
+pub fn documents_of_lines(text: &str) -> Result<Vec<LineDocument>, DocumentError> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |e: &dyn std::fmt::Display| DocumentError(format!("line {}: {e}", n + 1));
+        let doc: serde_json::Value = serde_json::from_str(line).map_err(|e| at(&e))?;
+        let path = doc["path"].as_str().unwrap_or_default().to_owned();
+        out.push(match doc["error"].as_str() {
+            Some(error) => LineDocument::Failed(path, error.to_owned()),
+            None => {
+                let table = table_of_document(&doc).map_err(|e| at(&e))?;
+                LineDocument::Table(path, Box::new(table))
+            }
+        });
+    }
+    Ok(out)
+}
+
 /// A document `symbolicate --format json` wrote (or one line of `--format jsonl`), read back
 /// into the table it was written from, as `buckets --from-jsonl` groups logs without
 /// symbolicating them again. What the contract leaves out is not restored: line numbers in

@@ -33,6 +33,9 @@ pub fn peek(bytes: &[u8]) -> FileKind {
         if super::heapsnapshot::is_heapsnapshot(trimmed) {
             return FileKind::HeapSnapshot;
         }
+        if is_symbolicated_line(trimmed) {
+            return FileKind::SymbolicatedLogs;
+        }
         let keys: [&[u8]; 4] = [
             b"\"mappings\"",
             b"\"sections\"",
@@ -85,6 +88,15 @@ pub fn peek(bytes: &[u8]) -> FileKind {
 /// Mach-O (`cafebabe` with a small architecture count: Java class files share the magic but
 /// carry a version there), PE (`MZ` with a `PE\0\0` header), PDB (MSF 7) and Breakpad
 /// (`MODULE os arch id name`).
+/// Whether a JSON object is a line `symbolicate --format jsonl` wrote: `{"path":…` with the
+/// document's `"schema"` or an `"error"` on its first line.
+fn is_symbolicated_line(text: &[u8]) -> bool {
+    let line = &text[..memchr::memchr(b'\n', text).unwrap_or(text.len())];
+    line.starts_with(b"{\"path\":\"")
+        && (memchr::memmem::find(line, b"\"schema\":").is_some()
+            || memchr::memmem::find(line, b"\"error\":").is_some())
+}
+
 fn is_native_object(b: &[u8]) -> bool {
     const MACHO: [[u8; 4]; 4] = [
         [0xfe, 0xed, 0xfa, 0xce],

@@ -24,11 +24,13 @@ pub struct Batch {
 }
 
 /// Reads, symbolicates and buckets the logs at `paths` (a log in `parsed`, read and parsed
-/// already, is not read again); `on_log(done, total)` is called as logs are done and stops
-/// the run when it answers `false`.
+/// already, is not read again), and with them the tables `read_back` (symbolicated already:
+/// read back from `symbolicate --format jsonl`'s lines, each with its own index);
+/// `on_log(done, total)` is called as logs are done and stops the run when it answers `false`.
 pub fn bucket_logs(
     paths: &[PathBuf],
     parsed: &std::collections::HashMap<PathBuf, engine::LogFile>,
+    read_back: &[(usize, Arc<engine::FrameTable>)],
     symbols: &SymbolSet,
     options: Options,
     frames: usize,
@@ -71,6 +73,13 @@ pub fn bucket_logs(
                 (a.merge(b), bad_a)
             },
         );
+    let mut bucketing = bucketing;
+    for (i, table) in read_back {
+        if bucketing.add(*i, table).is_none() {
+            let error = engine::Error::new(&format!("log {i}"), engine::Reason::NoStackToSign);
+            unreadable.push((*i, Arc::new(error)));
+        }
+    }
     unreadable.sort_unstable_by_key(|(i, _)| *i);
     Batch {
         buckets: bucketing.finish(),

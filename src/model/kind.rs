@@ -112,6 +112,9 @@ pub enum FileKind {
     Profile,
     /// A V8 heap snapshot (`.heapsnapshot`, `.heaptimeline`).
     HeapSnapshot,
+    /// Symbolicated logs as `symbolicate --format jsonl` writes them (a JSON line each):
+    /// opened as buckets.
+    SymbolicatedLogs,
     /// Binary or unrecognised content.
     Unknown,
 }
@@ -128,6 +131,7 @@ impl FileKind {
             Self::Log => "log",
             Self::Profile => "CPU profile",
             Self::HeapSnapshot => "heap snapshot",
+            Self::SymbolicatedLogs => "symbolicated logs (JSON lines)",
             Self::Unknown => "unknown",
         }
     }

@@ -117,6 +117,7 @@ pub fn kind_badge(kind: FileKind) -> (&'static str, Color32) {
         FileKind::Log => ("LOG", RESOLVED),
         FileKind::Profile => ("CPU", Color32::from_rgb(230, 120, 160)),
         FileKind::HeapSnapshot => ("HEAP", Color32::from_rgb(120, 190, 230)),
+        FileKind::SymbolicatedLogs => ("JSONL", Color32::from_rgb(200, 170, 120)),
         FileKind::Unknown => ("?", MUTED),
     }
 }
