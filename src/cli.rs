@@ -642,9 +642,10 @@ pub fn symbolicate_command(
 }
 
 /// `symbolicate --format jsonl`: the symbol files loaded once, then every log (folders read
-/// recursively, `-` a list of paths on standard input) symbolicated on every core and written
-/// as one line, in input order, as soon as it and those before it are done. A log that cannot
-/// be used is a line with its error; the symbol files' warnings go to standard error.
+/// recursively, `-` paths on standard input, one a line, taken a batch at a time as they come)
+/// symbolicated on every core and written as one line, in input order, as soon as it and those
+/// before it are done. A log that cannot be used is a line with its error; the symbol files'
+/// warnings go to standard error.
 fn symbolicate_lines(args: &SymbolicateArgs, out: &mut dyn std::io::Write) -> Result<(), Failure> {
     let mut symbols = SymbolSet::new();
     let mut warnings = Vec::new();
@@ -654,70 +655,98 @@ fn symbolicate_lines(args: &SymbolicateArgs, out: &mut dyn std::io::Write) -> Re
     for w in &warnings {
         eprintln!("warning: {w}");
     }
-    let mut given = Vec::new();
-    for path in &args.logs {
-        if path.as_os_str() == "-" {
-            let mut list = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut list)
-                .map_err(|e| unusable(format!("standard input: {e}")))?;
-            given.extend(
-                list.lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .map(PathBuf::from),
-            );
-        } else {
-            given.push(path.clone());
-        }
-    }
-    // Folders are searched; a file is taken as given (an unreadable one is a line of its own).
-    let mut paths = Vec::new();
-    for path in given {
-        if path.is_dir() {
-            let (found, errors) = crate::workspace::expand_paths(std::slice::from_ref(&path));
-            paths.extend(found);
-            for e in errors {
-                eprintln!("warning: {e}");
-            }
-        } else {
-            paths.push(path);
-        }
-    }
-    let options = Options {
-        column_base: args.column_base,
-    };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    let mut result = Ok(());
-    crate::jobs::batch::each_log(&paths, &symbols, options, &mut |i, log| {
-        let path = paths[i].display().to_string();
-        let written = match log {
-            Ok((table, ms)) => {
-                let line = report::JsonLine {
-                    path: &path,
-                    doc: report::Json {
-                        table: &table,
-                        warnings: &[],
-                        total_ms: ms,
-                    },
-                };
-                serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)
+    let mut lines = LineWriter {
+        symbols: &symbols,
+        options: Options {
+            column_base: args.column_base,
+        },
+        out: &mut out,
+        closed: false,
+    };
+    for path in &args.logs {
+        if path.as_os_str() != "-" {
+            lines.write(&expand_one(path))?;
+            continue;
+        }
+        // So that `find … | symscope symbolicate --format jsonl -` streams.
+        let mut batch = Vec::new();
+        for line in std::io::BufRead::lines(std::io::stdin().lock()) {
+            let line = line.map_err(|e| unusable(format!("standard input: {e}")))?;
+            if !line.trim().is_empty() {
+                batch.extend(expand_one(Path::new(line.trim())));
             }
-            Err(e) => {
-                let line = report::JsonLineError {
-                    path: &path,
-                    error: e.reason.to_string(),
-                };
-                serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)
+            if batch.len() >= crate::jobs::batch::CHUNK {
+                lines.write(&std::mem::take(&mut batch))?;
             }
-        };
-        // Each line is out as soon as it is written, for the pipeline reading it.
-        result = written
-            .and_then(|()| writeln!(out))
-            .and_then(|()| out.flush());
-        result.is_ok()
-    });
+        }
+        lines.write(&batch)?;
+    }
     std::thread::spawn(move || drop(symbols));
-    finish_output(result)
+    Ok(())
+}
+
+/// A folder's logs (searched recursively, its errors said on standard error), or a file as
+/// given (an unreadable one is a line of its own).
+fn expand_one(path: &Path) -> Vec<PathBuf> {
+    if !path.is_dir() {
+        return vec![path.to_path_buf()];
+    }
+    let (found, errors) = crate::workspace::expand_paths(&[path.to_path_buf()]);
+    for e in errors {
+        eprintln!("warning: {e}");
+    }
+    found
+}
+
+/// Writes `symbolicate --format jsonl`'s lines, a batch of logs at a time.
+struct LineWriter<'a, W: std::io::Write> {
+    symbols: &'a SymbolSet,
+    options: Options,
+    out: &'a mut W,
+    /// The reader went away (`| head`): nothing more is done.
+    closed: bool,
+}
+
+impl<W: std::io::Write> LineWriter<'_, W> {
+    /// Symbolicates `paths` on every core and writes a line for each in their order, each
+    /// flushed as soon as it and those before it are done.
+    fn write(&mut self, paths: &[PathBuf]) -> Result<(), Failure> {
+        if self.closed {
+            return Ok(());
+        }
+        let mut result = Ok(());
+        let out = &mut *self.out;
+        crate::jobs::batch::each_log(paths, self.symbols, self.options, &mut |i, log| {
+            let path = paths[i].display().to_string();
+            let written = match log {
+                Ok((table, ms)) => {
+                    let line = report::JsonLine {
+                        path: &path,
+                        doc: report::Json {
+                            table: &table,
+                            warnings: &[],
+                            total_ms: ms,
+                        },
+                    };
+                    serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)
+                }
+                Err(e) => {
+                    let line = report::JsonLineError {
+                        path: &path,
+                        error: e.reason.to_string(),
+                    };
+                    serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)
+                }
+            };
+            result = written
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush());
+            result.is_ok()
+        });
+        self.closed = result.is_err();
+        finish_output(result)
+    }
 }
 
 /// Writes output, a closed pipe (`| head`) not being an error of ours.

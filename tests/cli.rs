@@ -483,3 +483,33 @@ fn json_lines_one_per_log_in_order_errors_as_lines() {
     assert_eq!(two.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Paths on standard input are taken as they come: the first batch's lines are out while
+/// standard input is still open (`find … | symscope symbolicate --format jsonl -`).
+#[test]
+fn json_lines_stream_paths_from_standard_input() {
+    use std::io::BufRead as _;
+    let trace = js("three-esbuild/trace.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_symscope"))
+        .args(["symbolicate", "--format", "jsonl", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let batch = symscope::jobs::batch::CHUNK;
+    for _ in 0..batch {
+        writeln!(stdin, "{}", trace.display()).unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let doc: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(doc["path"], trace.display().to_string());
+    // Standard input is still open; closing it ends the run with no more lines.
+    drop(stdin);
+    let rest = stdout.lines().count();
+    assert_eq!(rest, batch - 1);
+    assert!(child.wait().unwrap().success());
+}

@@ -92,7 +92,7 @@ pub fn bucket_logs(
 pub type Done = (Arc<engine::FrameTable>, f64);
 
 /// Logs at a time in [`each_log`]: the results of one chunk are held, no more.
-const CHUNK: usize = 64;
+pub const CHUNK: usize = 64;
 
 /// Reads and symbolicates the logs at `paths` on every thread, handing each result (with its
 /// milliseconds) to `emit` in the order of `paths` (a chunk of logs at a time, so that results are written as they
