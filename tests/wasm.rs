@@ -45,6 +45,14 @@ fn wasm_location(frame: &Value) -> Option<String> {
     ))
 }
 
+/// The frames of a run the parser read as WebAssembly.
+fn wasm_frames(frames: &[Value]) -> Vec<&Value> {
+    frames
+        .iter()
+        .filter(|f| wasm_location(f).is_some())
+        .collect()
+}
+
 /// SpiderMonkey, JavaScriptCore and V8 wasm frames keep the function index and offset, as
 /// carton's parser tests expect of real Firefox, Safari and Chrome crashes.
 #[test]
@@ -219,20 +227,24 @@ fn v8_frames_resolve_through_dwarf_as_llvm_symbolizer() {
 /// file in `external_debug_info`; each frame as llvm-symbolizer answers in the debug file.
 #[test]
 fn emscripten_separate_dwarf_resolves_as_llvm_symbolizer() {
-    let oracle = llvm_symbolizer("emscripten.llvm-symbolizer.txt");
-    let frames = run(
+    check_separate(
         "emscripten.v8.txt",
-        &["emscripten.wasm", "emscripten.debug.wasm"],
-        &[],
+        "emscripten.wasm",
+        "emscripten.debug.wasm",
+        "emscripten.llvm-symbolizer.txt",
     );
-    let wasm_frames: Vec<&Value> = frames
-        .iter()
-        .filter(|f| wasm_location(f).is_some())
-        .collect();
+}
+
+/// The wasm frames of `log` through `module` and its separate debug file `debug`, each as
+/// llvm-symbolizer answers (`oracle`).
+fn check_separate(log: &str, module: &str, debug: &str, oracle: &str) {
+    let oracle = llvm_symbolizer(oracle);
+    let frames = run(log, &[module, debug], &[]);
+    let wasm_frames = wasm_frames(&frames);
     assert_eq!(wasm_frames.len(), 5);
     for f in wasm_frames {
         let offset = f["input"]["module_offset"].as_str().unwrap();
-        assert_eq!(f["symbol_file"], "emscripten.wasm + emscripten.debug.wasm");
+        assert_eq!(f["symbol_file"], format!("{module} + {debug}"));
         assert_eq!(chain(f), oracle[offset], "at {offset}");
     }
 }
@@ -253,22 +265,12 @@ fn emscripten_source_map_answers_as_source_map_does() {
 /// the same answers through it.
 #[test]
 fn separate_dwarf_is_found_through_external_debug_info() {
-    let oracle = llvm_symbolizer("crash.llvm-symbolizer.txt");
-    let frames = run(
+    check_separate(
         "separate.v8.txt",
-        &["separate.wasm", "separate.debug.wasm"],
-        &[],
+        "separate.wasm",
+        "separate.debug.wasm",
+        "crash.llvm-symbolizer.txt",
     );
-    let wasm_frames: Vec<&Value> = frames
-        .iter()
-        .filter(|f| wasm_location(f).is_some())
-        .collect();
-    assert_eq!(wasm_frames.len(), 5);
-    for f in wasm_frames {
-        let offset = f["input"]["module_offset"].as_str().unwrap();
-        assert_eq!(f["symbol_file"], "separate.wasm + separate.debug.wasm");
-        assert_eq!(chain(f), oracle[offset], "at {offset}");
-    }
     // Without the debug file, the stripped module still names its functions (name
     // section) and says what to add.
     let frames = run("separate.v8.txt", &["separate.wasm"], &[]);
@@ -288,10 +290,7 @@ fn check_map(log: &str, module: &str, map: &str, oracle: &str, name: impl Fn(&Va
     let oracle: Value =
         serde_json::from_str(&std::fs::read_to_string(wasm(oracle)).unwrap()).unwrap();
     let frames = run(log, &[module, map], &[]);
-    let wasm_frames: Vec<&Value> = frames
-        .iter()
-        .filter(|f| wasm_location(f).is_some())
-        .collect();
+    let wasm_frames = wasm_frames(&frames);
     assert!(wasm_frames.len() >= 5, "{log}");
     for f in wasm_frames {
         let offset = f["input"]["module_offset"].as_str().unwrap();
@@ -420,10 +419,7 @@ fn folded(file: &str) -> String {
 fn wasi_program_resolves_as_llvm_symbolizer() {
     let oracle = llvm_symbolizer("wasi.llvm-symbolizer.txt");
     let frames = run("wasi.v8.txt", &["wasi.wasm"], &[]);
-    let wasm_frames: Vec<&Value> = frames
-        .iter()
-        .filter(|f| wasm_location(f).is_some())
-        .collect();
+    let wasm_frames = wasm_frames(&frames);
     assert_eq!(wasm_frames.len(), 6);
     let mut named_by_section = 0;
     for f in wasm_frames {
@@ -452,10 +448,7 @@ fn wasi_program_resolves_as_llvm_symbolizer() {
 fn rust_frames_resolve_as_llvm_symbolizer() {
     let oracle = llvm_symbolizer("rust.llvm-symbolizer.txt");
     let frames = run("rust.v8.txt", &["rust.wasm"], &[]);
-    let wasm_frames: Vec<&Value> = frames
-        .iter()
-        .filter(|f| wasm_location(f).is_some())
-        .collect();
+    let wasm_frames = wasm_frames(&frames);
     assert_eq!(wasm_frames.len(), 12);
     let mut inlined = 0;
     for f in wasm_frames {
