@@ -201,6 +201,13 @@ pub fn proguard(data: &[u8]) {
         let line = u32::try_from(i * 7).ok();
         let _ = stack.frame(w, method, Some("SourceFile"), line);
         let _ = stack.frame(w, method, None, None);
+        // A JIT frame's signature (`RET CLASS.METHOD(ARGS)`) narrowing the candidates.
+        let arguments: Vec<&str> = words.iter().skip(i + 2).take(2).copied().collect();
+        let signature = crate::symbols::proguard::Signature {
+            returns: words.get(i + 2).copied().unwrap_or("int"),
+            arguments: &arguments,
+        };
+        let _ = stack.frame_with_signature(w, method, None, None, Some(signature));
     }
     let mut symbols = SymbolSet::new();
     symbols.add("mapping.txt", Blob::from(data)).ok();
@@ -484,10 +491,14 @@ fn check_profile(profile: crate::model::Profile) {
     );
     assert!(profile.times_us.windows(2).all(|w| w[0] <= w[1]));
     let samples = profile.samples.len();
+    // A mapping, for a perf profile's JIT-compiled Java methods.
+    let mut symbols = SymbolSet::new();
+    let mapping = "com.example.Main -> a.a:\n    int run(a.b) -> a\n    long run() -> a\ncom.example.Boom -> a.b:\n";
+    symbols.add("mapping.txt", Blob::from(mapping)).ok();
     let Ok(resolved) = engine::profile::symbolicate_profile(
         "fuzz",
         std::sync::Arc::new(profile),
-        &SymbolSet::new(),
+        &symbols,
         &mut NoProgress,
     ) else {
         return;

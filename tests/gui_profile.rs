@@ -261,3 +261,45 @@ fn two_runs_compare_by_function() {
         "{tips:?}"
     );
 }
+
+/// A JVM's `perf script` dropped with the program's ProGuard mapping: the Java methods the
+/// JIT compiled show by their original names (ReTrace's, `java/obf.oracle.json`), the
+/// heaviest first, and the frame detail says which mapping named them.
+#[test]
+fn a_jvm_profiles_methods_show_by_their_original_names() {
+    let java = profiles().join("java");
+    let mut h = app();
+    h.run_steps(2);
+    drop_files(
+        &mut h,
+        &[java.join("obf.perf.txt"), java.join("work-mapping.txt")],
+    );
+    settle(&mut h, |h| has_tab(h, "Profile"));
+    h.get_by_label("Bottom-up").click();
+    h.run_steps(2);
+    h.get_by_label("Self time").click();
+    h.run_steps(3);
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(java.join("obf.oracle.json")).unwrap()).unwrap();
+    let named = |obfuscated: &str| {
+        let c = &oracle[obfuscated][0];
+        let method = c["method"].as_str().unwrap();
+        // ProGuard's specialization suffix (`count$134621`) left off, as the source says.
+        let method = method.split('$').next().unwrap();
+        format!("{}.{method}", c["class"].as_str().unwrap())
+    };
+    for obfuscated in [
+        "int com.example.work.a.a()",
+        "int com.example.work.b.a.a(java.lang.String)",
+    ] {
+        assert!(has_label(&h, &named(obfuscated)), "{obfuscated}");
+    }
+    h.get_by_label(&named("int com.example.work.a.a()")).click();
+    h.run_steps(3);
+    // The detail: the frame as the JVM named it, and the mapping that renamed it.
+    assert!(has_label(
+        &h,
+        "at int com.example.work.a.a() (/tmp/perf-6510.map)"
+    ));
+    assert!(has_label(&h, "via work-mapping.txt"));
+}

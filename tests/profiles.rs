@@ -759,3 +759,109 @@ fn a_profile_streamed_as_totals_ranks_as_one_read_whole() {
         assert!(a == b, "{format}: the outputs differ");
     }
 }
+
+/// ProGuard's specialization suffix (`count$134621`, the hex hash of the old descriptor)
+/// left off, as the source and the unobfuscated run name the method.
+fn without_specialization(method: &str) -> &str {
+    match method.rsplit_once('$') {
+        Some((base, hash)) if hash.len() >= 5 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            base
+        }
+        _ => method,
+    }
+}
+
+/// `perf script` of a JVM running a ProGuard-obfuscated program (`java/`: `-XX:+DumpPerfMapAtExit`
+/// names its JIT-compiled methods `RET CLASS.METHOD(ARGS)`): each Java method deobfuscated
+/// through the mapping as ProGuard ReTrace 6.2.2 deobfuscates it when its pattern reads the
+/// return and argument types (`java/obf.oracle.json`, written by `java/oracle.py`), several
+/// methods sharing the obfuscated name `a` told apart by their signatures; the JDK's own
+/// methods left as they are; and the heaviest method the same as in the unobfuscated run
+/// of the same program (`java/plain.perf.txt`, counted here from its raw text).
+#[test]
+fn a_jvm_profiles_java_methods_are_deobfuscated_as_retrace_does() {
+    let java = dir().join("java");
+    let doc = profile_json(&[java.join("work-mapping.txt")], &java.join("obf.perf.txt"));
+    let oracle = read_json(&java.join("obf.oracle.json"));
+    let oracle = oracle.as_object().unwrap();
+    let mut checked = std::collections::BTreeSet::new();
+    for p in doc["profiles"].as_array().unwrap() {
+        for node in p["nodes"].as_array().unwrap() {
+            let recorded = node["call_frame"]["function_name"].as_str().unwrap();
+            let Some(candidates) = oracle.get(recorded) else {
+                continue;
+            };
+            let candidates = candidates.as_array().unwrap();
+            assert_eq!(candidates.len(), 1, "{recorded}: ReTrace names one method");
+            let class = candidates[0]["class"].as_str().unwrap();
+            let method = without_specialization(candidates[0]["method"].as_str().unwrap());
+            // ReTrace leaves a class it does not know as printed: not in the mapping.
+            let printed_class = recorded
+                .split_once(' ')
+                .unwrap()
+                .1
+                .split('(')
+                .next()
+                .unwrap();
+            let printed_class = printed_class.rsplit_once('.').unwrap().0;
+            if class == printed_class {
+                assert_eq!(node["status"], "not_covered", "{recorded}: {node}");
+            } else {
+                assert_eq!(node["status"], "resolved", "{recorded}: {node}");
+                assert_eq!(
+                    node["function"].as_str(),
+                    Some(format!("{class}.{method}").as_str()),
+                    "{recorded}"
+                );
+            }
+            checked.insert(recorded.to_owned());
+        }
+    }
+    assert_eq!(
+        checked.len(),
+        oracle.len(),
+        "every method of the oracle is in the profile"
+    );
+    // Four methods named `a` in one obfuscated class, each resolved to its own.
+    let shared: Vec<&String> = checked
+        .iter()
+        .filter(|s| s.contains(" com.example.work.a.a("))
+        .collect();
+    assert!(shared.len() >= 4, "{shared:?}");
+
+    // The heaviest function: the obfuscated run's, deobfuscated, against the unobfuscated
+    // run's heaviest leaf Java method (leaf = first frame line after a sample's header).
+    let main = doc["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .max_by_key(|p| p["samples"].as_u64().unwrap())
+        .unwrap();
+    let top = main["functions"][0]["function"].as_str().unwrap();
+    let plain = std::fs::read_to_string(java.join("plain.perf.txt")).unwrap();
+    let mut leaves: std::collections::HashMap<String, usize> = Default::default();
+    let mut after_header = false;
+    for line in plain.lines() {
+        if line.contains(" cpu-clock") {
+            after_header = true;
+            continue;
+        }
+        if after_header {
+            after_header = false;
+            let Some(symbol) = line
+                .trim()
+                .split_once(' ')
+                .map(|(_, s)| s)
+                .filter(|s| s.contains(".map)"))
+            else {
+                continue;
+            };
+            // `RET CLASS.METHOD(ARGS)+0xOFF (/tmp/perf-N.map)`.
+            if let Some((_, name)) = symbol.split('(').next().unwrap().split_once(' ') {
+                *leaves.entry(name.to_owned()).or_default() += 1;
+            }
+        }
+    }
+    let plain_top = leaves.iter().max_by_key(|(_, n)| **n).unwrap().0;
+    assert_eq!(top, plain_top);
+}

@@ -41,8 +41,9 @@ struct RowsKey {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DetailKey {
     log: InputId,
-    /// A profile's index in its input, when the detail is a profile function's.
-    profile: Option<usize>,
+    /// A profile's index in its input and the location, when the detail is a profile
+    /// function's (a perf profile's Java methods are in a table of their own).
+    profile: Option<(usize, u32)>,
     stack: usize,
     frame: usize,
     generation: usize,
@@ -207,7 +208,7 @@ impl AppState {
         let (table, stack) = p.resolved.table_and_stack(loc);
         let key = DetailKey {
             log: shown.0,
-            profile: Some(shown.1),
+            profile: Some((shown.1, loc)),
             stack: stack?,
             frame: 0,
             generation: self.caches.generation,

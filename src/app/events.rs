@@ -205,8 +205,18 @@ impl AppState {
             self.view.memory.closed = false;
             self.show_pane = Some(super::Pane::Memory);
         }
-        if matches!(loaded, Loaded::Profiles(_)) && self.view.profile.shown.is_none() {
-            self.view.profile.shown = Some((input, 0));
+        if let Loaded::Profiles(list) = &loaded
+            && self.view.profile.shown.is_none()
+        {
+            // The busiest thread first (a JVM's perf profile begins with its launcher's
+            // thread, which samples once).
+            let busiest = (0..list.len())
+                .max_by_key(|&i| {
+                    let samples = list[i].resolved.profile.sample_count();
+                    (samples, std::cmp::Reverse(i))
+                })
+                .unwrap_or(0);
+            self.view.profile.shown = Some((input, busiest));
             self.view.profile.closed = false;
             self.show_pane = Some(super::Pane::Profile);
         }

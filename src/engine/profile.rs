@@ -13,7 +13,11 @@
 //! ```
 //! PROFILE is a `.cpuprofile`, a Hermes sampling profile, a Chrome trace-event file (each of
 //! its CPU profiles, named by process, thread and id) or `perf script` output (a profile per
-//! thread; native frames resolved against the debug files given, as crash frames are). `json` writes `{"profiles": [Profile, ...]}`, a Profile:
+//! thread; native frames resolved against the debug files given, as crash frames are; a JVM's
+//! JIT-compiled methods, which its perf map names `RET CLASS.METHOD(ARGS)` (module
+//! `/tmp/perf-PID.map`), are one location per method, deobfuscated through the ProGuard/R8
+//! mapping given as Java crash frames are, the signature choosing among methods that share
+//! an obfuscated name; the JVM's interpreter and stubs are kept as recorded). `json` writes `{"profiles": [Profile, ...]}`, a Profile:
 //! ```jsonc
 //! {
 //!   "profile": "CPU.cpuprofile",   // the file as named (a trace's: "t.json (pid 7, tid 9, profile 0x1)")
@@ -74,6 +78,11 @@ pub struct ResolvedProfile {
     table: std::sync::Arc<FrameTable>,
     /// Each location's stack in `table`.
     stack_of: Vec<Option<usize>>,
+    /// A perf profile's JIT-compiled Java methods as one-frame Java stacks, deobfuscated
+    /// through the set's ProGuard/R8 mapping (`None`: the profile has none).
+    java: Option<std::sync::Arc<FrameTable>>,
+    /// Each Java location's stack in `java`.
+    java_of: Vec<Option<usize>>,
     /// Each location's function start's stack in `table`, when the location is a position
     /// inside its function (a Hermes frame).
     start_of: Vec<Option<usize>>,
@@ -245,10 +254,35 @@ pub fn symbolicate_profile(
             .find(|(p, _)| p == path)
             .map(|(_, id)| id.as_str())
     };
+    let mut java_stacks = Vec::new();
+    let mut java_of = vec![None; profile.locations.len()];
     for (i, loc) in profile.locations.iter().enumerate() {
+        if profile.native && crate::formats::perf_script::jvm_method(loc).is_some() {
+            // A JIT-compiled Java method: a Java frame, its name as the JVM printed it
+            // (with its signature, which picks among methods sharing an obfuscated name).
+            java_of[i] = Some(java_stacks.len());
+            java_stacks.push(Stack {
+                title: String::new(),
+                title_line: 0,
+                crashed: false,
+                frames: vec![Frame {
+                    raw: format!("    at {} ({})", loc.function, loc.url),
+                    line_no: java_stacks.len() + 1,
+                    input: Some(FrameInput {
+                        function: Some(loc.function.clone()),
+                        ..FrameInput::default()
+                    }),
+                }],
+            });
+            continue;
+        }
         if profile.native {
-            // A native frame: module and file-relative address, as a crash record's.
-            if loc.url.is_empty() || loc.column < 0 {
+            // A native frame: module and file-relative address, as a crash record's. A JIT's
+            // other code (the JVM's interpreter, stubs) has no file to look up: as recorded.
+            if loc.url.is_empty()
+                || loc.column < 0
+                || crate::formats::perf_script::is_perf_map(&loc.url)
+            {
                 continue;
             }
             let module = loc
@@ -359,11 +393,35 @@ pub fn symbolicate_profile(
         return Err(Error::new(name, super::Reason::Cancelled));
     }
     let table = results.finish(summary);
+    let java = if java_stacks.is_empty() {
+        None
+    } else {
+        let trace = Trace {
+            format: LogFormat::Java,
+            stacks: java_stacks,
+            modules: Vec::new(),
+        };
+        let java = FrameTable::from_trace(&trace, None);
+        let mut results = ResultsBuilder::new(&java);
+        let summary = crate::symbolicate::symbolicate_into(
+            &java,
+            symbols,
+            Options::default(),
+            progress,
+            &mut results,
+        );
+        if summary.cancelled {
+            return Err(Error::new(name, super::Reason::Cancelled));
+        }
+        Some(std::sync::Arc::new(results.finish(summary)))
+    };
     Ok(ResolvedProfile {
         name: name.to_owned(),
         profile,
         table: std::sync::Arc::new(table),
         stack_of,
+        java,
+        java_of,
         start_of,
     })
 }
@@ -372,6 +430,11 @@ impl ResolvedProfile {
     /// The one-frame stacks the locations were resolved as, and location `loc`'s stack in
     /// it (`None`: no script), for the window's frame detail.
     pub fn table_and_stack(&self, loc: u32) -> (&std::sync::Arc<FrameTable>, Option<usize>) {
+        if let Some(java) = &self.java
+            && let Some(s) = self.java_of.get(loc as usize).copied().flatten()
+        {
+            return (java, Some(s));
+        }
         (
             &self.table,
             self.stack_of.get(loc as usize).copied().flatten(),
@@ -381,16 +444,13 @@ impl ResolvedProfile {
     /// Location `loc` as the one-frame stack it was resolved as (`None`: no script), for
     /// what a crash frame shows: where the name came from, the map and generated position.
     pub fn frame(&self, loc: u32) -> Option<super::table::FrameRef<'_>> {
-        self.stack_of
-            .get(loc as usize)
-            .copied()
-            .flatten()
-            .and_then(|s| self.table.frame(s, 0))
+        let (table, stack) = self.table_and_stack(loc);
+        table.frame(stack?, 0)
     }
 
     /// Location `loc`'s status (`None`: V8's own entries, no script) and note.
     pub fn status(&self, loc: u32) -> (Option<FrameStatus>, Option<&str>) {
-        match self.stack_of[loc as usize].and_then(|s| self.table.frame(s, 0)) {
+        match self.frame(loc) {
             Some(f) => (f.status(), f.note()),
             None => (None, None),
         }
@@ -399,8 +459,8 @@ impl ResolvedProfile {
     /// Where location `loc` is: the original place when resolved, else as recorded.
     pub fn place(&self, loc: u32) -> Place {
         let recorded = &self.profile.locations[loc as usize];
-        if let Some(l) = self.stack_of[loc as usize]
-            .and_then(|s| self.table.frame(s, 0))
+        if let Some(l) = self
+            .frame(loc)
             .filter(|f| f.status() == Some(FrameStatus::Resolved))
             .and_then(|f| f.location())
         {
@@ -409,6 +469,15 @@ impl ResolvedProfile {
                 file: l.file.map(str::to_owned),
                 line: l.line,
                 column: l.column.map(|c| c.saturating_sub(1)),
+            };
+        }
+        if let Some(m) = crate::formats::perf_script::jvm_method(recorded) {
+            // A Java method not in the mapping (the JDK's own): named as a Java frame is.
+            return Place {
+                function: Some(format!("{}.{}", m.class, m.method)),
+                file: Some(recorded.url.clone()),
+                line: None,
+                column: None,
             };
         }
         if self.profile.native {

@@ -211,6 +211,64 @@ fn is_java_name(s: &str) -> bool {
             .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
 }
 
+/// A Java method as the JVM names its compiled code in a perf map
+/// (`-XX:+DumpPerfMapAtExit`, `jcmd Compiler.perfmap`): `RET CLASS.METHOD(ARGS)`, such as
+/// `int com.example.a.b(java.lang.String, int[])`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JvmMethod<'a> {
+    /// The return type as printed (`int`, `a.b[]`).
+    pub returns: &'a str,
+    /// The class, dotted.
+    pub class: &'a str,
+    /// The method (`<init>` for a constructor).
+    pub method: &'a str,
+    /// The argument types, comma separated as printed (spaces after commas allowed).
+    pub arguments: &'a str,
+}
+
+impl<'a> JvmMethod<'a> {
+    /// Each argument type, trimmed.
+    pub fn argument_types(&self) -> impl Iterator<Item = &'a str> {
+        self.arguments
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+    }
+}
+
+/// Reads a JVM perf map's method name (see [`JvmMethod`]); `None` for what the JVM names
+/// otherwise (`Interpreter`, `StubRoutines (1)`, `I2C/C2I adapters`).
+pub fn parse_jvm_method(symbol: &str) -> Option<JvmMethod<'_>> {
+    let symbol = symbol.trim();
+    let (returns, rest) = symbol.split_once(' ')?;
+    let open = rest.find('(')?;
+    let arguments = rest[open + 1..].strip_suffix(')')?;
+    let (class, method) = rest[..open].rsplit_once('.')?;
+    let type_name = |t: &str| {
+        let t = t.trim_end_matches("[]");
+        !t.is_empty() && is_java_name(t)
+    };
+    let method_ok = !method.is_empty()
+        && (method
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+            || method == "<init>"
+            || method == "<clinit>");
+    (type_name(returns)
+        && type_name(class)
+        && method_ok
+        && arguments
+            .split(',')
+            .map(str::trim)
+            .all(|a| a.is_empty() || type_name(a)))
+    .then_some(JvmMethod {
+        returns,
+        class,
+        method,
+        arguments,
+    })
+}
+
 /// The throwable at the start of a header text: `(class, message)` for `a.b.C: msg`,
 /// `a.b.C`, `Exception in thread "main" a.b.C: msg`, `Caused by: a.b.C: msg` or
 /// `Suppressed: a.b.C`. The class must contain a dot (bare words are not class names).
@@ -458,6 +516,34 @@ pub fn parse(text: &str) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jvm_methods_as_perf_maps_name_them() {
+        let m = parse_jvm_method("void com.example.a.a(com.example.a.a, long)").unwrap();
+        assert_eq!(
+            (m.returns, m.class, m.method),
+            ("void", "com.example.a", "a")
+        );
+        assert_eq!(
+            m.argument_types().collect::<Vec<_>>(),
+            ["com.example.a.a", "long"]
+        );
+        let m = parse_jvm_method("java.lang.String[] a.b.<init>()").unwrap();
+        assert_eq!(
+            (m.returns, m.class, m.method, m.arguments),
+            ("java.lang.String[]", "a.b", "<init>", "")
+        );
+        for not in [
+            "Interpreter",
+            "StubRoutines (1)",
+            "I2C/C2I adapters",
+            "int f()",
+            "a b.c",
+            "int a.b(c",
+        ] {
+            assert_eq!(parse_jvm_method(not), None, "{not}");
+        }
+    }
 
     #[test]
     fn r8_line_classes() {

@@ -105,6 +105,24 @@ fn frame(line: &str) -> Option<(u64, &str, &str)> {
     Some((addr, symbol, dso))
 }
 
+/// Whether a frame's module is a JIT's perf map (`/tmp/perf-PID.map`, which the JVM writes
+/// with `-XX:+DumpPerfMapAtExit`): its symbols are the JIT's names for generated code.
+pub fn is_perf_map(dso: &str) -> bool {
+    let name = dso.rsplit('/').next().unwrap_or(dso);
+    name.strip_prefix("perf-")
+        .and_then(|n| n.strip_suffix(".map"))
+        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The Java method a profile location of a perf profile stands for: a JIT frame of a JVM's
+/// perf map (see [`is_perf_map`]) named as [`crate::formats::java::parse_jvm_method`] reads.
+pub fn jvm_method(loc: &ProfileLocation) -> Option<crate::formats::java::JvmMethod<'_>> {
+    if !is_perf_map(&loc.url) {
+        return None;
+    }
+    crate::formats::java::parse_jvm_method(&loc.function)
+}
+
 /// A mapping of a module: where it starts, how long, from what file offset, and its path.
 struct Mapping {
     start: u64,
@@ -183,14 +201,21 @@ impl Building {
         let mut at = 0u32;
         for (depth, (addr, symbol, dso)) in frames.iter().rev().enumerate() {
             let is_leaf = depth + 1 == frames.len();
+            // A JIT-compiled Java method is one location whatever its address (its code
+            // is gone once the JVM ends; its name is what the perf map recorded).
+            let java = is_perf_map(dso) && crate::formats::java::parse_jvm_method(symbol).is_some();
             let loc = self.interner.intern(ProfileLocation {
                 function: symbol.clone(),
                 url: dso.clone(),
                 script_id: String::new(),
                 line: 0,
-                column: (*addr).min(i64::MAX as u64) as i64,
+                column: if java {
+                    -1
+                } else {
+                    (*addr).min(i64::MAX as u64) as i64
+                },
                 function_start: -1,
-                return_address: !is_leaf,
+                return_address: !is_leaf && !java,
             });
             let next = self.nodes.len() as u32;
             at = *self.children.entry((at, loc)).or_insert_with(|| {

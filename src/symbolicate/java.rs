@@ -15,7 +15,9 @@ use crate::formats::java::{self, throwable_class_range};
 use crate::model::{
     FrameStatus, FrameView, Progress, ResolvedLocation, SymbolicatedFrame, Timing, TraceView,
 };
-use crate::symbols::proguard::{ClassOnlyReason, OriginalFrame, Remapped, StackRemapper, Subset};
+use crate::symbols::proguard::{
+    ClassOnlyReason, OriginalFrame, Remapped, Signature, StackRemapper, Subset,
+};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -54,9 +56,32 @@ fn more_count(frame: &FrameView<'_>) -> Option<usize> {
     java::more_count(frame.raw)
 }
 
-/// The class and method of a Java frame's `function` (`pkg.Cls.method`).
+/// The class and method of a Java frame's `function` (`pkg.Cls.method`, or a JIT frame's
+/// `RET pkg.Cls.method(ARGS)`).
 fn class_method<'a>(frame: &FrameView<'a>) -> Option<(&'a str, &'a str)> {
-    frame.input.as_ref()?.function?.rsplit_once('.')
+    let function = frame.input.as_ref()?.function?;
+    match java::parse_jvm_method(function) {
+        Some(m) => Some((m.class, m.method)),
+        None => function.rsplit_once('.'),
+    }
+}
+
+/// The classes a JIT frame's signature names (its return and argument types, arrays as
+/// their element class), to be cut out of the mapping with the frames' own classes.
+fn signature_classes<'a>(frame: &FrameView<'a>) -> Vec<&'a str> {
+    let Some(m) = frame
+        .input
+        .as_ref()
+        .and_then(|i| i.function)
+        .and_then(java::parse_jvm_method)
+    else {
+        return Vec::new();
+    };
+    std::iter::once(m.returns)
+        .chain(m.argument_types())
+        .map(|t| t.trim_end_matches("[]"))
+        .filter(|t| t.contains('.'))
+        .collect()
 }
 
 /// Every frame of `trace`, in order.
@@ -212,6 +237,7 @@ pub(super) fn symbolicate(
     let mut names: BTreeSet<&str> = frames(trace)
         .filter_map(|f| class_method(&f).map(|(c, _)| c))
         .collect();
+    names.extend(frames(trace).flat_map(|f| signature_classes(&f)));
     for s in 0..trace.stack_count() {
         names.extend(
             class_tokens(trace.stack_title(s))
@@ -376,14 +402,14 @@ fn more() -> SymbolicatedFrame {
 
 /// A method name without ProGuard's specialization suffix: when ProGuard changes a method's
 /// parameter types (class merging) it appends `$` and the hex hash of the old descriptor
-/// (`taxRate$cf96df0`), and the mapping records that name, while the source and the
-/// unobfuscated trace say `taxRate`. Synthetic names (`access$000`, `lambda$main$0`) have
-/// shorter or non-hex tails and are kept.
+/// (`taxRate$cf96df0`; `count$134621`: the hash has no leading zeros), and the mapping
+/// records that name, while the source and the unobfuscated trace say `taxRate`. Synthetic
+/// names (`access$000`, `lambda$main$0`) have shorter or non-hex tails and are kept.
 pub(crate) fn source_method_name(method: &str) -> &str {
     match method.rsplit_once('$') {
         Some((base, hash))
             if !base.is_empty()
-                && (7..=8).contains(&hash.len())
+                && (5..=8).contains(&hash.len())
                 && hash
                     .bytes()
                     .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) =>
@@ -430,7 +456,13 @@ fn resolve(
     } else {
         input.file
     };
-    match remapper.frame(class, method, file, input.line) {
+    let jvm = input.function.and_then(java::parse_jvm_method);
+    let arguments: Vec<&str> = jvm.iter().flat_map(|m| m.argument_types()).collect();
+    let signature = jvm.map(|m| Signature {
+        returns: m.returns,
+        arguments: &arguments,
+    });
+    match remapper.frame_with_signature(class, method, file, input.line, signature) {
         Remapped::NotInMapping => unresolved(
             FrameStatus::NotCovered,
             symbol_file,
@@ -453,6 +485,14 @@ fn resolve(
             let why = match reason {
                 ClassOnlyReason::MethodNotInMapping => format!(
                     "only the class is in {mapping}: it has no method {method}, so the name is kept as printed"
+                ),
+                ClassOnlyReason::SignatureNotInMapping => format!(
+                    "no method {method} in {mapping} has this frame's return and argument types (an optimizer may have changed them): only the class is deobfuscated; methods of that name: {}",
+                    by_name
+                        .iter()
+                        .map(|f| source_method_name(&f.method))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
                 ClassOnlyReason::LineOutsideRanges => format!(
                     "line {} is outside every line range of {method} in {mapping}: only the class is deobfuscated; methods of that name: {}",
@@ -514,7 +554,9 @@ mod tests {
     fn specialization_suffixes() {
         assert_eq!(source_method_name("taxRate$cf96df0"), "taxRate");
         assert_eq!(source_method_name("getCustomer$1133cc3c"), "getCustomer");
+        assert_eq!(source_method_name("count$134621"), "count");
         assert_eq!(source_method_name("access$000"), "access$000");
+        assert_eq!(source_method_name("access$1000"), "access$1000");
         assert_eq!(source_method_name("lambda$main$0"), "lambda$main$0");
         assert_eq!(source_method_name("$deadbeef"), "$deadbeef");
     }

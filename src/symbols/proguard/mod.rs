@@ -69,6 +69,18 @@ pub enum ClassOnlyReason {
     MethodNotInMapping,
     /// The method is there, but no line range holds the frame's line.
     LineOutsideRanges,
+    /// Methods of that name are there, but none with the frame's return and argument types.
+    SignatureNotInMapping,
+}
+
+/// A frame's obfuscated signature, when its printer gives one (a JVM's perf map names
+/// compiled code `RET CLASS.METHOD(ARGS)`): it tells apart methods sharing an obfuscated name.
+#[derive(Clone, Copy, Debug)]
+pub struct Signature<'a> {
+    /// The return type as printed (obfuscated class names, `[]` for arrays).
+    pub returns: &'a str,
+    /// The argument types as printed.
+    pub arguments: &'a [&'a str],
 }
 
 /// How one obfuscated frame was deobfuscated.
@@ -333,6 +345,55 @@ impl StackRemapper<'_> {
         file: Option<&str>,
         line: Option<u32>,
     ) -> Remapped {
+        self.frame_with_signature(class, method, file, line, None)
+    }
+
+    /// A type as the original program names it (`a.b[]` → `com.example.Point[]`).
+    fn original_type(&self, printed: &str) -> String {
+        let base = printed.trim_end_matches("[]");
+        let dims = &printed[base.len()..];
+        let base = self
+            .subset
+            .class_names
+            .get(base)
+            .map_or(base, String::as_str);
+        format!("{base}{dims}")
+    }
+
+    /// Whether a member's original signature (`RET owner.name(ARGS)`) has the return and
+    /// argument types of `signature`, deobfuscated.
+    fn same_signature(&self, original: &str, signature: Signature<'_>) -> bool {
+        let Some((returns, rest)) = original.split_once(' ') else {
+            return false;
+        };
+        let Some(arguments) = rest
+            .rfind('(')
+            .and_then(|open| rest[open + 1..].strip_suffix(')'))
+        else {
+            return false;
+        };
+        let mut theirs = arguments
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty());
+        returns == self.original_type(signature.returns)
+            && signature
+                .arguments
+                .iter()
+                .all(|a| theirs.next() == Some(self.original_type(a).as_str()))
+            && theirs.next().is_none()
+    }
+
+    /// Deobfuscates the next frame, its candidates narrowed to the methods of `signature`
+    /// when given (as retrace does when its pattern reads the types).
+    pub fn frame_with_signature(
+        &mut self,
+        class: &str,
+        method: &str,
+        file: Option<&str>,
+        line: Option<u32>,
+        signature: Option<Signature<'_>>,
+    ) -> Remapped {
         let rewrite = std::mem::take(&mut self.can_rewrite);
         let outline_position = self.outline_position.take();
         let Some(original_class) = self.subset.class_names.get(class) else {
@@ -365,9 +426,22 @@ impl StackRemapper<'_> {
         {
             line = Some(at);
         }
-        let Some(picks) = r8::candidates(members, line) else {
+        let Some(mut picks) = r8::candidates(members, line) else {
             return class_only(ClassOnlyReason::LineOutsideRanges, self.by_name(members));
         };
+        if let Some(signature) = signature {
+            picks.retain(|chain| {
+                chain
+                    .last()
+                    .is_some_and(|p| self.same_signature(&members[p.member].signature, signature))
+            });
+            if picks.is_empty() {
+                return class_only(
+                    ClassOnlyReason::SignatureNotInMapping,
+                    self.by_name(members),
+                );
+            }
+        }
         // Rules ride on lines: a frame answered by its methods alone has none.
         let rewrite = rewrite && !r8::method_only(members, line);
         let mut candidates: Vec<Vec<OriginalFrame>> = Vec::new();
