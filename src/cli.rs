@@ -511,7 +511,14 @@ fn profile_totals(path: &Path) -> Result<Option<(String, crate::model::Profile)>
         .read_to_end(&mut head)
         .map_err(failed)?;
     let input = std::io::Read::chain(head.as_slice(), file);
-    let totals = engine::profile::read_profile_totals(&name, &head, input).map_err(unusable)?;
+    // The samples are read again beside their deltas from a second handle: none is held.
+    let reopen = |offset: u64| -> std::io::Result<Box<dyn std::io::Read>> {
+        let mut file = std::fs::File::open(path)?;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(offset))?;
+        Ok(Box::new(std::io::BufReader::with_capacity(0, file)))
+    };
+    let totals = engine::profile::read_profile_totals(&name, &head, input, Some(&reopen))
+        .map_err(unusable)?;
     Ok(totals.map(|p| (name, p)))
 }
 

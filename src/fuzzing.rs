@@ -452,6 +452,20 @@ pub fn cpuprofile(data: &[u8]) {
         check_profile(p);
     }
     let whole = formats::cpuprofile::parse(&text);
+    // Read holding the sample ids or reading them again: the same answer.
+    let bytes: std::sync::Arc<[u8]> = data.into();
+    let reopen = move |at: u64| -> std::io::Result<Box<dyn std::io::Read>> {
+        let mut c = std::io::Cursor::new(bytes.clone());
+        c.set_position(at);
+        Ok(Box::new(c))
+    };
+    assert_eq!(
+        format!("{:?}", formats::cpuprofile::read_totals(data).ok()),
+        format!(
+            "{:?}",
+            formats::cpuprofile::read_totals_reopening(data, &reopen).ok()
+        )
+    );
     // What the totals reader takes, the whole reader reads to the same totals.
     if let (Ok(Some(t)), Ok(true)) = (
         formats::cpuprofile::read_totals(data),

@@ -185,11 +185,14 @@ pub fn read_profile_file(
 /// the JSON, the text table and the folded stacks, not for a timeline. `None`: the file is
 /// not a plain `.cpuprofile` this reader takes; read it whole with [`read_profile_file`].
 /// `head` is the file's start (64 KB, or all of a shorter file), which detects it; `input`
-/// reads the file from its first byte.
+/// reads the file from its first byte; `reopen`, when given, reads it again from an offset,
+/// so that not even the samples' ids are held (see
+/// [`crate::formats::cpuprofile::read_totals_reopening`]).
 pub fn read_profile_totals(
     name: &str,
     head: &[u8],
     input: impl std::io::Read,
+    reopen: Option<crate::formats::cpuprofile::Reopen<'_>>,
 ) -> Result<Option<Profile>, Error> {
     use crate::formats::{cpuprofile, trace_events};
     if crate::formats::peek(head) != crate::model::FileKind::Profile
@@ -198,7 +201,11 @@ pub fn read_profile_totals(
     {
         return Ok(None);
     }
-    cpuprofile::read_totals(input).map_err(|e| Error::new(name, e))
+    match reopen {
+        Some(reopen) => cpuprofile::read_totals_reopening(input, reopen),
+        None => cpuprofile::read_totals(input),
+    }
+    .map_err(|e| Error::new(name, e))
 }
 
 /// The bytecode file a Hermes profile's addresses are in: the Hermes map among `symbols`

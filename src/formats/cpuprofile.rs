@@ -15,7 +15,7 @@ mod totals;
 pub use sampling_heap::{is_heap_profile, parse_heap_profile};
 use serde_json::Value;
 use std::collections::HashMap;
-pub use totals::read_totals;
+pub use totals::{Reopen, read_totals, read_totals_reopening};
 
 /// Why a file is not a CPU profile Symscope can read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

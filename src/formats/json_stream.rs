@@ -29,6 +29,8 @@ pub(crate) struct Stream<R> {
     buf: Box<[u8]>,
     pub(crate) at: usize,
     len: usize,
+    /// Bytes read before the buffer's.
+    base: u64,
 }
 
 impl<R: Read> Stream<R> {
@@ -38,13 +40,20 @@ impl<R: Read> Stream<R> {
             buf: vec![0; 1 << 16].into_boxed_slice(),
             at: 0,
             len: 0,
+            base: 0,
         }
+    }
+
+    /// The offset of the next byte from where the input began.
+    pub(crate) fn position(&self) -> u64 {
+        self.base + self.at as u64
     }
 
     /// The next byte, not taken (`None` at the end).
     #[inline]
     pub(crate) fn peek(&mut self) -> Step<Option<u8>> {
         if self.at == self.len {
+            self.base += self.len as u64;
             self.len = loop {
                 match self.input.read(&mut self.buf) {
                     Ok(n) => break n,
@@ -377,5 +386,48 @@ impl<R: Read> Stream<R> {
     /// An array of integers, each given to `each`.
     pub(crate) fn ints(&mut self, mut each: impl FnMut(i64) -> Step<()>) -> Step<()> {
         self.array(|s| each(s.int()?))
+    }
+}
+
+/// An array of integers read one at a time (beside another array read by [`Stream::ints`]).
+pub(crate) struct Ints<R> {
+    stream: Stream<R>,
+    /// An element was read (a separator comes next).
+    after: bool,
+    done: bool,
+}
+
+impl<R: Read> Ints<R> {
+    /// The array that starts at `stream`'s next token.
+    pub(crate) fn new(mut stream: Stream<R>) -> Step<Self> {
+        stream.expect(b'[')?;
+        Ok(Self {
+            stream,
+            after: false,
+            done: false,
+        })
+    }
+
+    /// The next integer; `None` once the array has ended.
+    pub(crate) fn next_int(&mut self) -> Step<Option<i64>> {
+        if self.done {
+            return Ok(None);
+        }
+        let s = &mut self.stream;
+        match (s.peek_token()?, self.after) {
+            (Some(b']'), _) => {
+                s.at += 1;
+                self.done = true;
+                return Ok(None);
+            }
+            (Some(b','), true) => {
+                s.at += 1;
+                s.peek_token()?;
+            }
+            (_, true) => return Err(Stop::Whole),
+            (_, false) => {}
+        }
+        self.after = true;
+        s.int().map(Some)
     }
 }

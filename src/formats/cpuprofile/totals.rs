@@ -1,13 +1,14 @@
 //! A V8 CPU profile read as per-node totals from a stream, without its samples kept: what a
 //! ranking (self and total time per function, folded stacks) needs. One of `samples` and
-//! `timeDeltas` is held compactly until the other streams past (V8 writes `samples` first);
-//! the file itself is never held. Anything this reader does not take as plainly as
+//! `timeDeltas` is held compactly until the other streams past (V8 writes `samples` first),
+//! or, when the input can be opened again at an offset, `samples` is passed over and read
+//! again beside `timeDeltas` (nothing held); the file itself is never held. Anything this reader does not take as plainly as
 //! [`super::parse`] does (a syntax error, a float delta, a negative delta, which DevTools
 //! answers by sorting the samples, an id the tree lacks, a duplicate or escaped key) makes it
 //! answer `None`, and the caller reads the file whole: errors and warnings come from one
 //! reader.
 
-use super::super::json_stream::{Step, Stop, Stream};
+use super::super::json_stream::{Ints, Step, Stop, Stream};
 use super::{Micros, ProfileError, Raw};
 use crate::model::{NodeTotals, Profile};
 use std::collections::HashMap;
@@ -16,10 +17,44 @@ use std::io::Read;
 /// Reads `input` as a V8 CPU profile's totals; `None`: read it with [`super::parse`].
 pub fn read_totals(input: impl Read) -> std::io::Result<Option<Profile>> {
     let mut s = Stream::new(input);
-    match totals(&mut s) {
+    answer(totals(&mut s, None))
+}
+
+/// The input again from a byte offset (a file opened anew and sought).
+pub type Reopen<'a> = &'a dyn Fn(u64) -> std::io::Result<Box<dyn Read>>;
+
+/// [`read_totals`] holding neither array: `samples`, which V8 writes first, is passed over
+/// and read again through `reopen`, beside `timeDeltas`, so the profile's memory does not
+/// grow with its samples.
+pub fn read_totals_reopening(
+    input: impl Read,
+    reopen: Reopen<'_>,
+) -> std::io::Result<Option<Profile>> {
+    let mut s = Stream::new(input);
+    answer(totals(&mut s, Some(reopen)))
+}
+
+fn answer(read: Step<Profile>) -> std::io::Result<Option<Profile>> {
+    match read {
         Ok(p) => Ok(Some(p)),
         Err(Stop::Io(e)) => Err(e),
         Err(Stop::Whole) => Ok(None),
+    }
+}
+
+/// The sample ids when they come first: held, or where they are, to be read again.
+enum First {
+    Held(Ids),
+    /// The array's offset and length.
+    At(u64, usize),
+}
+
+impl First {
+    fn len(&self) -> usize {
+        match self {
+            First::Held(ids) => ids.len(),
+            First::At(_, n) => *n,
+        }
     }
 }
 
@@ -137,12 +172,12 @@ impl Clock {
     }
 }
 
-fn totals<R: Read>(s: &mut Stream<R>) -> Step<Profile> {
+fn totals<R: Read>(s: &mut Stream<R>, reopen: Option<Reopen<'_>>) -> Step<Profile> {
     let mut nodes: Option<Vec<u8>> = None;
     let mut start: Option<Micros> = None;
     let mut end: Option<Micros> = None;
-    // The first of the two arrays, held; the second streams into `sums`.
-    let mut ids: Option<Ids> = None;
+    // The first of the two arrays, held (or where it is); the second streams into `sums`.
+    let mut ids: Option<First> = None;
     let mut deltas: Option<Vec<i64>> = None;
     let mut sums = ById::default();
     // The last sample and the clock after it: its duration may need `endTime`, which can
@@ -188,10 +223,21 @@ fn totals<R: Read>(s: &mut Stream<R>) -> Step<Profile> {
                 }
             }
             b"samples" => match &deltas {
+                None if reopen.is_some() => {
+                    s.peek_token()?;
+                    let at = s.position();
+                    let mut n = 0usize;
+                    s.ints(|id| {
+                        u32::try_from(id).map_err(|_| Stop::Whole)?;
+                        n += 1;
+                        Ok(())
+                    })?;
+                    ids = Some(First::At(at, n));
+                }
                 None => {
                     let mut held = Ids::Narrow(Vec::new());
                     s.ints(|id| held.push(id))?;
-                    ids = Some(held);
+                    ids = Some(First::Held(held));
                 }
                 Some(deltas) => {
                     // The times are known: each sample's duration is too.
@@ -225,25 +271,43 @@ fn totals<R: Read>(s: &mut Stream<R>) -> Step<Profile> {
                     })?;
                     deltas = Some(held);
                 }
-                Some(ids) => {
+                Some(first) => {
                     let start = start.ok_or(Stop::Whole)?.0;
                     let mut clock = Clock::new(start);
+                    let len = first.len();
+                    // Passed over: read again beside the deltas.
+                    let mut again = match (first, reopen) {
+                        (First::At(offset, _), Some(reopen)) => {
+                            Some(Ints::new(Stream::new(reopen(*offset)?))?)
+                        }
+                        _ => None,
+                    };
                     let mut at = 0usize;
+                    let mut prev: Option<u32> = None;
                     s.ints(|d| {
-                        if at >= ids.len() {
+                        if at >= len {
                             return Err(Stop::Whole);
                         }
-                        if let Some(us) = clock.tick(d)? {
-                            sums.add(ids.get(at - 1), us);
+                        let id = match (first, &mut again) {
+                            (First::Held(ids), _) => ids.get(at),
+                            (First::At(..), Some(again)) => {
+                                let id = again.next_int()?.ok_or(Stop::Whole)?;
+                                u32::try_from(id).map_err(|_| Stop::Whole)?
+                            }
+                            (First::At(..), None) => return Err(Stop::Whole),
+                        };
+                        if let (Some(p), Some(us)) = (prev, clock.tick(d)?) {
+                            sums.add(p, us);
                         }
+                        prev = Some(id);
                         at += 1;
                         Ok(())
                     })?;
-                    if at != ids.len() {
+                    if at != len {
                         return Err(Stop::Whole);
                     }
                     count = at;
-                    last = (at > 0).then(|| (ids.get(at - 1), clock));
+                    last = prev.map(|p| (p, clock));
                 }
             },
             _ => {
@@ -302,8 +366,19 @@ mod tests {
     use super::*;
 
     /// The totals of `text`, or `None`.
+    /// The totals, read holding the sample ids and read again through a reopened input:
+    /// both answer alike.
     fn totals_of(text: &str) -> Option<Profile> {
-        read_totals(text.as_bytes()).unwrap()
+        let held = read_totals(text.as_bytes()).unwrap();
+        let bytes: std::sync::Arc<[u8]> = text.as_bytes().into();
+        let reopen = move |at: u64| -> std::io::Result<Box<dyn Read>> {
+            let mut c = std::io::Cursor::new(bytes.clone());
+            c.set_position(at);
+            Ok(Box::new(c))
+        };
+        let again = read_totals_reopening(text.as_bytes(), &reopen).unwrap();
+        assert_eq!(format!("{held:?}"), format!("{again:?}"));
+        held
     }
 
     /// The totals reader agrees with the whole reader: same tree, same per-node totals.
