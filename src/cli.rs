@@ -304,10 +304,17 @@ pub fn heap_command(args: &HeapArgs, out: &mut dyn std::io::Write) -> Result<(),
         let name = path.display().to_string();
         let file = std::fs::File::open(path).map_err(|e| unusable(format!("{name}: {e}")))?;
         let size = file.metadata().map_or(0, |m| m.len());
+        // The edges are read on a second thread from a second handle on the file.
+        let reopen = |offset: u64| -> std::io::Result<Box<dyn std::io::Read>> {
+            let mut file = std::fs::File::open(path)?;
+            std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(offset))?;
+            Ok(Box::new(file))
+        };
         heap::read_heap_with(
             &name,
             std::io::BufReader::with_capacity(1 << 16, file),
             size,
+            Some((&reopen, &ParallelIndex)),
             &mut NoProgress,
         )
         .map_err(unusable)

@@ -551,7 +551,27 @@ fn check_profile(profile: crate::model::Profile) {
 /// snapshot compared with itself changes nothing, and every retaining path starts at the
 /// root and ends at its node.
 pub fn heapsnapshot(data: &[u8]) {
-    let Ok(heap) = engine::heap::read_heap("fuzz", data) else {
+    // The edges read beside the nodes on a second thread: the same answer, or the same error.
+    let bytes: std::sync::Arc<[u8]> = data.into();
+    let reopen = move |at: u64| -> std::io::Result<Box<dyn std::io::Read>> {
+        let mut c = std::io::Cursor::new(bytes.clone());
+        c.set_position(at);
+        Ok(Box::new(c))
+    };
+    let beside = engine::heap::read_heap_with(
+        "fuzz",
+        data,
+        data.len() as u64,
+        Some((&reopen, &crate::jobs::ParallelIndex)),
+        &mut NoProgress,
+    );
+    let read = engine::heap::read_heap("fuzz", data);
+    match (&read, &beside) {
+        (Ok(a), Ok(b)) => assert_eq!(a.summary(), b.summary()),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("read beside: {:?}", beside.as_ref().err()),
+    }
+    let Ok(heap) = read else {
         return;
     };
     let n = heap.node_count() as u32;

@@ -206,6 +206,62 @@ fn broken_snapshots_name_their_problem() {
     }
 }
 
+/// The edges read on a second thread beside the nodes (what the CLI does) give the heap
+/// the serial read gives, on every recorded snapshot, and the same errors on broken ones.
+#[test]
+fn edges_read_beside_the_nodes_read_as_the_serial_reader_reads_them() {
+    use symscope::engine::heap::{read_heap, read_heap_with};
+    let beside = |text: &[u8]| {
+        let bytes: std::sync::Arc<[u8]> = text.into();
+        let reopen = move |at: u64| -> std::io::Result<Box<dyn std::io::Read>> {
+            let mut c = std::io::Cursor::new(bytes.clone());
+            c.set_position(at);
+            Ok(Box::new(c))
+        };
+        read_heap_with(
+            "x.heapsnapshot",
+            text,
+            text.len() as u64,
+            Some((&reopen, &symscope::jobs::ParallelIndex)),
+            &mut symscope::model::NoProgress,
+        )
+    };
+    for name in [
+        "before.heapsnapshot",
+        "after.heapsnapshot",
+        "lodash.heaptimeline",
+    ] {
+        let bytes = std::fs::read(dir().join(name)).unwrap();
+        let (a, b) = (
+            read_heap("x.heapsnapshot", bytes.as_slice()).unwrap(),
+            beside(&bytes).unwrap(),
+        );
+        assert_eq!(a.summary(), b.summary(), "{name}");
+        assert_eq!(a.edge_count(), b.edge_count());
+        for e in (0..a.edge_count() as u32).step_by(97) {
+            assert_eq!(
+                (a.edge_to(e), a.edge_type(e), a.edge_name(e)),
+                (b.edge_to(e), b.edge_type(e), b.edge_name(e))
+            );
+        }
+        // Broken edges (ragged, a fraction, a key after the nodes that is not `edges`):
+        // the serial reader's error, word for word.
+        let text = String::from_utf8(bytes).unwrap();
+        let edges = text.find("\"edges\":[").unwrap() + "\"edges\":[".len();
+        for (at, insert) in [(edges, "1,"), (edges + 1, ".5"), (edges - 9, "\"x\":0,")] {
+            let mut broken = text.clone();
+            broken.insert_str(at, insert);
+            let serial = read_heap("x.heapsnapshot", broken.as_bytes()).map(|_| ());
+            let two = beside(broken.as_bytes()).map(|_| ());
+            assert_eq!(
+                serial.map_err(|e| e.to_string()),
+                two.map_err(|e| e.to_string()),
+                "{name}: {insert}"
+            );
+        }
+    }
+}
+
 /// `symscope heap --format json ARGS…`'s document (the run must succeed).
 fn heap_json(args: &[&str]) -> Value {
     json_of(&symscope(&[&["heap", "--format", "json"], args].concat()))
@@ -551,7 +607,14 @@ fn reading_a_snapshot_reports_progress_and_stops_when_told() {
         seen.push((phase.to_owned(), done));
         ControlFlow::Continue(())
     };
-    read_heap_with("after.heapsnapshot", bytes.as_slice(), total, &mut record).unwrap();
+    read_heap_with(
+        "after.heapsnapshot",
+        bytes.as_slice(),
+        total,
+        None,
+        &mut record,
+    )
+    .unwrap();
     let reads: Vec<u64> = seen
         .iter()
         .filter(|(p, _)| p == "read heap snapshot")
@@ -572,8 +635,14 @@ fn reading_a_snapshot_reports_progress_and_stops_when_told() {
                 ControlFlow::Continue(())
             }
         };
-        let e = read_heap_with("after.heapsnapshot", bytes.as_slice(), total, &mut progress)
-            .unwrap_err();
+        let e = read_heap_with(
+            "after.heapsnapshot",
+            bytes.as_slice(),
+            total,
+            None,
+            &mut progress,
+        )
+        .unwrap_err();
         assert!(
             matches!(e.reason, symscope::engine::Reason::Cancelled),
             "{e}"

@@ -1417,16 +1417,19 @@ pub fn to_text(
 
 /// Reads a heap snapshot file's graph from `input` (`name` names it in errors).
 pub fn read_heap(name: &str, input: impl std::io::Read) -> Result<Heap, super::Error> {
-    read_heap_with(name, input, 0, &mut crate::model::NoProgress)
+    read_heap_with(name, input, 0, None, &mut crate::model::NoProgress)
 }
 
 /// [`read_heap`], `progress` told how many of `total` bytes (the file's size; 0: unknown)
 /// are read (every few megabytes) and of each phase after, and asked each time whether to
-/// go on: a cancelled read stops within megabytes.
+/// go on: a cancelled read stops within megabytes. With `beside` (the file opened again at
+/// an offset, and a runner), the edges are read on a second thread while the nodes are
+/// read on this one ([`crate::formats::heapsnapshot::read_beside`]).
 pub fn read_heap_with(
     name: &str,
     input: impl std::io::Read,
     total: u64,
+    beside: Option<crate::formats::heapsnapshot::Beside<'_>>,
     progress: &mut dyn crate::model::Progress,
 ) -> Result<Heap, super::Error> {
     /// The input, reporting as it is read.
@@ -1465,7 +1468,7 @@ pub fn read_heap_with(
         progress,
         cancelled: false,
     };
-    let snap = crate::formats::heapsnapshot::read_sized(&mut reporting, total);
+    let snap = crate::formats::heapsnapshot::read_beside(&mut reporting, total, beside);
     if reporting.cancelled {
         return Err(error(super::Reason::Cancelled));
     }

@@ -137,8 +137,21 @@ pub fn load(
         FileKind::HeapSnapshot => {
             begin(progress, "heap snapshot", &file.name)?;
             let bytes = file.blob.as_slice();
-            let heap =
-                super::heap::read_heap_with(&file.name, bytes, bytes.len() as u64, progress)?;
+            // The edges are read beside the nodes, through a second reader of the bytes.
+            let blob = file.blob.clone();
+            let reopen = move |at: u64| -> std::io::Result<Box<dyn std::io::Read>> {
+                Ok(Box::new(BlobReader {
+                    blob: blob.clone(),
+                    at: usize::try_from(at).unwrap_or(usize::MAX),
+                }))
+            };
+            let heap = super::heap::read_heap_with(
+                &file.name,
+                bytes,
+                bytes.len() as u64,
+                Some((&reopen, loader.runner)),
+                progress,
+            )?;
             Ok(Input::Heap(std::sync::Arc::new(heap)))
         }
         // Opened as buckets by whoever asked (the window's Buckets view).
@@ -351,5 +364,22 @@ impl AddSymbols for SymbolSet {
         let file = Detected::new(path, blob);
         load_symbols(&file, Loader::SERIAL, &mut NoProgress)?.add_to(self);
         Ok(file.kind)
+    }
+}
+
+/// Reads a blob's bytes from an offset.
+struct BlobReader {
+    blob: crate::model::Blob,
+    at: usize,
+}
+
+impl std::io::Read for BlobReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let bytes = self.blob.as_slice();
+        let rest = &bytes[self.at.min(bytes.len())..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.at += n;
+        Ok(n)
     }
 }

@@ -291,13 +291,36 @@ pub fn read(input: impl Read) -> Result<HeapSnapshot, HeapError> {
 /// snapshot's `node_count` and `edge_count` say at once (no growing, no spare capacity),
 /// as far as `size` bytes can hold.
 pub fn read_sized(input: impl Read, size: u64) -> Result<HeapSnapshot, HeapError> {
+    read_beside(input, size, None)
+}
+
+/// The input again from a byte offset (the file opened anew and sought), and the runner
+/// that reads beside the calling thread.
+pub type Beside<'a> = (
+    &'a (dyn Fn(u64) -> std::io::Result<Box<dyn Read>> + Sync),
+    &'a dyn crate::model::ChunkRunner,
+);
+
+/// [`read_sized`], the `edges` read beside the `nodes` on a second thread through a second
+/// reader of the file (`beside`), when the runner has one: the edges come right after the
+/// nodes, which hold only numbers, so the second reader passes over them to the edges while
+/// the first reads them. The first reader passes over the edges then, and checks that it
+/// ends where the second did. Anything else (another order, a second thread refused, an
+/// error on the second reader) reads the edges on the first, as [`read_sized`] does, so the
+/// answer and its errors are the same.
+pub fn read_beside(
+    input: impl Read,
+    size: u64,
+    beside: Option<Beside<'_>>,
+) -> Result<HeapSnapshot, HeapError> {
     let mut s = Stream::new(input);
+    // Where the second reader ended the edges it read (the columns are filled).
+    let mut edges_read: Option<u64> = None;
     let mut out = HeapSnapshot::default();
     let mut meta: Option<Meta> = None;
     let mut traces = false;
     let mut why: Option<HeapError> = None;
     let result = s.object(|s, key| {
-        let int = |v: i64| u32::try_from(v).map_err(|_| Stop::Whole);
         match key {
             "snapshot" => {
                 let mut bytes = Vec::new();
@@ -339,6 +362,15 @@ pub fn read_sized(input: impl Read, size: u64) -> Result<HeapSnapshot, HeapError
                 o.edge_to.reserve_exact(edges);
                 meta = Some(head.meta);
             }
+            "edges" if edges_read.is_some() => {
+                // Read beside the nodes already: passed over, ending where that read did.
+                let end = edges_read.take();
+                s.peek_token()?;
+                s.skip_number_array()?;
+                if Some(s.position()) != end {
+                    return Err(Stop::Whole);
+                }
+            }
             "nodes" | "edges" => {
                 let Some(m) = &meta else {
                     why = Some(HeapError::Field(
@@ -347,68 +379,66 @@ pub fn read_sized(input: impl Read, size: u64) -> Result<HeapSnapshot, HeapError
                     return Err(Stop::Whole);
                 };
                 let nodes = key == "nodes";
-                let fields = if nodes {
-                    &m.node_fields
-                } else {
-                    &m.edge_fields
-                };
-                let columns: Vec<Column> = fields
-                    .iter()
-                    .map(|f| match (nodes, f.as_str()) {
-                        (true, "type") => Column::NodeType,
-                        (true, "name") => Column::NodeName,
-                        (true, "id") => Column::NodeId,
-                        (true, "self_size") => Column::SelfSize,
-                        (true, "edge_count") => Column::EdgeCount,
-                        (true, "detachedness") => Column::Detachedness,
-                        (true, "trace_node_id") if traces => Column::TraceNode,
-                        (false, "type") => Column::EdgeType,
-                        (false, "name_or_index") => Column::EdgeName,
-                        (false, "to_node") => Column::EdgeTo,
-                        _ => Column::Skip,
-                    })
-                    .collect();
+                let columns = columns_of(m, nodes, traces);
                 if columns.is_empty() {
                     return Err(Stop::Whole);
                 }
-                let mut at = 0usize;
-                let mut count = 0usize;
-                let o = &mut out;
-                s.ints(|v| {
-                    count += 1;
-                    let v = int(v)?;
-                    let byte = || u8::try_from(v).map_err(|_| Stop::Whole);
-                    match columns[at] {
-                        Column::NodeType => o.node_types.push(byte()?),
-                        Column::NodeName => o.node_names.push(v),
-                        Column::NodeId => o.node_ids.push(v),
-                        Column::SelfSize => o.self_sizes.push(v),
-                        Column::EdgeCount => o.edge_counts.push(v),
-                        Column::Detachedness => o.detachedness.push(v.min(3) as u8),
-                        Column::TraceNode => o.trace_node_ids.push(v),
-                        Column::EdgeType => o.edge_types.push(byte()?),
-                        Column::EdgeName => o.edge_names.push(v),
-                        Column::EdgeTo => o.edge_to.push(v),
-                        Column::Skip => {}
-                    }
-                    at = if at + 1 == columns.len() { 0 } else { at + 1 };
-                    Ok(())
-                })?;
-                if at != 0 {
-                    why = Some(HeapError::Ragged {
-                        array: if nodes { "nodes" } else { "edges" },
-                        len: count,
-                        fields: columns.len(),
-                    });
-                    return Err(Stop::Whole);
+                let Some((reopen, runner)) = beside.filter(|_| nodes) else {
+                    return read_records(s, &columns, nodes, &mut out, &mut why);
+                };
+                s.peek_token()?;
+                let at = s.position();
+                let edge_columns = columns_of(m, false, traces);
+                // The edge columns (reserved already) go to the second reader and back.
+                let mut edges = HeapSnapshot {
+                    edge_types: std::mem::take(&mut out.edge_types),
+                    edge_names: std::mem::take(&mut out.edge_names),
+                    edge_to: std::mem::take(&mut out.edge_to),
+                    ..HeapSnapshot::default()
+                };
+                let stop = std::sync::atomic::AtomicBool::new(false);
+                let mut first: Step<()> = Ok(());
+                let mut second: Option<Step<u64>> = None;
+                let ran = runner.run_beside(
+                    &mut || {
+                        first = read_records(s, &columns, true, &mut out, &mut why);
+                        if first.is_err() {
+                            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    },
+                    &mut || {
+                        second = Some(edges_after_nodes(
+                            reopen,
+                            at,
+                            &edge_columns,
+                            &mut edges,
+                            &stop,
+                        ));
+                    },
+                );
+                out.edge_types = edges.edge_types;
+                out.edge_names = edges.edge_names;
+                out.edge_to = edges.edge_to;
+                if !ran {
+                    return read_records(s, &columns, true, &mut out, &mut why);
                 }
+                match second {
+                    Some(Ok(end)) => edges_read = Some(end),
+                    // Read again on this thread when they come.
+                    _ => {
+                        out.edge_types.clear();
+                        out.edge_names.clear();
+                        out.edge_to.clear();
+                    }
+                }
+                first?;
             }
-            "locations" => s.ints(|v| {
-                out.locations.push(int(v)?);
+            "locations" => s.u32s(|v| {
+                out.locations.push(v);
                 Ok(())
             })?,
-            "trace_function_infos" => s.ints(|v| {
-                out.trace_function_infos.push(int(v)?);
+            "trace_function_infos" => s.u32s(|v| {
+                out.trace_function_infos.push(v);
                 Ok(())
             })?,
             "strings" => {
@@ -455,6 +485,114 @@ pub fn read_sized(input: impl Read, size: u64) -> Result<HeapSnapshot, HeapError
         return Err(HeapError::Empty);
     }
     Ok(out)
+}
+
+/// Where each field of `nodes` (or `edges`) goes, by `meta`'s names.
+fn columns_of(m: &Meta, nodes: bool, traces: bool) -> Vec<Column> {
+    let fields = if nodes {
+        &m.node_fields
+    } else {
+        &m.edge_fields
+    };
+    fields
+        .iter()
+        .map(|f| match (nodes, f.as_str()) {
+            (true, "type") => Column::NodeType,
+            (true, "name") => Column::NodeName,
+            (true, "id") => Column::NodeId,
+            (true, "self_size") => Column::SelfSize,
+            (true, "edge_count") => Column::EdgeCount,
+            (true, "detachedness") => Column::Detachedness,
+            (true, "trace_node_id") if traces => Column::TraceNode,
+            (false, "type") => Column::EdgeType,
+            (false, "name_or_index") => Column::EdgeName,
+            (false, "to_node") => Column::EdgeTo,
+            _ => Column::Skip,
+        })
+        .collect()
+}
+
+/// Reads the `nodes` (or `edges`) array into `out`'s columns; a ragged array sets `why`.
+fn read_records<R: Read>(
+    s: &mut Stream<R>,
+    columns: &[Column],
+    nodes: bool,
+    out: &mut HeapSnapshot,
+    why: &mut Option<HeapError>,
+) -> Step<()> {
+    let mut at = 0usize;
+    let mut count = 0usize;
+    let o = out;
+    s.u32s(|v| {
+        count += 1;
+        let byte = || u8::try_from(v).map_err(|_| Stop::Whole);
+        match columns[at] {
+            Column::NodeType => o.node_types.push(byte()?),
+            Column::NodeName => o.node_names.push(v),
+            Column::NodeId => o.node_ids.push(v),
+            Column::SelfSize => o.self_sizes.push(v),
+            Column::EdgeCount => o.edge_counts.push(v),
+            Column::Detachedness => o.detachedness.push(v.min(3) as u8),
+            Column::TraceNode => o.trace_node_ids.push(v),
+            Column::EdgeType => o.edge_types.push(byte()?),
+            Column::EdgeName => o.edge_names.push(v),
+            Column::EdgeTo => o.edge_to.push(v),
+            Column::Skip => {}
+        }
+        at = if at + 1 == columns.len() { 0 } else { at + 1 };
+        Ok(())
+    })?;
+    if at != 0 {
+        *why = Some(HeapError::Ragged {
+            array: if nodes { "nodes" } else { "edges" },
+            len: count,
+            fields: columns.len(),
+        });
+        return Err(Stop::Whole);
+    }
+    Ok(())
+}
+
+/// The second reader's work (see [`read_beside`]): from `at`, where the `nodes` array
+/// starts, past it to the `edges` that must follow, read into `out`'s edge columns.
+/// Answers where the edges end; stops when `stop` is set (the first reader failed).
+fn edges_after_nodes(
+    reopen: &(dyn Fn(u64) -> std::io::Result<Box<dyn Read>> + Sync),
+    at: u64,
+    columns: &[Column],
+    out: &mut HeapSnapshot,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Step<u64> {
+    /// The reader, failing once `stop` is set.
+    struct Stopping<'a> {
+        input: Box<dyn Read>,
+        stop: &'a std::sync::atomic::AtomicBool,
+    }
+    impl Read for Stopping<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(std::io::Error::other("stopped"));
+            }
+            self.input.read(buf)
+        }
+    }
+    let mut s = Stream::new(Stopping {
+        input: reopen(at)?,
+        stop,
+    });
+    s.skip_number_array()?;
+    if s.peek_token()? != Some(b',') {
+        return Err(Stop::Whole);
+    }
+    s.at += 1;
+    s.expect(b'"')?;
+    if s.key()? != b"edges" {
+        return Err(Stop::Whole);
+    }
+    s.expect(b':')?;
+    let mut why = None;
+    read_records(&mut s, columns, false, out, &mut why)?;
+    Ok(at + s.position())
 }
 
 /// Reads a `trace_tree` (a node's fields, its children's nested in one of them) into flat

@@ -387,6 +387,99 @@ impl<R: Read> Stream<R> {
     pub(crate) fn ints(&mut self, mut each: impl FnMut(i64) -> Step<()>) -> Step<()> {
         self.array(|s| each(s.int()?))
     }
+
+    /// Passes over an array that holds no strings, arrays or objects (a heap snapshot's
+    /// `nodes`): to its first `]`.
+    pub(crate) fn skip_number_array(&mut self) -> Step<()> {
+        self.expect(b'[')?;
+        loop {
+            if self.peek()?.is_none() {
+                return Err(Stop::Whole);
+            }
+            match memchr::memchr(b']', &self.buf[self.at..self.len]) {
+                Some(i) => {
+                    self.at += i + 1;
+                    return Ok(());
+                }
+                None => self.at = self.len,
+            }
+        }
+    }
+
+    /// An array of integers that must each fit a `u32` (anything else stops the read), each
+    /// given to `each`: what [`Self::ints`] reads, refusing the same inputs, with the common
+    /// element (white space, digits, white space, separator, all in the buffer) read in one
+    /// step (a heap snapshot's arrays hold hundreds of millions).
+    pub(crate) fn u32s(&mut self, mut each: impl FnMut(u32) -> Step<()>) -> Step<()> {
+        self.expect(b'[')?;
+        if self.peek_token()? == Some(b']') {
+            self.at += 1;
+            return Ok(());
+        }
+        loop {
+            let (v, last) = match self.u32_in_buffer()? {
+                Some(element) => element,
+                None => {
+                    self.peek_token()?;
+                    let v = u32::try_from(self.int()?).map_err(|_| Stop::Whole)?;
+                    let last = match self.peek_token()? {
+                        Some(b',') => false,
+                        Some(b']') => true,
+                        _ => return Err(Stop::Whole),
+                    };
+                    self.at += 1;
+                    (v, last)
+                }
+            };
+            each(v)?;
+            if last {
+                return Ok(());
+            }
+        }
+    }
+
+    /// [`Self::u32s`]'s element when it and its separator lie in the buffer: the value and
+    /// whether the array ends after it (`None`: read it the careful way; nothing taken).
+    #[inline]
+    fn u32_in_buffer(&mut self) -> Step<Option<(u32, bool)>> {
+        const ROOM: usize = 40;
+        if self.len - self.at < ROOM {
+            return Ok(None);
+        }
+        let b = &self.buf[self.at..self.at + ROOM];
+        let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+        let mut i = 0;
+        while i < 8 && space(b[i]) {
+            i += 1;
+        }
+        if !b[i].is_ascii_digit() {
+            // A sign, more white space, or not a number: the careful reader decides.
+            return Ok(None);
+        }
+        let start = i;
+        let mut v: u64 = 0;
+        while i - start < 11 && b[i].is_ascii_digit() {
+            v = v * 10 + u64::from(b[i] - b'0');
+            i += 1;
+        }
+        // JSON has no leading zeros, fractions or exponents here; a u32 has ten digits.
+        if (b[start] == b'0' && i - start > 1) || matches!(b[i], b'.' | b'e' | b'E') {
+            return Err(Stop::Whole);
+        }
+        let v = u32::try_from(v).map_err(|_| Stop::Whole)?;
+        let digits_end = i;
+        while i < digits_end + 8 && space(b[i]) {
+            i += 1;
+        }
+        let last = match b[i] {
+            b',' => false,
+            b']' => true,
+            _ if space(b[i]) => return Ok(None),
+            _ => return Err(Stop::Whole),
+        };
+        self.at += i + 1;
+        Ok(Some((v, last)))
+    }
 }
 
 /// An array of integers read one at a time (beside another array read by [`Stream::ints`]).
