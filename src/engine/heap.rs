@@ -17,6 +17,7 @@
 //!   objects of one class are not counted twice).
 
 use crate::formats::heapsnapshot::{HeapError, HeapSnapshot};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// Why a heap was not built: the snapshot is wrong, or the caller said stop.
@@ -430,8 +431,9 @@ impl Heap {
         // A class per (type, name, detached) for objects and native nodes, per type for the
         // rest: keyed by numbers, each name made once.
         let named = |t: u8| matches!(node_types[t as usize].as_str(), "object" | "native");
-        let mut class_index: HashMap<u64, u32> = HashMap::new();
-        let mut by_name: HashMap<String, u32> = HashMap::new();
+        // Looked up once a node: a fast hash (the keys are the snapshot's own numbers).
+        let mut class_index: FxHashMap<u64, u32> = FxHashMap::default();
+        let mut by_name: FxHashMap<String, u32> = FxHashMap::default();
         let mut classes: Vec<String> = Vec::new();
         let mut class_of = Vec::with_capacity(n);
         for (k, &gone) in detached.iter().enumerate() {
@@ -1012,7 +1014,7 @@ impl Heap {
     /// The change from `self` (before) to `after`, by node id, per class; classes by the
     /// bytes added less freed, largest first.
     pub fn compare(&self, after: &Heap) -> Vec<ClassChange> {
-        let ids = |h: &Heap| -> HashMap<u32, u32> {
+        let ids = |h: &Heap| -> FxHashMap<u32, u32> {
             (0..h.node_count() as u32)
                 .filter(|&k| h.counted(k))
                 .map(|k| (h.id(k), k))
@@ -1141,7 +1143,7 @@ impl Heap {
             })
         };
         // The first objects of each class asked about.
-        let mut wanted: HashMap<u32, Vec<u32>> =
+        let mut wanted: FxHashMap<u32, Vec<u32>> =
             rows.iter().map(|r| (r.class, Vec::new())).collect();
         for k in 0..self.node_count() as u32 {
             if let Some(list) = wanted.get_mut(&self.class_of[k as usize])
@@ -1152,7 +1154,7 @@ impl Heap {
             }
         }
         // Functions with a location by name: `None` where several share it.
-        let mut by_name: HashMap<&str, Option<u32>> = HashMap::new();
+        let mut by_name: FxHashMap<&str, Option<u32>> = FxHashMap::default();
         for k in self.locations.iter().step_by(4).copied() {
             if self.snap.node_types[k as usize] == self.closure {
                 by_name
