@@ -57,7 +57,7 @@ impl ChunkRunner for ParallelIndex {
         // and a pool busy with other jobs must never leave it queued behind them.
         std::thread::scope(|scope| {
             let writer = std::thread::Builder::new()
-                .name("symscope-symcache".into())
+                .name("symscope-beside".into())
                 // symbolic's writer recurses through inline trees as deep as a file nests
                 // them; give it more room than the reading side, which built those trees.
                 .stack_size(WRITER_STACK)
