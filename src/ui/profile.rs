@@ -580,21 +580,23 @@ fn selected_ui(ui: &mut egui::Ui, state: &AppState, model: &ProfileModel, comman
         ui.label(RichText::new(p.functions.name(sel.function)).strong());
         ui.label(where_text(model, sel.function));
         if let Some(l) = loc.and_then(|l| p.resolved.profile.locations.get(l as usize)) {
-            ui.label(
-                RichText::new(format!(
-                    "recorded: {} {}:{}:{}",
-                    if l.function.is_empty() {
-                        "(anonymous)"
-                    } else {
-                        &l.function
-                    },
+            let function = if l.function.is_empty() {
+                "(anonymous)"
+            } else {
+                &l.function
+            };
+            // A native sample's column is its address; a JIT's Java method has none.
+            let recorded = match (p.resolved.profile.native, l.column) {
+                (true, c) if c >= 0 => format!("recorded: {function} ({}) at {c:#x}", l.url),
+                (true, _) => format!("recorded: {function} ({})", l.url),
+                (false, _) => format!(
+                    "recorded: {function} {}:{}:{}",
                     l.url,
                     l.line + 1,
                     l.column + 1
-                ))
-                .weak()
-                .small(),
-            );
+                ),
+            };
+            ui.label(RichText::new(recorded).weak().small());
         }
     });
     ui.horizontal_wrapped(|ui| {
