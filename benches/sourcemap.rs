@@ -139,47 +139,47 @@ fn cases(filter: Option<&str>) -> Vec<Case> {
 /// and the original line found, or why the reader cannot read the map.
 type Cold = fn(&Arc<[u8]>, &str, (u32, u32)) -> Result<(Duration, Option<u32>), String>;
 
-fn cold_ours_1(
-    b: &Arc<[u8]>,
-    _: &str,
-    (l, c): (u32, u32),
+/// Times `parse` then `look` (the parsed map's drop left out).
+fn cold<M>(
+    parse: impl FnOnce() -> Result<M, String>,
+    look: impl FnOnce(&M) -> Option<u32>,
 ) -> Result<(Duration, Option<u32>), String> {
     let t = Instant::now();
-    let m = SourceMap::parse(Blob::from(b.clone())).map_err(|e| e.to_string())?;
-    let line = m
-        .lookup(l, c)
-        .map_err(|e| e.to_string())?
-        .and_then(|t| t.src_line());
-    Ok((t.elapsed(), black_box(line)))
-}
-
-fn cold_ours_n(
-    b: &Arc<[u8]>,
-    _: &str,
-    (l, c): (u32, u32),
-) -> Result<(Duration, Option<u32>), String> {
-    let t = Instant::now();
-    let m =
-        SourceMap::parse_with(Blob::from(b.clone()), &ParallelIndex).map_err(|e| e.to_string())?;
-    let line = m
-        .lookup(l, c)
-        .map_err(|e| e.to_string())?
-        .and_then(|t| t.src_line());
-    Ok((t.elapsed(), black_box(line)))
-}
-
-fn cold_sm9(b: &Arc<[u8]>, _: &str, (l, c): (u32, u32)) -> Result<(Duration, Option<u32>), String> {
-    let t = Instant::now();
-    // An index map is read as the crate offers it: decoded, then flattened.
-    let m = match sourcemap::decode_slice(b).map_err(|e| e.to_string())? {
-        sourcemap::DecodedMap::Regular(m) => m,
-        sourcemap::DecodedMap::Index(i) => i.flatten().map_err(|e| e.to_string())?,
-        _ => return Err("not a plain or index map".into()),
-    };
-    let line = m.lookup_token(l, c).map(|t| t.get_src_line());
+    let m = parse()?;
+    let line = look(&m);
     let e = t.elapsed();
     drop(m);
     Ok((e, black_box(line)))
+}
+
+fn ours(m: &SourceMap, (l, c): (u32, u32)) -> Option<u32> {
+    m.lookup(l, c).ok()?.and_then(|t| t.src_line())
+}
+
+fn cold_ours_1(b: &Arc<[u8]>, _: &str, at: (u32, u32)) -> Result<(Duration, Option<u32>), String> {
+    cold(
+        || SourceMap::parse(Blob::from(b.clone())).map_err(|e| e.to_string()),
+        |m| ours(m, at),
+    )
+}
+
+fn cold_ours_n(b: &Arc<[u8]>, _: &str, at: (u32, u32)) -> Result<(Duration, Option<u32>), String> {
+    cold(
+        || SourceMap::parse_with(Blob::from(b.clone()), &ParallelIndex).map_err(|e| e.to_string()),
+        |m| ours(m, at),
+    )
+}
+
+fn cold_sm9(b: &Arc<[u8]>, _: &str, (l, c): (u32, u32)) -> Result<(Duration, Option<u32>), String> {
+    cold(
+        // An index map is read as the crate offers it: decoded, then flattened.
+        || match sourcemap::decode_slice(b).map_err(|e| e.to_string())? {
+            sourcemap::DecodedMap::Regular(m) => Ok(m),
+            sourcemap::DecodedMap::Index(i) => i.flatten().map_err(|e| e.to_string()),
+            _ => Err("not a plain or index map".into()),
+        },
+        |m| m.lookup_token(l, c).map(|t| t.get_src_line()),
+    )
 }
 
 fn cold_srcmap(
@@ -187,12 +187,10 @@ fn cold_srcmap(
     text: &str,
     (l, c): (u32, u32),
 ) -> Result<(Duration, Option<u32>), String> {
-    let t = Instant::now();
-    let m = srcmap_sourcemap::SourceMap::from_json(text).map_err(|e| e.to_string())?;
-    let line = m.original_position_for(l, c).map(|o| o.line);
-    let e = t.elapsed();
-    drop(m);
-    Ok((e, black_box(line)))
+    cold(
+        || srcmap_sourcemap::SourceMap::from_json(text).map_err(|e| e.to_string()),
+        |m| m.original_position_for(l, c).map(|o| o.line),
+    )
 }
 
 fn cold_srcmap_lazy(
@@ -200,12 +198,10 @@ fn cold_srcmap_lazy(
     text: &str,
     (l, c): (u32, u32),
 ) -> Result<(Duration, Option<u32>), String> {
-    let t = Instant::now();
-    let m = srcmap_sourcemap::LazySourceMap::from_json_fast(text).map_err(|e| e.to_string())?;
-    let line = m.original_position_for(l, c).map(|o| o.line);
-    let e = t.elapsed();
-    drop(m);
-    Ok((e, black_box(line)))
+    cold(
+        || srcmap_sourcemap::LazySourceMap::from_json_fast(text).map_err(|e| e.to_string()),
+        |m| m.original_position_for(l, c).map(|o| o.line),
+    )
 }
 
 fn cold_oxc(
@@ -213,14 +209,13 @@ fn cold_oxc(
     text: &str,
     (l, c): (u32, u32),
 ) -> Result<(Duration, Option<u32>), String> {
-    let t = Instant::now();
-    let m = oxc_sourcemap::SourceMap::from_json_string(text).map_err(|e| e.to_string())?;
-    let table = m.generate_lookup_table();
-    let line = m.lookup_token(&table, l, c).map(|t| t.get_src_line());
-    let e = t.elapsed();
-    drop(table);
-    drop(m);
-    Ok((e, black_box(line)))
+    cold(
+        || oxc_sourcemap::SourceMap::from_json_string(text).map_err(|e| e.to_string()),
+        |m| {
+            let table = m.generate_lookup_table();
+            m.lookup_token(&table, l, c).map(|t| t.get_src_line())
+        },
+    )
 }
 
 const READERS: [(&str, Cold); 6] = [

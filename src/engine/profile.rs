@@ -387,7 +387,38 @@ pub fn symbolicate_profile(
         stacks,
         modules,
     };
-    let table = FrameTable::from_trace(&trace, None);
+    let table = resolve_stacks(name, &trace, symbols, progress)?;
+    let java = if java_stacks.is_empty() {
+        None
+    } else {
+        let trace = Trace {
+            format: LogFormat::Java,
+            stacks: java_stacks,
+            modules: Vec::new(),
+        };
+        Some(std::sync::Arc::new(resolve_stacks(
+            name, &trace, symbols, progress,
+        )?))
+    };
+    Ok(ResolvedProfile {
+        name: name.to_owned(),
+        profile,
+        table: std::sync::Arc::new(table),
+        stack_of,
+        java,
+        java_of,
+        start_of,
+    })
+}
+
+/// The one-frame stacks of `trace` symbolicated into a table.
+fn resolve_stacks(
+    name: &str,
+    trace: &Trace,
+    symbols: &SymbolSet,
+    progress: &mut dyn Progress,
+) -> Result<FrameTable, Error> {
+    let table = FrameTable::from_trace(trace, None);
     let mut results = ResultsBuilder::new(&table);
     let summary = crate::symbolicate::symbolicate_into(
         &table,
@@ -399,38 +430,7 @@ pub fn symbolicate_profile(
     if summary.cancelled {
         return Err(Error::new(name, super::Reason::Cancelled));
     }
-    let table = results.finish(summary);
-    let java = if java_stacks.is_empty() {
-        None
-    } else {
-        let trace = Trace {
-            format: LogFormat::Java,
-            stacks: java_stacks,
-            modules: Vec::new(),
-        };
-        let java = FrameTable::from_trace(&trace, None);
-        let mut results = ResultsBuilder::new(&java);
-        let summary = crate::symbolicate::symbolicate_into(
-            &java,
-            symbols,
-            Options::default(),
-            progress,
-            &mut results,
-        );
-        if summary.cancelled {
-            return Err(Error::new(name, super::Reason::Cancelled));
-        }
-        Some(std::sync::Arc::new(results.finish(summary)))
-    };
-    Ok(ResolvedProfile {
-        name: name.to_owned(),
-        profile,
-        table: std::sync::Arc::new(table),
-        stack_of,
-        java,
-        java_of,
-        start_of,
-    })
+    Ok(results.finish(summary))
 }
 
 impl ResolvedProfile {
