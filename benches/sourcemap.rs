@@ -447,7 +447,126 @@ fn main() {
             base / ms(stats[k + 1].0)
         );
     }
+    whole_process(filter.as_deref());
     pool_wake_up();
+}
+
+/// A whole trace resolved through one map by node 20 with `@jridgewell/trace-mapping`, the
+/// fastest JavaScript reader: the map parsed, every frame with a position looked up.
+const RESOLVE: &str = r#"
+import { readFileSync } from 'node:fs';
+import { AnyMap, TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
+const [, , mapPath, tracePath] = process.argv;
+const json = JSON.parse(readFileSync(mapPath, 'utf8'));
+const map = json.sections ? new AnyMap(json) : new TraceMap(json);
+const out = [];
+for (const line of readFileSync(tracePath, 'utf8').split('\n')) {
+  const m = /:(\d+):(\d+)\)?\s*$/.exec(line);
+  if (!m) continue;
+  const o = originalPositionFor(map, { line: +m[1], column: +m[2] - 1 });
+  out.push([o.source, o.line, o.column, o.name]);
+}
+console.log(JSON.stringify(out));
+"#;
+
+/// `@jridgewell/trace-mapping` installed under `target/bench-node/` (as the profile bench
+/// installs it), and the script.
+fn trace_mapping() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-node");
+    if !dir.join("node_modules/@jridgewell/trace-mapping").exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("package.json"), "{\"private\":true}").unwrap();
+        let ok = std::process::Command::new("npm")
+            .args(["install", "--silent", "@jridgewell/trace-mapping@0.3.31"])
+            .current_dir(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "npm install @jridgewell/trace-mapping failed");
+    }
+    let script = dir.join("resolve.mjs");
+    std::fs::write(&script, RESOLVE).unwrap();
+    script
+}
+
+/// Issue #40's whole-process rows: `symscope symbolicate` with a whole trace against node
+/// with trace-mapping, each a new process, medians of 9 alternating rounds; the corpus
+/// traces, and a trace of the 30 spread positions on monaco's and babylon.js's maps.
+fn whole_process(filter: Option<&str>) {
+    let script = trace_mapping();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/js");
+    let tmp = std::env::temp_dir().join(format!("symscope-bench-sm-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut runs: Vec<(&str, PathBuf, PathBuf)> = vec![
+        (
+            "pdf.worker.mjs.map",
+            root.join("pdfjs-dist-worker/pdf.worker.mjs.map"),
+            root.join("pdfjs-dist-worker/trace.txt"),
+        ),
+        (
+            "three.min.js.map",
+            root.join("three-esbuild/three.min.js.map"),
+            root.join("three-esbuild/trace.txt"),
+        ),
+        (
+            "vendor.min.js.map (index map)",
+            root.join("index-map-rxjs-lodash/vendor.min.js.map"),
+            root.join("index-map-rxjs-lodash/trace.txt"),
+        ),
+    ];
+    for case in cases(filter)
+        .into_iter()
+        .filter(|c| c.name.contains('(') && !c.name.contains("index") && !c.name.contains("Hermes"))
+    {
+        let bundle = case
+            .map
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".map")
+            .to_owned();
+        let mut trace = String::from("Error: bench\n");
+        for (l, c) in &case.frames {
+            trace.push_str(&format!("    at f ({bundle}:{}:{})\n", l + 1, c + 1));
+        }
+        let path = tmp.join(format!("{bundle}.trace.txt"));
+        std::fs::write(&path, trace).unwrap();
+        runs.push((case.name, case.map.clone(), path));
+    }
+    println!(
+        "\n# Whole process, a whole trace: symscope against node + trace-mapping (medians of 9)\n"
+    );
+    println!("| map | trace frames | symscope symbolicate | node + trace-mapping | node / ours |");
+    println!("|---|---:|---:|---:|---:|");
+    let exe = Path::new(env!("CARGO_BIN_EXE_symscope"));
+    for (name, map, trace) in runs
+        .into_iter()
+        .filter(|(n, _, _)| filter.is_none_or(|f| n.contains(f)))
+    {
+        let frames = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .filter(|l| l.trim_start().starts_with("at "))
+            .count();
+        let (mut ours, mut node) = (Vec::new(), Vec::new());
+        for _ in 0..9 {
+            let mut cmd = std::process::Command::new(exe);
+            cmd.args(["symbolicate", "--format", "json", "-s"])
+                .arg(&map)
+                .arg(&trace);
+            ours.push(common::run_exact(&cmd).0);
+            let mut cmd = std::process::Command::new("node");
+            cmd.arg(&script).arg(&map).arg(&trace);
+            node.push(common::run_exact(&cmd).0);
+        }
+        ours.sort();
+        node.sort();
+        let (o, n) = (ms(ours[4]), ms(node[4]));
+        println!(
+            "| {name} | {frames} | {o:.1} ms | {n:.1} ms | {:.1}× (target ≥ 3×) |",
+            n / o
+        );
+    }
+    std::fs::remove_dir_all(&tmp).ok();
 }
 
 /// How long a rayon worker that went to sleep takes to join a parallel index pass: the
