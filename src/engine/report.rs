@@ -200,22 +200,36 @@ pub struct JsonLineError<'a> {
 }
 
 impl Serialize for JsonLine<'_> {
+    // A line is compact: each shared resolution is written once and copied.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.doc.serialize_with_path(Some(self.path), s)
+        self.doc.serialize_with_path(Some(self.path), true, s)
     }
 }
 
 impl Serialize for Json<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.serialize_with_path(None, s)
+        self.serialize_with_path(None, false, s)
+    }
+}
+
+/// A [`Json`] document written compact: each shared resolution's fields written once and
+/// copied into every frame that shares it (their text is compact, so an indented document
+/// does not take this path).
+struct Compact<'a, 't>(&'a Json<'t>);
+
+impl Serialize for Compact<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize_with_path(None, true, s)
     }
 }
 
 impl Json<'_> {
-    /// The document, its log's `path` first when given.
+    /// The document, its log's `path` first when given; `copy` writes each shared
+    /// resolution once (compact output only).
     fn serialize_with_path<S: Serializer>(
         &self,
         path: Option<&str>,
+        copy: bool,
         s: S,
     ) -> Result<S::Ok, S::Error> {
         let table = self.table;
@@ -227,7 +241,7 @@ impl Json<'_> {
         }
         doc.serialize_field("schema", &SCHEMA)?;
         doc.serialize_field("format", table.format().as_str())?;
-        doc.serialize_field("stacks", &Stacks(table))?;
+        doc.serialize_field("stacks", &Stacks(table, copy))?;
         doc.serialize_field("warnings", &Chained(self.warnings, table.warnings()))?;
         doc.serialize_field(
             "timings",
@@ -281,14 +295,31 @@ impl Serialize for Timings<'_> {
     }
 }
 
-struct Stacks<'t>(&'t FrameTable);
+/// A table's stacks; `true`: shared resolutions written once (see [`Compact`]).
+struct Stacks<'t>(&'t FrameTable, bool);
+
+/// A shared resolution's fields as written once (see [`super::table::FrameRef::shared_resolution`]).
+struct Written {
+    status: Box<serde_json::value::RawValue>,
+    symbol_file: Box<serde_json::value::RawValue>,
+    resolved: Box<serde_json::value::RawValue>,
+    alternatives: Box<serde_json::value::RawValue>,
+    note: Box<serde_json::value::RawValue>,
+}
+
+type Cache = std::cell::RefCell<rustc_hash::FxHashMap<u32, std::rc::Rc<Written>>>;
 
 impl Serialize for Stacks<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let table = self.0;
+        let cache = Cache::default();
         let mut seq = s.serialize_seq(Some(table.stack_count()))?;
         for stack in 0..table.stack_count() {
-            seq.serialize_element(&Stack { table, stack })?;
+            seq.serialize_element(&Stack {
+                table,
+                stack,
+                cache: self.1.then_some(&cache),
+            })?;
         }
         seq.end()
     }
@@ -297,6 +328,7 @@ impl Serialize for Stacks<'_> {
 struct Stack<'t> {
     table: &'t FrameTable,
     stack: usize,
+    cache: Option<&'t Cache>,
 }
 
 impl Serialize for Stack<'_> {
@@ -307,7 +339,14 @@ impl Serialize for Stack<'_> {
         m.serialize_field("crashed", &table.stack_crashed(stack))?;
         let sig = super::signature::signature(table, stack, super::signature::DEFAULT_FRAMES);
         m.serialize_field("fingerprint", &sig.fingerprint().to_string())?;
-        m.serialize_field("frames", &Frames { table, stack })?;
+        m.serialize_field(
+            "frames",
+            &Frames {
+                table,
+                stack,
+                cache: self.cache,
+            },
+        )?;
         m.end()
     }
 }
@@ -315,6 +354,7 @@ impl Serialize for Stack<'_> {
 struct Frames<'t> {
     table: &'t FrameTable,
     stack: usize,
+    cache: Option<&'t Cache>,
 }
 
 impl Serialize for Frames<'_> {
@@ -325,7 +365,11 @@ impl Serialize for Frames<'_> {
             let Some(frame) = table.frame(stack, index) else {
                 continue;
             };
-            seq.serialize_element(&Frame { index, frame })?;
+            seq.serialize_element(&Frame {
+                index,
+                frame,
+                cache: self.cache,
+            })?;
         }
         seq.end()
     }
@@ -334,6 +378,35 @@ impl Serialize for Frames<'_> {
 struct Frame<'t> {
     index: usize,
     frame: super::table::FrameRef<'t>,
+    /// Shared resolutions already written (`None`: none kept).
+    cache: Option<&'t Cache>,
+}
+
+/// `v` written as JSON, kept as written.
+fn raw<T: Serialize + ?Sized>(v: &T) -> Option<Box<serde_json::value::RawValue>> {
+    serde_json::value::RawValue::from_string(serde_json::to_string(v).ok()?).ok()
+}
+
+impl Frame<'_> {
+    /// The frame's resolution written once for every frame that shares it.
+    fn written(&self) -> Option<std::rc::Rc<Written>> {
+        let cache = self.cache?;
+        let id = self.frame.shared_resolution()?;
+        if let Some(w) = cache.borrow().get(&id) {
+            return Some(w.clone());
+        }
+        let f = &self.frame;
+        let resolved: Vec<ResolvedLocation<&str>> = f.locations().collect();
+        let w = std::rc::Rc::new(Written {
+            status: raw(&f.status().unwrap_or(FrameStatus::Skipped))?,
+            symbol_file: raw(&f.symbol_file())?,
+            resolved: raw(&resolved)?,
+            alternatives: raw(&f.alternatives())?,
+            note: raw(&f.note())?,
+        });
+        cache.borrow_mut().insert(id, w.clone());
+        Some(w)
+    }
 }
 
 impl Serialize for Frame<'_> {
@@ -343,6 +416,14 @@ impl Serialize for Frame<'_> {
         m.serialize_entry("index", &self.index)?;
         m.serialize_entry("raw", f.raw())?;
         m.serialize_entry("input", &f.input().unwrap_or_default())?;
+        if let Some(w) = self.written() {
+            m.serialize_entry("status", &*w.status)?;
+            m.serialize_entry("symbol_file", &*w.symbol_file)?;
+            m.serialize_entry("resolved", &*w.resolved)?;
+            m.serialize_entry("alternatives", &*w.alternatives)?;
+            m.serialize_entry("note", &*w.note)?;
+            return m.end();
+        }
         m.serialize_entry("status", &f.status().unwrap_or(FrameStatus::Skipped))?;
         m.serialize_entry("symbol_file", &f.symbol_file())?;
         let resolved: Vec<ResolvedLocation<&str>> = f.locations().collect();
@@ -359,7 +440,7 @@ pub fn write_json<W: Write>(json: &Json<'_>, pretty: bool, out: &mut W) -> std::
     if pretty {
         serde_json::to_writer_pretty(&mut *out, json)
     } else {
-        serde_json::to_writer(&mut *out, json)
+        serde_json::to_writer(&mut *out, &Compact(json))
     }
     .map_err(std::io::Error::from)?;
     writeln!(out)
@@ -592,6 +673,7 @@ impl Serialize for BucketJson<'_> {
                 Some(Frame {
                     index,
                     frame: b.first.frame(b.stack, index)?,
+                    cache: None,
                 })
             })
             .collect();
@@ -696,6 +778,7 @@ impl Serialize for DiffJson<'_> {
                         Some(Frame {
                             index,
                             frame: t.frame(stack, index)?,
+                            cache: None,
                         })
                     })
                 }

@@ -508,6 +508,33 @@ impl<'a> FrameRef<'a> {
         locs.iter().filter_map(move |&l| this.location_of(l))
     }
 
+    /// The frame's resolution, when every frame that shares it writes the same status,
+    /// symbol file, locations, alternatives and note (no name taken from the frame's own
+    /// line, no alternatives of its own): what a writer may write once and copy.
+    pub fn shared_resolution(&self) -> Option<u32> {
+        let r = self.results()?;
+        let id = *r.res.get(self.index as usize)?;
+        let res = r.resolutions.get(id as usize)?;
+        if res.chain != NONE {
+            let (start, len) = *r.chains.get(res.chain as usize)?;
+            let locs = r.chain_locs.get(start as usize..(start + len) as usize)?;
+            if locs.iter().any(|&l| {
+                r.locations
+                    .get(l as usize)
+                    .is_none_or(|l| matches!(l.function, Text::Span(..)))
+            }) {
+                return None;
+            }
+        }
+        if r.alternatives
+            .binary_search_by_key(&self.index, |(f, _)| *f)
+            .is_ok()
+        {
+            return None;
+        }
+        Some(id)
+    }
+
     /// Original locations, innermost first (empty unless resolved).
     pub fn locations(&self) -> impl Iterator<Item = ResolvedLocation<&'a str>> + 'a {
         let chain = self.res().map_or(NONE, |r| r.chain);
