@@ -47,26 +47,13 @@ console.log(JSON.stringify(rows.slice(0, 20)));
 /// `@jridgewell/trace-mapping` and `metro-symbolicate` installed under `target/bench-node/`,
 /// and the ranking script.
 fn node_reference() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-node");
-    for (package, spec) in [
+    let dir = common::npm_install(&[
         (
             "@jridgewell/trace-mapping",
             "@jridgewell/trace-mapping@0.3.31",
         ),
         ("metro-symbolicate", "metro-symbolicate@0.80.12"),
-    ] {
-        if dir.join("node_modules").join(package).exists() {
-            continue;
-        }
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("package.json"), "{\"private\":true}").unwrap();
-        let ok = Command::new("npm")
-            .args(["install", "--silent", spec])
-            .current_dir(&dir)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "npm install {spec} failed");
-    }
+    ]);
     let script = dir.join("rank.mjs");
     std::fs::write(&script, RANK).unwrap();
     script

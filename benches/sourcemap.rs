@@ -472,17 +472,10 @@ console.log(JSON.stringify(out));
 /// `@jridgewell/trace-mapping` installed under `target/bench-node/` (as the profile bench
 /// installs it), and the script.
 fn trace_mapping() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-node");
-    if !dir.join("node_modules/@jridgewell/trace-mapping").exists() {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("package.json"), "{\"private\":true}").unwrap();
-        let ok = std::process::Command::new("npm")
-            .args(["install", "--silent", "@jridgewell/trace-mapping@0.3.31"])
-            .current_dir(&dir)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "npm install @jridgewell/trace-mapping failed");
-    }
+    let dir = common::npm_install(&[(
+        "@jridgewell/trace-mapping",
+        "@jridgewell/trace-mapping@0.3.31",
+    )]);
     let script = dir.join("resolve.mjs");
     std::fs::write(&script, RESOLVE).unwrap();
     script

@@ -112,6 +112,26 @@ pub fn npm_map(package: &str, version: &str, map: &str, bundle: &str) -> (PathBu
     (map_path, bundle_path)
 }
 
+/// The npm packages `specs` (`name@version`, each with the folder name it installs as)
+/// installed under `target/bench-node/` when missing; answers that folder.
+pub fn npm_install(specs: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-node");
+    for (package, spec) in specs {
+        if dir.join("node_modules").join(package).exists() {
+            continue;
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("package.json"), "{\"private\":true}").unwrap();
+        let ok = Command::new("npm")
+            .args(["install", "--silent", spec])
+            .current_dir(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "npm install {spec} failed");
+    }
+    dir
+}
+
 /// The recorded profile with `n` samples drawn from its own (fixed seed).
 pub fn big_profile(n: usize, to: &Path) -> u64 {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");

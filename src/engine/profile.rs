@@ -236,23 +236,16 @@ pub fn symbolicate_profile(
     let mut stack_of = vec![None; profile.locations.len()];
     let mut start_of = vec![None; profile.locations.len()];
     let mut starts: HashMap<(String, i64), usize> = HashMap::new();
-    let one_frame =
-        |raw: String, n: usize, function: Option<String>, url: &str, line, column| Stack {
-            title: String::new(),
-            title_line: 0,
-            crashed: false,
-            frames: vec![Frame {
-                raw,
-                line_no: n + 1,
-                input: Some(FrameInput {
-                    function,
-                    file: Some(url.to_owned()),
-                    line: Some(line),
-                    column: Some(column),
-                    ..FrameInput::default()
-                }),
-            }],
+    let one_frame = |raw: String, n: usize, function: Option<String>, url: &str, line, column| {
+        let input = FrameInput {
+            function,
+            file: Some(url.to_owned()),
+            line: Some(line),
+            column: Some(column),
+            ..FrameInput::default()
         };
+        one_frame_stack(raw, n + 1, input)
+    };
     let mut modules: Vec<crate::model::Module> = Vec::new();
     let build_id = |path: &str| {
         profile
@@ -268,19 +261,14 @@ pub fn symbolicate_profile(
             // A JIT-compiled Java method: a Java frame, its name as the JVM printed it
             // (with its signature, which picks among methods sharing an obfuscated name).
             java_of[i] = Some(java_stacks.len());
-            java_stacks.push(Stack {
-                title: String::new(),
-                title_line: 0,
-                crashed: false,
-                frames: vec![Frame {
-                    raw: format!("    at {} ({})", loc.function, loc.url),
-                    line_no: java_stacks.len() + 1,
-                    input: Some(FrameInput {
-                        function: Some(loc.function.clone()),
-                        ..FrameInput::default()
-                    }),
-                }],
-            });
+            java_stacks.push(one_frame_stack(
+                format!("    at {} ({})", loc.function, loc.url),
+                java_stacks.len() + 1,
+                FrameInput {
+                    function: Some(loc.function.clone()),
+                    ..FrameInput::default()
+                },
+            ));
             continue;
         }
         if profile.native {
@@ -311,25 +299,20 @@ pub fn symbolicate_profile(
             }
             let address = loc.column as u64;
             stack_of[i] = Some(stacks.len());
-            stacks.push(Stack {
-                title: String::new(),
-                title_line: 0,
-                crashed: false,
-                frames: vec![Frame {
-                    raw: format!("    {address:x} {} ({})", loc.function, loc.url),
-                    line_no: stacks.len() + 1,
-                    input: Some(FrameInput {
-                        function: (!loc.function.is_empty() && loc.function != "[unknown]")
-                            .then(|| loc.function.clone()),
-                        address: Some(address),
-                        module: Some(module),
-                        module_offset: Some(address),
-                        build_id: build_id(&loc.url).map(str::to_owned),
-                        return_address: loc.return_address,
-                        ..FrameInput::default()
-                    }),
-                }],
-            });
+            stacks.push(one_frame_stack(
+                format!("    {address:x} {} ({})", loc.function, loc.url),
+                stacks.len() + 1,
+                FrameInput {
+                    function: (!loc.function.is_empty() && loc.function != "[unknown]")
+                        .then(|| loc.function.clone()),
+                    address: Some(address),
+                    module: Some(module),
+                    module_offset: Some(address),
+                    build_id: build_id(&loc.url).map(str::to_owned),
+                    return_address: loc.return_address,
+                    ..FrameInput::default()
+                },
+            ));
             continue;
         }
         let url = match &bytecode {
@@ -409,6 +392,21 @@ pub fn symbolicate_profile(
         java_of,
         start_of,
     })
+}
+
+/// A stack of the one frame `raw` (its line number `line_no`), read as `input`: how each
+/// distinct location is resolved on its own.
+fn one_frame_stack(raw: String, line_no: usize, input: FrameInput) -> Stack {
+    Stack {
+        title: String::new(),
+        title_line: 0,
+        crashed: false,
+        frames: vec![Frame {
+            raw,
+            line_no,
+            input: Some(input),
+        }],
+    }
 }
 
 /// The one-frame stacks of `trace` symbolicated into a table.
