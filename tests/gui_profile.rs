@@ -292,7 +292,9 @@ fn a_jvm_profiles_methods_show_by_their_original_names() {
         "int com.example.work.a.a()",
         "int com.example.work.b.a.a(java.lang.String)",
     ] {
-        assert!(has_label(&h, &named(obfuscated)), "{obfuscated}");
+        // The whole name, not a prefix of a longer one.
+        let name = named(obfuscated);
+        assert!(labels_containing(&h, &name).contains(&name), "{obfuscated}");
     }
     h.get_by_label(&named("int com.example.work.a.a()")).click();
     h.run_steps(3);
