@@ -5,7 +5,7 @@
 //!
 //! ```text
 //!           the window                            headless
-//!   ui ──▶ app ──▶ jobs, workspace ◀──────────── cli.rs
+//!   ui ──▶ app ──▶ jobs, workspace ◀──────────── cli
 //!            │                                     │
 //!            └──────────────▶ engine ◀─────────────┘
 //!                               │
@@ -30,7 +30,7 @@
 //! | [`formats`] | pure log parsers (JavaScript engines, Java/Android, Apple reports, minidumps, Sentry events, tombstones, gdb, sanitizers, address lists), CPU profiles (V8, Chrome trace events with their threads' events, Hermes, `perf script`), V8 heap snapshots streamed into columns, and file-kind detection from bytes |
 //! | [`symbols`] | pure symbol-file readers and look-ups: [`symbols::sourcemap`] (our lazy decoder), [`symbols::proguard`] (a class-header index over the `proguard` crate), [`symbols::native`] (SymCaches through `symbolic`, ELF and Mach-O read by our adapted reader on two threads) |
 //! | [`symbolicate`] | pure: matching frames to symbol files, resolving, naming functions, explaining failures, frame by frame into a result sink |
-//! | [`engine`] | pure: the one journey of the CLI and the window: detect once, load by one route with one cache scheme, read a log into its compact table, symbolicate it, write it out (text, the JSON contract); a profile's locations resolved once and its views (flame chart, call trees) computed; a heap snapshot's dominator tree, Summary and comparison, its classes named through the maps |
+//! | [`engine`] | pure: the one journey of the CLI and the window: detect once, load by one route with one cache scheme, read a log into its compact table, symbolicate it, write it out (text, the JSON contract), or a JavaScript log all three window by window as it streams; a profile's locations resolved once and its views (flame chart, call trees) computed; a heap snapshot's dominator tree, Summary and comparison, its classes named through the maps |
 //! | [`jobs`] | background work: a named rayon pool whose jobs report progress, can be cancelled, record timing spans and turn panics into failed jobs; the `ChunkRunner` on all cores |
 //! | [`workspace`] | the RON document (`workspaces/*.ron`): atomic saves, schema checks, missing and changed inputs, autosave debounce, recovery files of unsaved work |
 //! | [`app`] | state, commands, the frame loop and view models, the tiles' tree and the user's layout (knows eframe) |

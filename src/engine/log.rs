@@ -35,7 +35,7 @@ struct Minidump {
 pub type Cfi = HashMap<String, String>;
 
 /// How much of a text log is looked at for NUL bytes (a binary file is refused).
-const BINARY_SNIFF: usize = 64 * 1024;
+pub const BINARY_SNIFF: usize = 64 * 1024;
 
 /// Reads a log into its table: a minidump's stacks are walked (with `cfi`), a text log is
 /// parsed as it is read. A binary file that is not a minidump is refused.

@@ -44,6 +44,7 @@ pub mod profile;
 pub mod report;
 pub mod signature;
 pub mod stack_diff;
+pub mod stream;
 mod table;
 
 pub use cache::{
@@ -55,5 +56,5 @@ pub use error::{Error, Reason};
 pub use load::{
     AddSymbols, Input, Loader, NativeRoute, OPEN_PHASE, SymbolFile, load, load_symbols,
 };
-pub use log::{Cfi, LogFile, read_log};
+pub use log::{BINARY_SNIFF, Cfi, LogFile, read_log};
 pub use table::{FrameRef, FrameTable};

@@ -143,55 +143,88 @@ pub fn signed_stack(table: &FrameTable) -> Option<usize> {
 /// The signature of stack `stack` of a (symbolicated) table, from its top `frames` in-app
 /// frames.
 pub fn signature(table: &FrameTable, stack: usize, frames: usize) -> Signature {
-    let platform = Platform::of(table.format());
-    let exception = exception_type(table.stack_title(stack), platform);
-    let mut sig = Signature {
-        platform,
-        exception,
-        frames: Vec::new(),
-        frame_indices: Vec::new(),
-    };
-    // Symbolicated frames first: in-app ones, else the libraries'; frames no symbol file
-    // answered only when none was symbolicated.
-    for (resolved_only, in_app_only) in [(true, true), (true, false), (false, true), (false, false)]
-    {
-        collect(table, stack, frames, (resolved_only, in_app_only), &mut sig);
-        if !sig.frames.is_empty() {
+    let mut sig = SignatureBuilder::new(frames);
+    for index in 0..table.stack_len(stack) {
+        if sig.is_complete() {
             break;
         }
+        if let Some(frame) = table.frame(stack, index) {
+            sig.add(&frame, index);
+        }
     }
-    sig
+    sig.finish(Platform::of(table.format()), table.stack_title(stack))
 }
 
-/// Adds the stack's entries to `sig` until it holds `limit`: of resolved frames only, of
-/// in-app frames only, as `(resolved_only, in_app_only)` says.
-fn collect(
-    table: &FrameTable,
-    stack: usize,
+/// A stack's signature taken frame by frame, as a stream of them comes (a stack read a
+/// window at a time): the entries of each kind of frame (resolved in-app ones, resolved ones,
+/// unresolved in-app ones, every one) are gathered side by side, the first kind that has any
+/// is the signature's.
+pub struct SignatureBuilder {
     limit: usize,
-    (resolved_only, in_app_only): (bool, bool),
-    sig: &mut Signature,
-) {
-    for index in 0..table.stack_len(stack) {
-        if sig.frames.len() >= limit {
-            return;
+    /// Per kind, as `(resolved_only, in_app_only)` in [`KINDS`]: the entries and the frames
+    /// they come from.
+    kinds: [(Vec<SigFrame>, Vec<usize>); 4],
+}
+
+/// The kinds of frames a signature is taken from, first choice first:
+/// `(resolved_only, in_app_only)`.
+const KINDS: [(bool, bool); 4] = [(true, true), (true, false), (false, true), (false, false)];
+
+impl SignatureBuilder {
+    /// A signature of the top `limit` frames, none added yet.
+    pub fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            kinds: Default::default(),
         }
-        let Some(frame) = table.frame(stack, index) else {
-            continue;
-        };
-        if resolved_only && frame.status() != Some(FrameStatus::Resolved) {
-            continue;
-        }
-        for entry in entries(&frame, in_app_only) {
-            if sig.frames.len() >= limit {
+    }
+
+    /// Whether no later frame can change the signature.
+    pub fn is_complete(&self) -> bool {
+        self.kinds[0].0.len() >= self.limit
+    }
+
+    /// Adds the stack's frame at `index`, the one after those added before.
+    pub fn add(&mut self, frame: &FrameRef<'_>, index: usize) {
+        let limit = self.limit;
+        for (k, &(resolved_only, in_app_only)) in KINDS.iter().enumerate() {
+            // A kind after one that has entries is never chosen.
+            if self.kinds[..k].iter().any(|(e, _)| !e.is_empty()) {
                 return;
             }
-            // Recursion: a run of one entry counts once.
-            if sig.frames.last() == Some(&entry) {
+            let (entries_of_kind, indices) = &mut self.kinds[k];
+            if entries_of_kind.len() >= limit
+                || (resolved_only && frame.status() != Some(FrameStatus::Resolved))
+            {
                 continue;
             }
-            sig.frames.push(entry);
-            sig.frame_indices.push(index);
+            for entry in entries(frame, in_app_only) {
+                if entries_of_kind.len() >= limit {
+                    break;
+                }
+                // Recursion: a run of one entry counts once.
+                if entries_of_kind.last() == Some(&entry) {
+                    continue;
+                }
+                entries_of_kind.push(entry);
+                indices.push(index);
+            }
+        }
+    }
+
+    /// The signature of a stack headed `title` in a log of `platform`.
+    pub fn finish(self, platform: Platform, title: &str) -> Signature {
+        let exception = exception_type(title, platform);
+        let (frames, frame_indices) = self
+            .kinds
+            .into_iter()
+            .find(|(e, _)| !e.is_empty())
+            .unwrap_or_default();
+        Signature {
+            platform,
+            exception,
+            frames,
+            frame_indices,
         }
     }
 }

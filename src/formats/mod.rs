@@ -65,6 +65,24 @@ pub fn parse_text_into(text: &str, sink: &mut dyn TraceSink) {
     }
 }
 
+/// How many lines of a log decide its format: no reader's detection looks past them.
+pub const HEAD_LINES: usize = 20_000;
+
+/// Whether [`parse_text_into`] reads a log as JavaScript, told from `head`, the log's first
+/// [`HEAD_LINES`] lines (or the whole log): so a JavaScript log can be parsed as it is read
+/// ([`js::Parser`]). `false` also when the head cannot tell (it is blank, or opens with `{`:
+/// a JSON event or record, which the readers look at whole).
+pub fn is_javascript_head(head: &str) -> bool {
+    let Some(first) = head.trim_start().chars().next() else {
+        return false;
+    };
+    first != '{'
+        && !apple::is_apple(head)
+        && !native::is_native(head)
+        && !sdk::is_sdk(head)
+        && !is_java(head)
+}
+
 /// How many lines the format sniffing looks at.
 const SNIFF_LINES: usize = 400;
 

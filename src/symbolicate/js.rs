@@ -23,9 +23,7 @@
 use super::names::{callee_at, is_ident};
 use super::scope_names::{OriginalName, OriginalNames, ScopeAnswer, ScopeNames};
 use super::scope_names::{original_scope_pass, scope_pass};
-use super::{
-    Options, Resolver, ResultSink, Summary, SymbolSet, basename, timings, unresolved, walk,
-};
+use super::{Options, Resolver, ResultSink, Summary, SymbolSet, basename, unresolved, walk};
 use crate::model::{
     FrameInput, FrameStatus, FrameView, NameSource, Progress, ResolvedLocation, SymbolicatedFrame,
     TraceView,
@@ -49,32 +47,168 @@ pub(super) fn symbolicate(
         .unwrap_or_else(|| trace.format().default_column_base());
     let scopes = scope_pass(trace, symbols, base);
     let originals = original_scope_pass(trace, symbols, base, &scopes);
-    let mut js = Js {
-        symbols,
-        base,
-        scopes,
-        originals,
-        matches: HashMap::new(),
-        next_maps: HashMap::new(),
-        // A map that breaks a rule of the spec but is read anyway says so.
-        warnings: symbols
+    let mut js = Js::new(symbols, base);
+    js.scopes = scopes;
+    js.originals = originals;
+    let cancelled = walk(trace, &mut js, progress, "look-up", sink);
+    js.summary(start.elapsed(), cancelled)
+}
+
+/// A JavaScript run over a log read a window at a time (see [`super::Windowed`]).
+pub(super) struct Windowed<'s> {
+    js: Js<'s>,
+    /// Time spent in the windows' look-ups.
+    spent: std::time::Duration,
+}
+
+impl<'s> Windowed<'s> {
+    pub(super) fn new(symbols: &'s SymbolSet, base: u32) -> Self {
+        Self {
+            js: Js::new(symbols, base),
+            spent: std::time::Duration::ZERO,
+        }
+    }
+
+    pub(super) fn window(
+        &mut self,
+        trace: &dyn TraceView,
+        progress: &mut dyn Progress,
+        sink: &mut dyn ResultSink,
+    ) -> bool {
+        let start = Instant::now();
+        let js = &mut self.js;
+        // The enclosing functions of the positions no window before had (each bundle and
+        // original source parsed again only for new positions).
+        let fresh = Fresh::new(trace, &js.looked_up);
+        let (symbols, base) = (js.symbols, js.base);
+        for (file, answers) in scope_pass(&fresh, symbols, base) {
+            js.scopes.entry(file).or_default().extend(answers);
+        }
+        for (file, answers) in original_scope_pass(&fresh, symbols, base, &js.scopes) {
+            js.originals.entry(file).or_default().extend(answers);
+        }
+        let cancelled = walk(trace, js, progress, "look-up", sink);
+        self.spent += start.elapsed();
+        cancelled
+    }
+
+    pub(super) fn finish(self) -> Summary {
+        self.js.summary(self.spent, false)
+    }
+}
+
+/// A window's frames whose positions no window before it looked up (the others' enclosing
+/// functions are known).
+struct Fresh<'a> {
+    trace: &'a dyn TraceView,
+    /// Per stack, the frames kept.
+    kept: Vec<Vec<usize>>,
+}
+
+impl<'a> Fresh<'a> {
+    fn new(
+        trace: &'a dyn TraceView,
+        looked_up: &FxHashMap<String, FxHashMap<Position, Looked>>,
+    ) -> Self {
+        let kept = (0..trace.stack_count())
+            .map(|s| {
+                (0..trace.frame_count(s))
+                    .filter(|&f| {
+                        let Some(input) = trace.frame(s, f).and_then(|v| v.input) else {
+                            return false;
+                        };
+                        let Some(file) = input.file else {
+                            return false;
+                        };
+                        !looked_up
+                            .get(file)
+                            .is_some_and(|known| known.contains_key(&position(&input)))
+                    })
+                    .collect()
+            })
+            .collect();
+        Self { trace, kept }
+    }
+}
+
+impl TraceView for Fresh<'_> {
+    fn format(&self) -> crate::model::LogFormat {
+        self.trace.format()
+    }
+
+    fn stack_count(&self) -> usize {
+        self.kept.len()
+    }
+
+    fn stack_title(&self, s: usize) -> &str {
+        self.trace.stack_title(s)
+    }
+
+    fn stack_crashed(&self, s: usize) -> bool {
+        self.trace.stack_crashed(s)
+    }
+
+    fn frame_count(&self, s: usize) -> usize {
+        self.kept.get(s).map_or(0, Vec::len)
+    }
+
+    fn frame(&self, s: usize, f: usize) -> Option<FrameView<'_>> {
+        self.trace.frame(s, *self.kept.get(s)?.get(f)?)
+    }
+}
+
+/// What of a frame's input, besides its file, its look-up reads.
+fn position(i: &FrameInput<&str>) -> Position {
+    (
+        i.line,
+        i.column,
+        i.builtin,
+        i.wasm_function,
+        i.module_offset,
+    )
+}
+
+impl<'s> Js<'s> {
+    /// A run's resolver, no frame looked up yet.
+    fn new(symbols: &'s SymbolSet, base: u32) -> Self {
+        Js {
+            symbols,
+            base,
+            scopes: ScopeNames::new(),
+            originals: OriginalNames::new(),
+            matches: HashMap::new(),
+            next_maps: HashMap::new(),
+            // A map that breaks a rule of the spec but is read anyway says so.
+            warnings: symbols
+                .maps
+                .iter()
+                .flat_map(|m| m.violations.iter().map(move |v| format!("{}: {v}", m.name)))
+                .collect(),
+            pending: None,
+            looked_up: FxHashMap::default(),
+        }
+    }
+
+    /// The run's summary, its look-up having taken `spent`.
+    fn summary(self, spent: std::time::Duration, cancelled: bool) -> Summary {
+        let loads = self
+            .symbols
             .maps
             .iter()
-            .flat_map(|m| m.violations.iter().map(move |v| format!("{}: {v}", m.name)))
-            .collect(),
-        pending: None,
-        looked_up: FxHashMap::default(),
-    };
-    let cancelled = walk(trace, &mut js, progress, "look-up", sink);
-    let loads = symbols
-        .maps
-        .iter()
-        .map(|m| (format!("index {}", m.name), m.parse_ms));
-    Summary {
-        warnings: js.warnings,
-        timings: timings(loads, start),
-        modules: Vec::new(),
-        cancelled,
+            .map(|m| (format!("index {}", m.name), m.parse_ms));
+        let mut timings: Vec<crate::model::Timing> = loads
+            .map(|(name, ms)| crate::model::Timing { name, ms })
+            .collect();
+        timings.push(crate::model::Timing {
+            name: "look-up".to_owned(),
+            ms: spent.as_secs_f64() * 1e3,
+        });
+        Summary {
+            warnings: self.warnings,
+            timings,
+            modules: Vec::new(),
+            cancelled,
+        }
     }
 }
 
@@ -123,16 +257,10 @@ impl super::Resolve for Js<'_> {
     fn frame(&mut self, frame: &FrameView<'_>, sink: &mut dyn ResultSink) {
         // A log repeats positions (a loop's frames, a million lines into one bundle): each
         // distinct one is looked up once.
-        let key = frame.input.as_ref().and_then(|i| {
-            let position = (
-                i.line,
-                i.column,
-                i.builtin,
-                i.wasm_function,
-                i.module_offset,
-            );
-            Some((i.file?, position))
-        });
+        let key = frame
+            .input
+            .as_ref()
+            .and_then(|i| Some((i.file?, position(i))));
         let known = key.and_then(|(file, at)| self.looked_up.get(file)?.get(&at).cloned());
         let (mut resolved, token) = match known {
             Some(looked) => looked,

@@ -112,6 +112,39 @@ pub fn symbolicate_into(
     }
 }
 
+/// A JavaScript log symbolicated a window at a time, as it is read (a log too large to hold):
+/// the run's state (each distinct position looked up once, the enclosing functions found
+/// once, the warnings) is kept from window to window, so the frames come out as one run over
+/// the whole log would write them, given windows cut as [`Windowed::window`] says.
+pub struct Windowed<'s>(js::Windowed<'s>);
+
+impl<'s> Windowed<'s> {
+    /// A run against `symbols`, the log's columns counting from `base` (0 or 1: see
+    /// [`crate::model::LogFormat::default_column_base`]).
+    pub fn new(symbols: &'s SymbolSet, base: u32) -> Self {
+        Self(js::Windowed::new(symbols, base))
+    }
+
+    /// Symbolicates one window of the log into `sink`, its stacks and frames in order. A
+    /// stack cut by the window's edge is written as one of its own (a frame is named from
+    /// its caller, the frame after it): the window that ends inside a stack holds that
+    /// stack's next frame as its last, the window after starts with that frame again, and
+    /// the first window's result for it is to be dropped. Returns whether progress said stop.
+    pub fn window(
+        &mut self,
+        trace: &dyn TraceView,
+        progress: &mut dyn Progress,
+        sink: &mut dyn ResultSink,
+    ) -> bool {
+        self.0.window(trace, progress, sink)
+    }
+
+    /// The run's warnings and timings (its look-up: the windows' time).
+    pub fn finish(self) -> Summary {
+        self.0.finish()
+    }
+}
+
 impl ResultSink for Vec<SymbolicatedStack> {
     fn stack(&mut self, title: &str, crashed: bool) {
         self.push(SymbolicatedStack {

@@ -43,71 +43,105 @@ fn named_only(name: &str) -> FrameInput<&str> {
 /// [`parse`], writing each stack and frame into `sink` as it is read (nothing is kept but the
 /// current stack's header lines).
 pub fn parse_into(text: &str, sink: &mut dyn TraceSink) {
-    let mut counts = Counts::default();
-    let mut stack = OpenStack::default();
-    let mut any_stack = false;
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        match classify(raw) {
-            Line::Frame(syntax, input, owned_file) => {
-                counts.add(syntax);
-                if !stack.has_frames {
-                    stack.open = true;
-                    stack.at_sign = matches!(syntax, Syntax::AtSign { .. });
-                    // JavaScriptCore prints the frames of eval'd code as names alone, before
-                    // the first frame with a position.
-                    let named = match syntax {
-                        Syntax::AtSign { jsc_hint: true, .. } => stack.take_named_frames(),
-                        _ => Vec::new(),
-                    };
-                    stack.send_header(sink, &mut any_stack);
-                    for (n, line) in named {
-                        sink.frame(line, n, Some(named_only(line.trim())));
+    let mut parser = Parser::default();
+    parser.feed(text, sink);
+    parser.finish(sink);
+}
+
+/// [`parse_into`] over a log that comes a piece at a time: each piece is fed as it is read,
+/// cut after a line break (`\n`), and the stacks and frames are written as they are read, the
+/// same as one [`parse_into`] of the whole text would write them. The format (decided from
+/// the mix of frames) is written by [`Parser::finish`].
+#[derive(Default)]
+pub struct Parser {
+    counts: Counts,
+    stack: OpenStack,
+    any_stack: bool,
+    /// Lines read so far.
+    lines: usize,
+}
+
+impl Parser {
+    /// Reads `text`, which ends with a line break (or ends the log), into `sink`.
+    pub fn feed(&mut self, text: &str, sink: &mut dyn TraceSink) {
+        let stack = &mut self.stack;
+        let mut read = 0;
+        for raw in text.lines() {
+            read += 1;
+            let line_no = self.lines + read;
+            match classify(raw) {
+                Line::Frame(syntax, input, owned_file) => {
+                    self.counts.add(syntax);
+                    if !stack.has_frames {
+                        stack.open = true;
+                        stack.at_sign = matches!(syntax, Syntax::AtSign { .. });
+                        // JavaScriptCore prints the frames of eval'd code as names alone,
+                        // before the first frame with a position.
+                        let named = match syntax {
+                            Syntax::AtSign { jsc_hint: true, .. } => stack.take_named_frames(),
+                            _ => Vec::new(),
+                        };
+                        stack.send_header(sink, &mut self.any_stack);
+                        for (n, line) in &named {
+                            sink.frame(line, *n, Some(named_only(line.trim())));
+                        }
+                    }
+                    let mut input: FrameInput<&str> = input;
+                    if let Some(file) = owned_file.as_deref() {
+                        input.file = Some(file);
+                    }
+                    sink.frame(raw, line_no, Some(input));
+                    stack.has_frames = true;
+                    stack.gap = false;
+                }
+                Line::BareName(name) if stack.has_frames && stack.at_sign && !stack.gap => {
+                    sink.frame(raw, line_no, Some(named_only(name)));
+                }
+                Line::Blank => {
+                    if stack.has_frames {
+                        stack.gap = true;
+                    } else if stack.open {
+                        stack.title_lines.push((line_no, raw.to_owned()));
                     }
                 }
-                let mut input: FrameInput<&str> = input;
-                if let Some(file) = owned_file.as_deref() {
-                    input.file = Some(file);
+                Line::BareName(_) | Line::Text => {
+                    if !stack.open
+                        || (stack.has_frames && (stack.gap || looks_like_error_header(raw)))
+                    {
+                        stack.finish(sink, &mut self.any_stack);
+                        stack.open = true;
+                        stack.title_lines.push((line_no, raw.to_owned()));
+                    } else if stack.has_frames {
+                        sink.frame(raw, line_no, None);
+                    } else {
+                        stack.title_lines.push((line_no, raw.to_owned()));
+                    }
+                    stack.gap = false;
                 }
-                sink.frame(raw, line_no, Some(input));
-                stack.has_frames = true;
-                stack.gap = false;
-            }
-            Line::BareName(name) if stack.has_frames && stack.at_sign && !stack.gap => {
-                sink.frame(raw, line_no, Some(named_only(name)));
-            }
-            Line::Blank => {
-                if stack.has_frames {
-                    stack.gap = true;
-                } else if stack.open {
-                    stack.title_lines.push((line_no, raw));
-                }
-            }
-            Line::BareName(_) | Line::Text => {
-                if !stack.open || (stack.has_frames && (stack.gap || looks_like_error_header(raw)))
-                {
-                    stack.finish(sink, &mut any_stack);
-                    stack.open = true;
-                    stack.title_lines.push((line_no, raw));
-                } else if stack.has_frames {
-                    sink.frame(raw, line_no, None);
-                } else {
-                    stack.title_lines.push((line_no, raw));
-                }
-                stack.gap = false;
             }
         }
+        self.lines += read;
     }
-    stack.finish(sink, &mut any_stack);
-    sink.end(counts.format(), Vec::new());
+
+    /// Whether a frame has been read (then the log's format is a JavaScript one, whatever
+    /// the rest holds).
+    pub fn saw_frames(&self) -> bool {
+        self.counts.format() != LogFormat::Unknown
+    }
+
+    /// Ends the log: the open stack and the format are written into `sink`.
+    pub fn finish(mut self, sink: &mut dyn TraceSink) {
+        self.stack.finish(sink, &mut self.any_stack);
+        sink.end(self.counts.format(), Vec::new());
+    }
 }
 
 /// The stack being read: its header lines (with their line numbers) until its first frame,
 /// then the kind of its frames and whether a blank line followed them.
 #[derive(Default)]
-struct OpenStack<'a> {
+struct OpenStack {
     open: bool,
-    title_lines: Vec<(usize, &'a str)>,
+    title_lines: Vec<(usize, String)>,
     header_sent: bool,
     has_frames: bool,
     /// Its frames are SpiderMonkey's or JavaScriptCore's (`f@loc`).
@@ -115,10 +149,10 @@ struct OpenStack<'a> {
     gap: bool,
 }
 
-impl<'a> OpenStack<'a> {
+impl OpenStack {
     /// The header lines that are names alone, when every header line is one (the stack has
     /// no message, as in Safari's `error.stack`): they are frames.
-    fn take_named_frames(&mut self) -> Vec<(usize, &'a str)> {
+    fn take_named_frames(&mut self) -> Vec<(usize, String)> {
         let all_named = !self.title_lines.is_empty()
             && self
                 .title_lines
@@ -145,7 +179,7 @@ impl<'a> OpenStack<'a> {
             self.title_lines.pop();
         }
         let title_line = self.title_lines.first().map_or(0, |&(n, _)| n);
-        let title: Vec<&str> = self.title_lines.iter().map(|&(_, l)| l).collect();
+        let title: Vec<&str> = self.title_lines.iter().map(|(_, l)| l.as_str()).collect();
         sink.stack(&title.join("\n"), title_line, !*any_stack);
         *any_stack = true;
         self.header_sent = true;

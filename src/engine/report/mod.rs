@@ -1,6 +1,7 @@
 //! A symbolicated log written out: the text `symscope symbolicate` prints (and the window
 //! copies), and the JSON document of `symscope symbolicate --format json`. Both are written
-//! from the [`FrameTable`] as they go, frame by frame: a million-frame log is never held as a
+//! frame by frame as they go ([`Writer`]), from a whole [`FrameTable`] or a window of a log at
+//! a time (`engine::stream`, the same bytes): a million-frame log is never held as a
 //! document.
 //!
 //! # The JSON contract
@@ -12,7 +13,8 @@
 //! symscope symbolicate [-s|--symbols PATH]... [--format text|json|jsonl] [--pretty]
 //!                      [--column-base 0|1] [--cache DIR] LOG|DIR...|-
 //! ```
-//! - The document is written compact, on one line (for programs); `--pretty` indents it.
+//! - The document is written compact, on one line (for programs); `--pretty` indents it
+//!   (and reads the log whole first).
 //! - `--format jsonl` (JSON lines) takes many logs: files, folders (read recursively) and
 //!   `-` (log paths on standard input, one a line). Each log is one line, in input order,
 //!   written as soon as it and those before it are done: `{"path": "…", …}` with the fields
@@ -27,32 +29,34 @@
 //!   `1` on an internal error. A symbol file found while walking a folder that fails to load
 //!   is reported in `warnings` and skipped, never fatal.
 //!
-//! Top level:
+//! Top level (fields in this order: what is only known once the whole log is read comes
+//! after the stacks, so that a JavaScript log is written as it streams, see
+//! `engine::stream`):
 //! ```jsonc
 //! {
 //!   "schema": 1,
+//!   "stacks": [Stack, ...],    // one per exception (JS, Java: causes follow in order) or per
+//!                              // thread (native: the crashed one first)
 //!   "format": "v8",            // the detected log format: v8 | spidermonkey | jsc | hermes |
 //!                              // hermes-bytecode | java | native-addresses | apple-crash |
 //!                              // apple-ips | android-tombstone | gdb-backtrace |
 //!                              // sentry-event | minidump | sdk-frames | unknown
-//!   "stacks": [Stack, ...],    // one per exception (JS, Java: causes follow in order) or per
-//!                              // thread (native: the crashed one first)
 //!   "warnings": ["..."],       // skipped symbol files, ambiguous matches, an empty log
 //!   "timings": {"total_ms": 3.1, "phases": [{"name": "index three.min.js.map", "ms": 1.2}]},
 //!   "modules": [Module, ...]   // native logs only (absent otherwise)
 //! }
 //! ```
-//! Stack:
+//! Stack (its fingerprint after its frames: it may depend on the last of them):
 //! ```jsonc
 //! {
 //!   "title": "TypeError: Cannot read properties of null (reading 'getAttribute')",
 //!                              // the exception line (Java: class names deobfuscated,
 //!                              // "Caused by: " kept) or the thread's name
 //!   "crashed": true,           // native: the crashing thread; JS, Java: the first exception
-//!   "fingerprint": "3f2a…",    // 16 hex digits: the stack's signature (exception type + top 5
+//!   "frames": [Frame, ...],    // innermost first, in log order
+//!   "fingerprint": "3f2a…"     // 16 hex digits: the stack's signature (exception type + top 5
 //!                              // in-app frames by function and file; see engine::signature),
 //!                              // equal for every variant of one crash: group by it
-//!   "frames": [Frame, ...]     // innermost first, in log order
 //! }
 //! ```
 //! Frame:
@@ -157,6 +161,10 @@
 //! }
 //! ```
 
+mod writer;
+
+pub use writer::{Cut, End, Output, Writer};
+
 use super::table::FrameTable;
 use crate::model::{FrameStatus, ResolvedLocation};
 use serde::ser::{SerializeMap as _, SerializeSeq as _, SerializeStruct as _};
@@ -181,15 +189,6 @@ fn round3(ms: f64) -> f64 {
     (ms * 1000.0).round() / 1000.0
 }
 
-/// One log of `symbolicate --format jsonl`: its path as given, then the fields of its
-/// [`Json`] document, on one line.
-pub struct JsonLine<'t> {
-    /// The log's path.
-    pub path: &'t str,
-    /// Its document.
-    pub doc: Json<'t>,
-}
-
 /// A log `symbolicate --format jsonl` could not use: its path and why, on one line.
 #[derive(Serialize)]
 pub struct JsonLineError<'a> {
@@ -199,54 +198,20 @@ pub struct JsonLineError<'a> {
     pub error: String,
 }
 
-impl Serialize for JsonLine<'_> {
-    // A line is compact: each shared resolution is written once and copied.
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.doc.serialize_with_path(Some(self.path), true, s)
-    }
-}
-
 impl Serialize for Json<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.serialize_with_path(None, false, s)
-    }
-}
-
-/// A [`Json`] document written compact: each shared resolution's fields written once and
-/// copied into every frame that shares it (their text is compact, so an indented document
-/// does not take this path).
-struct Compact<'a, 't>(&'a Json<'t>);
-
-impl Serialize for Compact<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize_with_path(None, true, s)
-    }
-}
-
-impl Json<'_> {
-    /// The document, its log's `path` first when given; `copy` writes each shared
-    /// resolution once (compact output only).
-    fn serialize_with_path<S: Serializer>(
-        &self,
-        path: Option<&str>,
-        copy: bool,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
         let table = self.table;
         let modules = table.modules();
-        let fields = 5 + usize::from(!modules.is_empty()) + usize::from(path.is_some());
+        let fields = 5 + usize::from(!modules.is_empty());
         let mut doc = s.serialize_struct("Report", fields)?;
-        if let Some(path) = path {
-            doc.serialize_field("path", path)?;
-        }
         doc.serialize_field("schema", &SCHEMA)?;
+        doc.serialize_field("stacks", &Stacks(table))?;
         doc.serialize_field("format", table.format().as_str())?;
-        doc.serialize_field("stacks", &Stacks(table, copy))?;
         doc.serialize_field("warnings", &Chained(self.warnings, table.warnings()))?;
         doc.serialize_field(
             "timings",
             &Timings {
-                table,
+                timings: table.timings(),
                 total_ms: self.total_ms,
             },
         )?;
@@ -267,7 +232,7 @@ impl Serialize for Chained<'_> {
 }
 
 struct Timings<'t> {
-    table: &'t FrameTable,
+    timings: &'t [crate::model::Timing],
     total_ms: f64,
 }
 
@@ -284,19 +249,14 @@ impl Serialize for Timings<'_> {
         }
         let mut m = s.serialize_struct("Timings", 2)?;
         m.serialize_field("total_ms", &round3(self.total_ms))?;
-        let phases: Vec<Phase<'_>> = self
-            .table
-            .timings()
-            .iter()
-            .map(|t| Phase(&t.name, t.ms))
-            .collect();
+        let phases: Vec<Phase<'_>> = self.timings.iter().map(|t| Phase(&t.name, t.ms)).collect();
         m.serialize_field("phases", &phases)?;
         m.end()
     }
 }
 
-/// A table's stacks; `true`: shared resolutions written once (see [`Compact`]).
-struct Stacks<'t>(&'t FrameTable, bool);
+/// A table's stacks (the indented document: each frame written whole).
+struct Stacks<'t>(&'t FrameTable);
 
 /// A shared resolution's fields as written once (see [`super::table::FrameRef::shared_resolution`]).
 struct Written {
@@ -312,14 +272,9 @@ type Cache = std::cell::RefCell<rustc_hash::FxHashMap<u32, std::rc::Rc<Written>>
 impl Serialize for Stacks<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let table = self.0;
-        let cache = Cache::default();
         let mut seq = s.serialize_seq(Some(table.stack_count()))?;
         for stack in 0..table.stack_count() {
-            seq.serialize_element(&Stack {
-                table,
-                stack,
-                cache: self.1.then_some(&cache),
-            })?;
+            seq.serialize_element(&Stack { table, stack })?;
         }
         seq.end()
     }
@@ -328,7 +283,6 @@ impl Serialize for Stacks<'_> {
 struct Stack<'t> {
     table: &'t FrameTable,
     stack: usize,
-    cache: Option<&'t Cache>,
 }
 
 impl Serialize for Stack<'_> {
@@ -337,16 +291,16 @@ impl Serialize for Stack<'_> {
         let mut m = s.serialize_struct("Stack", 4)?;
         m.serialize_field("title", table.stack_title(stack))?;
         m.serialize_field("crashed", &table.stack_crashed(stack))?;
-        let sig = super::signature::signature(table, stack, super::signature::DEFAULT_FRAMES);
-        m.serialize_field("fingerprint", &sig.fingerprint().to_string())?;
         m.serialize_field(
             "frames",
             &Frames {
                 table,
                 stack,
-                cache: self.cache,
+                cache: None,
             },
         )?;
+        let sig = super::signature::signature(table, stack, super::signature::DEFAULT_FRAMES);
+        m.serialize_field("fingerprint", &sig.fingerprint().to_string())?;
         m.end()
     }
 }
@@ -438,12 +392,23 @@ impl Serialize for Frame<'_> {
 /// break.
 pub fn write_json<W: Write>(json: &Json<'_>, pretty: bool, out: &mut W) -> std::io::Result<()> {
     if pretty {
-        serde_json::to_writer_pretty(&mut *out, json)
-    } else {
-        serde_json::to_writer(&mut *out, &Compact(json))
+        serde_json::to_writer_pretty(&mut *out, json).map_err(std::io::Error::from)?;
+        return writeln!(out);
     }
-    .map_err(std::io::Error::from)?;
+    write_whole(json, Output::Json { path: None }, out)?;
     writeln!(out)
+}
+
+/// Writes one line of `symbolicate --format jsonl` (without its line break): the log's
+/// `path`, then the fields of its document.
+pub fn write_json_line<W: Write>(path: &str, json: &Json<'_>, out: &mut W) -> std::io::Result<()> {
+    write_whole(
+        json,
+        Output::Json {
+            path: Some(path.to_owned()),
+        },
+        out,
+    )
 }
 
 /// Writes the log as it was written, each resolved frame's original locations beneath it,
@@ -453,100 +418,32 @@ pub fn write_text<W: Write>(
     warnings: &[String],
     out: &mut W,
 ) -> std::io::Result<()> {
-    // Files (JavaScript) and modules (native) that had no symbols, with their frame counts.
-    let mut missing: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut missing_modules: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut missing_wasm: BTreeMap<&str, usize> = BTreeMap::new();
-    for s in 0..table.stack_count() {
-        if s > 0 {
-            writeln!(out)?;
-        }
-        let title = table.stack_raw_title(s);
-        if !title.is_empty() {
-            writeln!(out, "{title}")?;
-            let resolved = table.stack_title(s);
-            if resolved != title {
-                for line in resolved.lines() {
-                    writeln!(out, "    → {line}")?;
-                }
-            }
-        }
-        for f in 0..table.stack_len(s) {
-            let Some(frame) = table.frame(s, f) else {
-                continue;
-            };
-            let raw = frame.raw();
-            writeln!(out, "{raw}")?;
-            let indent = &raw[..raw.len() - raw.trim_start().len()];
-            match frame.status() {
-                Some(FrameStatus::Resolved) => {
-                    for loc in frame.locations() {
-                        write!(out, "{indent}    → {}", loc.function.unwrap_or("<unknown>"))?;
-                        if let Some(at) = place(loc.file, loc.line, loc.column) {
-                            write!(out, " ({at})")?;
-                        }
-                        if loc.ignored {
-                            out.write_all(b"  [library]")?;
-                        }
-                        writeln!(out)?;
-                    }
-                }
-                Some(FrameStatus::NotCovered) => {
-                    writeln!(
-                        out,
-                        "{indent}    ✗ {}",
-                        frame.note().unwrap_or("not covered")
-                    )?;
-                }
-                Some(FrameStatus::NoSymbols) => {
-                    let input = frame.input();
-                    if let Some(i) = input.as_ref().filter(|i| i.wasm_function.is_some()) {
-                        let module = i.file.unwrap_or("(no module printed)");
-                        *missing_wasm.entry(module).or_insert(0) += 1;
-                    } else if let Some(file) = input.as_ref().and_then(|i| i.file) {
-                        *missing.entry(file).or_insert(0) += 1;
-                    } else if let Some(module) = input.as_ref().and_then(|i| i.module) {
-                        *missing_modules.entry(module).or_insert(0) += 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    let warnings = warnings.iter().chain(table.warnings());
-    if warnings.clone().next().is_some()
-        || !missing.is_empty()
-        || !missing_modules.is_empty()
-        || !missing_wasm.is_empty()
-    {
-        writeln!(out)?;
-    }
-    for w in warnings {
-        writeln!(out, "warning: {w}")?;
-    }
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    for (file, count) in &missing {
-        writeln!(
-            out,
-            "note: no source map for {file} ({count} frame{})",
-            plural(*count)
-        )?;
-    }
-    for (module, count) in &missing_modules {
-        writeln!(
-            out,
-            "note: no debug file for {module} ({count} frame{})",
-            plural(*count)
-        )?;
-    }
-    for (module, count) in &missing_wasm {
-        writeln!(
-            out,
-            "note: no debug information for WebAssembly module {module} ({count} frame{}): add the .wasm built with -g, its separate DWARF file or its wasm source map",
-            plural(*count)
-        )?;
-    }
-    Ok(())
+    let json = Json {
+        table,
+        warnings,
+        total_ms: 0.0,
+    };
+    write_whole(&json, Output::Text, out)
+}
+
+/// A whole symbolicated table written by a [`Writer`] as its one window.
+fn write_whole<W: Write>(json: &Json<'_>, output: Output, out: &mut W) -> std::io::Result<()> {
+    let table = json.table;
+    let mut writer = Writer::new(output);
+    writer.begin(out)?;
+    let platform = super::signature::Platform::of(table.format());
+    writer.window(table, Cut::default(), platform, out)?;
+    writer.finish(
+        &End {
+            format: table.format(),
+            warnings: json.warnings,
+            more_warnings: table.warnings(),
+            timings: table.timings(),
+            total_ms: json.total_ms,
+            modules: table.modules(),
+        },
+        out,
+    )
 }
 
 /// A Markdown block for a ticket: the error as a heading, then [`write_text`]'s text in a

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod stream;
+
 /// Symscope: a symbol and trace explorer.
 ///
 /// With no command it opens the window: `symscope` (the last workspace, or an empty one),
@@ -579,8 +581,9 @@ fn exit_code(result: Result<u8, Failure>) -> ExitCode {
     }
 }
 
-/// `symscope symbolicate`, writing its output to `out`: the engine's journey (symbol files
-/// loaded, the log read into its table, symbolicated), then the table written out as it goes.
+/// `symscope symbolicate`, writing its output to `out`: a JavaScript log streams (see
+/// `stream.rs`); any other takes the engine's journey (symbol files loaded, the log read into
+/// its table, symbolicated), then the table is written out as it goes.
 pub fn symbolicate_command(
     args: &SymbolicateArgs,
     out: &mut dyn std::io::Write,
@@ -595,7 +598,16 @@ pub fn symbolicate_command(
         )));
     };
     let start = Instant::now();
-    let file = read_log(log_path)?;
+    // A JavaScript log is read, symbolicated and written as it streams; any other is read
+    // whole first.
+    let file = if log_path.as_os_str() == "-" || args.pretty {
+        read_log(log_path)?
+    } else {
+        match stream::symbolicate(args, log_path, start, out)? {
+            stream::Streamed::Done => return Ok(()),
+            stream::Streamed::NotJavaScript(file) => file,
+        }
+    };
     // A text log is read first (its errors come first); a minidump once its symbols are
     // loaded, whose call-frame information walks its stacks.
     let mut log = if crate::formats::minidump::is_minidump(file.blob.as_slice()) {
@@ -735,15 +747,12 @@ impl<W: std::io::Write> LineWriter<'_, W> {
             let path = paths[i].display().to_string();
             let written = match log {
                 Ok((table, ms)) => {
-                    let line = report::JsonLine {
-                        path: &path,
-                        doc: report::Json {
-                            table: &table,
-                            warnings: &[],
-                            total_ms: ms,
-                        },
+                    let doc = report::Json {
+                        table: &table,
+                        warnings: &[],
+                        total_ms: ms,
                     };
-                    serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)
+                    report::write_json_line(&path, &doc, &mut *out)
                 }
                 Err(e) => {
                     let line = report::JsonLineError {

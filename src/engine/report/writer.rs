@@ -1,0 +1,338 @@
+//! The compact JSON document, a JSON line and the text, written a window of the log at a
+//! time: a log read and symbolicated as it streams is written as it goes (nothing but the
+//! open stack's signature and the text's per-file counts is kept), and a whole table is
+//! written as one window, so both are the same bytes.
+
+use super::{Cache, Chained, Frame, SCHEMA, Timings, place};
+use crate::engine::signature::{DEFAULT_FRAMES, Platform, SignatureBuilder};
+use crate::engine::table::FrameTable;
+use crate::model::{FrameStatus, LogFormat, ModuleCoverage, Timing};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+/// What a [`Writer`] writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// The compact JSON document on one line; with a path, the line of `--format jsonl`
+    /// (`{"path": …, …}`).
+    Json {
+        /// The log's path, the line's first field.
+        path: Option<String>,
+    },
+    /// The text `symscope symbolicate` prints.
+    Text,
+}
+
+/// How a window of the log meets the windows beside it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cut {
+    /// The window's first stack goes on with the last stack of the window before (its header
+    /// is not written again, its frames' indices go on).
+    pub continues: bool,
+    /// The window's last frame is the next window's first: it is written there, and the last
+    /// stack stays open.
+    pub lookahead: bool,
+}
+
+/// What the end of the document says: the log's format, the warnings, the timings.
+pub struct End<'a> {
+    /// The log's format.
+    pub format: LogFormat,
+    /// The run's own warnings (symbol files skipped, an empty log).
+    pub warnings: &'a [String],
+    /// The symbolication's warnings, after those.
+    pub more_warnings: &'a [String],
+    /// Timed phases.
+    pub timings: &'a [Timing],
+    /// Wall time of the whole run.
+    pub total_ms: f64,
+    /// Native: the modules.
+    pub modules: &'a [ModuleCoverage],
+}
+
+/// Writes a symbolicated log window by window (see the module documentation).
+pub struct Writer {
+    output: Output,
+    /// Stacks begun so far.
+    stacks: usize,
+    /// The stack a window's edge cut: its title, the index of its next frame and its
+    /// signature so far.
+    open: Option<OpenStack>,
+    /// Text: the JavaScript files, native modules and WebAssembly modules that had no symbols,
+    /// with their frame counts.
+    missing: BTreeMap<String, usize>,
+    missing_modules: BTreeMap<String, usize>,
+    missing_wasm: BTreeMap<String, usize>,
+}
+
+struct OpenStack {
+    title: String,
+    next: usize,
+    signature: SignatureBuilder,
+}
+
+impl Writer {
+    /// A writer of `output`, nothing written yet.
+    pub fn new(output: Output) -> Self {
+        Self {
+            output,
+            stacks: 0,
+            open: None,
+            missing: BTreeMap::new(),
+            missing_modules: BTreeMap::new(),
+            missing_wasm: BTreeMap::new(),
+        }
+    }
+
+    /// Writes what comes before the first stack.
+    pub fn begin<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
+        if let Output::Json { path } = &self.output {
+            out.write_all(b"{")?;
+            if let Some(path) = path {
+                out.write_all(b"\"path\":")?;
+                serde_json::to_writer(&mut *out, path)?;
+                out.write_all(b",")?;
+            }
+            write!(out, "\"schema\":{SCHEMA},\"stacks\":[")?;
+        }
+        Ok(())
+    }
+
+    /// Writes the stacks and frames of one window of the log (a symbolicated table), `cut`
+    /// saying how it meets the windows beside it; `platform` is the log's (what each stack's
+    /// fingerprint is taken with).
+    pub fn window<W: Write>(
+        &mut self,
+        table: &FrameTable,
+        cut: Cut,
+        platform: Platform,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let json = matches!(self.output, Output::Json { .. });
+        let cache = Cache::default();
+        let last = table.stack_count().checked_sub(1);
+        for s in 0..table.stack_count() {
+            let mut open = match self.open.take() {
+                Some(open) if s == 0 && cut.continues => open,
+                _ => {
+                    self.begin_stack(table, s, out)?;
+                    OpenStack {
+                        title: table.stack_title(s).to_owned(),
+                        next: 0,
+                        signature: SignatureBuilder::new(DEFAULT_FRAMES),
+                    }
+                }
+            };
+            let keep_open = cut.lookahead && Some(s) == last;
+            let len = table.stack_len(s) - usize::from(keep_open && table.stack_len(s) > 0);
+            for f in 0..len {
+                let Some(frame) = table.frame(s, f) else {
+                    continue;
+                };
+                let index = open.next;
+                open.next += 1;
+                if !open.signature.is_complete() {
+                    open.signature.add(&frame, index);
+                }
+                if json {
+                    if index > 0 {
+                        out.write_all(b",")?;
+                    }
+                    serde_json::to_writer(
+                        &mut *out,
+                        &Frame {
+                            index,
+                            frame,
+                            cache: Some(&cache),
+                        },
+                    )?;
+                } else {
+                    self.text_frame(&frame, out)?;
+                }
+            }
+            if keep_open {
+                self.open = Some(open);
+            } else {
+                self.end_stack(open, platform, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a stack's header.
+    fn begin_stack<W: Write>(
+        &mut self,
+        table: &FrameTable,
+        s: usize,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let first = self.stacks == 0;
+        self.stacks += 1;
+        match self.output {
+            Output::Json { .. } => {
+                if !first {
+                    out.write_all(b",")?;
+                }
+                out.write_all(b"{\"title\":")?;
+                serde_json::to_writer(&mut *out, table.stack_title(s))?;
+                write!(out, ",\"crashed\":{},\"frames\":[", table.stack_crashed(s))
+            }
+            Output::Text => {
+                if !first {
+                    writeln!(out)?;
+                }
+                let title = table.stack_raw_title(s);
+                if !title.is_empty() {
+                    writeln!(out, "{title}")?;
+                    let resolved = table.stack_title(s);
+                    if resolved != title {
+                        for line in resolved.lines() {
+                            writeln!(out, "    → {line}")?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends a stack: JSON writes its fingerprint.
+    fn end_stack<W: Write>(
+        &mut self,
+        open: OpenStack,
+        platform: Platform,
+        out: &mut W,
+    ) -> io::Result<()> {
+        if let Output::Json { .. } = self.output {
+            let signature = open.signature.finish(platform, &open.title);
+            write!(out, "],\"fingerprint\":\"{}\"}}", signature.fingerprint())?;
+        }
+        Ok(())
+    }
+
+    /// A frame of the text: its line, then where it resolved to or why not.
+    fn text_frame<W: Write>(
+        &mut self,
+        frame: &crate::engine::table::FrameRef<'_>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let raw = frame.raw();
+        writeln!(out, "{raw}")?;
+        let indent = &raw[..raw.len() - raw.trim_start().len()];
+        match frame.status() {
+            Some(FrameStatus::Resolved) => {
+                for loc in frame.locations() {
+                    write!(out, "{indent}    → {}", loc.function.unwrap_or("<unknown>"))?;
+                    if let Some(at) = place(loc.file, loc.line, loc.column) {
+                        write!(out, " ({at})")?;
+                    }
+                    if loc.ignored {
+                        out.write_all(b"  [library]")?;
+                    }
+                    writeln!(out)?;
+                }
+            }
+            Some(FrameStatus::NotCovered) => {
+                writeln!(
+                    out,
+                    "{indent}    ✗ {}",
+                    frame.note().unwrap_or("not covered")
+                )?;
+            }
+            Some(FrameStatus::NoSymbols) => {
+                let input = frame.input();
+                let count = |map: &mut BTreeMap<String, usize>, key: &str| match map.get_mut(key) {
+                    Some(n) => *n += 1,
+                    None => {
+                        map.insert(key.to_owned(), 1);
+                    }
+                };
+                if let Some(i) = input.as_ref().filter(|i| i.wasm_function.is_some()) {
+                    let module = i.file.unwrap_or("(no module printed)");
+                    count(&mut self.missing_wasm, module);
+                } else if let Some(file) = input.as_ref().and_then(|i| i.file) {
+                    count(&mut self.missing, file);
+                } else if let Some(module) = input.as_ref().and_then(|i| i.module) {
+                    count(&mut self.missing_modules, module);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Stacks begun so far.
+    pub fn stack_count(&self) -> usize {
+        self.stacks
+    }
+
+    /// Writes what comes after the last stack (a stack still open is ended first); the JSON
+    /// ends with its closing brace, no line break.
+    pub fn finish<W: Write>(mut self, end: &End<'_>, out: &mut W) -> io::Result<()> {
+        if let Some(open) = self.open.take() {
+            self.end_stack(open, Platform::of(end.format), out)?;
+        }
+        match self.output {
+            Output::Json { .. } => {
+                write!(
+                    out,
+                    "],\"format\":\"{}\",\"warnings\":",
+                    end.format.as_str()
+                )?;
+                serde_json::to_writer(&mut *out, &Chained(end.warnings, end.more_warnings))?;
+                out.write_all(b",\"timings\":")?;
+                serde_json::to_writer(
+                    &mut *out,
+                    &Timings {
+                        timings: end.timings,
+                        total_ms: end.total_ms,
+                    },
+                )?;
+                if !end.modules.is_empty() {
+                    out.write_all(b",\"modules\":")?;
+                    serde_json::to_writer(&mut *out, end.modules)?;
+                }
+                out.write_all(b"}")
+            }
+            Output::Text => self.text_end(end, out),
+        }
+    }
+
+    /// The text's end: the warnings, then a note per file or module that had no symbols.
+    fn text_end<W: Write>(&self, end: &End<'_>, out: &mut W) -> io::Result<()> {
+        let warnings = end.warnings.iter().chain(end.more_warnings);
+        if warnings.clone().next().is_some()
+            || !self.missing.is_empty()
+            || !self.missing_modules.is_empty()
+            || !self.missing_wasm.is_empty()
+        {
+            writeln!(out)?;
+        }
+        for w in warnings {
+            writeln!(out, "warning: {w}")?;
+        }
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        for (file, count) in &self.missing {
+            writeln!(
+                out,
+                "note: no source map for {file} ({count} frame{})",
+                plural(*count)
+            )?;
+        }
+        for (module, count) in &self.missing_modules {
+            writeln!(
+                out,
+                "note: no debug file for {module} ({count} frame{})",
+                plural(*count)
+            )?;
+        }
+        for (module, count) in &self.missing_wasm {
+            writeln!(
+                out,
+                "note: no debug information for WebAssembly module {module} ({count} frame{}): add the .wasm built with -g, its separate DWARF file or its wasm source map",
+                plural(*count)
+            )?;
+        }
+        Ok(())
+    }
+}
