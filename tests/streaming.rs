@@ -3,7 +3,7 @@
 //! table: on every JavaScript trace of the corpus against its folder's maps and bundles, on
 //! the 109 real stacks of public parser suites, and on logs made to cut stacks at every
 //! place, fed a line at a time and cut into windows of 1, 2, 3 and 7 stacks and frames (so
-//! every frame meets a window's edge). The table's answers are held to independent oracles
+//! every frame meets a window's edge), WebAssembly frames among them. The table's answers are held to independent oracles
 //! by the corpus tests; this holds the stream to the table.
 
 mod common;
@@ -17,7 +17,8 @@ use symscope::formats;
 use symscope::model::{Blob, FileKind, NoProgress};
 use symscope::symbolicate::{Options, SymbolSet};
 
-/// The whole log as one table: compact JSON and text.
+/// The whole log as one table: compact JSON and text (the compact JSON, written by hand, is
+/// held to the indented one, serde's).
 fn whole(text: &str, symbols: &SymbolSet, base: u32) -> (String, String) {
     let file = Detected::new("log", Blob::from(text.as_bytes().to_vec()));
     let log = read_log(&file, &Default::default(), &mut NoProgress).unwrap();
@@ -32,6 +33,14 @@ fn whole(text: &str, symbols: &SymbolSet, base: u32) -> (String, String) {
     };
     let mut j = Vec::new();
     report::write_json(&json, false, &mut j).unwrap();
+    let mut pretty = Vec::new();
+    report::write_json(&json, true, &mut pretty).unwrap();
+    let j_text = String::from_utf8(j.clone()).unwrap();
+    assert_eq!(
+        untimed(&j_text),
+        untimed(&String::from_utf8(pretty).unwrap()),
+        "compact and indented JSON differ"
+    );
     let mut t = Vec::new();
     report::write_text(&log.table, &[], &mut t).unwrap();
     (String::from_utf8(j).unwrap(), String::from_utf8(t).unwrap())
@@ -96,7 +105,7 @@ fn symbols_in(dir: &Path) -> SymbolSet {
         let bytes = std::fs::read(&f).unwrap();
         if matches!(
             formats::peek(&bytes),
-            FileKind::SourceMap | FileKind::JavaScript
+            FileKind::SourceMap | FileKind::JavaScript | FileKind::NativeSymbols
         ) {
             set.add(&f.to_string_lossy(), Blob::from(bytes)).unwrap();
         }
@@ -106,11 +115,13 @@ fn symbols_in(dir: &Path) -> SymbolSet {
 
 #[test]
 fn every_javascript_corpus_trace_streams_to_the_bytes_of_its_whole_table() {
-    let mut checked = 0;
+    let (mut checked, mut wasm) = (0, 0);
+    // WebAssembly frames too: against their modules' DWARF and wasm source maps.
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(js(""))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
+        .chain([fixture("wasm")])
         .collect();
     dirs.sort();
     for dir in dirs {
@@ -126,9 +137,14 @@ fn every_javascript_corpus_trace_streams_to_the_bytes_of_its_whole_table() {
                 continue;
             }
             checked += check(&path.display().to_string(), &text, &symbols);
+            wasm += usize::from(dir.ends_with("wasm"));
         }
     }
     assert!(checked >= 12, "only {checked} JavaScript traces found");
+    assert!(
+        wasm >= 3,
+        "only {wasm} traces with WebAssembly frames found"
+    );
 }
 
 #[test]

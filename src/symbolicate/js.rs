@@ -87,6 +87,8 @@ impl<'s> Windowed<'s> {
         for (file, answers) in original_scope_pass(&fresh, symbols, base, &js.scopes) {
             js.originals.entry(file).or_default().extend(answers);
         }
+        // A mark of the last window's sink means nothing to this one's.
+        js.named_as.clear();
         let cancelled = walk(trace, js, progress, "look-up", sink);
         self.spent += start.elapsed();
         cancelled
@@ -108,7 +110,7 @@ struct Fresh<'a> {
 impl<'a> Fresh<'a> {
     fn new(
         trace: &'a dyn TraceView,
-        looked_up: &FxHashMap<String, FxHashMap<Position, Looked>>,
+        looked_up: &FxHashMap<String, FxHashMap<Position, u32>>,
     ) -> Self {
         let kept = (0..trace.stack_count())
             .map(|s| {
@@ -186,6 +188,8 @@ impl<'s> Js<'s> {
                 .collect(),
             pending: None,
             looked_up: FxHashMap::default(),
+            positions: Vec::new(),
+            named_as: FxHashMap::default(),
         }
     }
 
@@ -230,9 +234,19 @@ struct Js<'s> {
     /// name may come from the caller's call site.
     pending: Option<Pending>,
     /// Each distinct position looked up once: by file, then by what else of the frame's
-    /// input the look-up reads.
-    looked_up: FxHashMap<String, FxHashMap<Position, Looked>>,
+    /// input the look-up reads; the id of its look-up in `positions`.
+    looked_up: FxHashMap<String, FxHashMap<Position, u32>>,
+    /// The look-ups, by id: the frame as resolved before naming, and what naming needs (the
+    /// enclosing function's answers filled in).
+    positions: Vec<Looked>,
+    /// A named frame's result in the sink, by its position and its caller's (`NO_CALLER`: the
+    /// stack's last frame): frames named from those alone (no name of their own line) write
+    /// it again. Marks are the sink's, so this is emptied when the sink changes.
+    named_as: FxHashMap<(u32, u32), u32>,
 }
+
+/// The caller of a stack's last frame, in [`Js::named_as`].
+const NO_CALLER: u32 = u32::MAX;
 
 /// What of a frame's input, besides its file, its look-up reads.
 type Position = (Option<u32>, Option<u32>, bool, Option<u32>, Option<u64>);
@@ -242,6 +256,29 @@ type Looked = (SymbolicatedFrame, Option<NamedToken>);
 
 /// A resolved frame waiting for its caller, with what naming it needs.
 struct Pending {
+    resolved: Resolved,
+    /// The function as the engine printed it (the names of the last resorts come from it).
+    printed_as: Option<String>,
+}
+
+/// A waiting frame's resolution before naming.
+enum Resolved {
+    /// A position's look-up as it is (no eval'd code, no WebAssembly name): by id.
+    At(u32),
+    /// The frame's own: resolved on its own, or a look-up with the frame's own note or name.
+    Own(Box<OwnResolution>),
+}
+
+/// A frame's resolution of its own (see [`Resolved::Own`]).
+struct OwnResolution {
+    frame: SymbolicatedFrame,
+    token: Option<NamedToken>,
+    /// The WebAssembly function's name, which is the frame's printed name.
+    wasm_name: Option<String>,
+}
+
+/// What naming reads of a waiting frame.
+struct Naming {
     frame: SymbolicatedFrame,
     token: Option<NamedToken>,
     /// The method name as the engine printed it (the last resort).
@@ -251,53 +288,96 @@ struct Pending {
     /// The receiver of an anonymous function as the engine printed it (`Object` of
     /// `Object.<anonymous>`).
     receiver: Option<String>,
+    /// The frame's own note or name was added (eval'd code, WebAssembly).
+    own: bool,
 }
 
 impl super::Resolve for Js<'_> {
     fn frame(&mut self, frame: &FrameView<'_>, sink: &mut dyn ResultSink) {
+        let input = frame.input.as_ref();
         // A log repeats positions (a loop's frames, a million lines into one bundle): each
         // distinct one is looked up once.
-        let key = frame
-            .input
-            .as_ref()
-            .and_then(|i| Some((i.file?, position(i))));
-        let known = key.and_then(|(file, at)| self.looked_up.get(file)?.get(&at).cloned());
-        let (mut resolved, token) = match known {
-            Some(looked) => looked,
-            None => {
-                let looked = resolve_frame(
-                    frame.input.as_ref(),
-                    self.base,
-                    self.symbols,
-                    &mut self.matches,
-                    &mut self.next_maps,
-                    &mut self.warnings,
-                );
-                if let Some((file, at)) = key {
-                    self.looked_up
-                        .entry(file.to_owned())
-                        .or_default()
-                        .insert(at, looked.clone());
+        let at = input
+            .and_then(|i| Some((i.file?, position(i))))
+            .map(|(file, at)| self.look_up(file, at, input));
+        let printed_as = input.and_then(|i| i.function);
+        let eval = input.and_then(|i| i.eval);
+        let wasm = input.and_then(|i| i.wasm_function);
+        let resolved = match at {
+            Some(id) if eval.is_none() && wasm.is_none() => Resolved::At(id),
+            _ => {
+                let (mut resolved, token) = match at {
+                    Some(id) => self.positions[id as usize].clone(),
+                    None => resolve_frame(
+                        input,
+                        self.base,
+                        self.symbols,
+                        &mut self.matches,
+                        &mut self.next_maps,
+                        &mut self.warnings,
+                    ),
+                };
+                if let Some(eval) = eval {
+                    let note = format!(
+                        "runs in eval'd code (at {eval} there); shown at the eval call, the position a source map can map"
+                    );
+                    resolved.note = Some(match resolved.note.take() {
+                        Some(n) => format!("{n}; {note}"),
+                        None => note,
+                    });
                 }
-                looked
+                // A WebAssembly frame's printed name is whole (`game::play(int, int)`), else
+                // the module's name section names it.
+                let wasm_name = input.and_then(|i| {
+                    let index = i.wasm_function.filter(|_| token.is_some())?;
+                    Some(match printed_as {
+                        Some(p) => super::wasm::printed_name(p, i.file),
+                        None => super::wasm::printed_name(
+                            super::wasm::section_name(self.symbols, i, index)?,
+                            None,
+                        ),
+                    })
+                });
+                Resolved::Own(Box::new(OwnResolution {
+                    frame: resolved,
+                    token,
+                    wasm_name,
+                }))
             }
         };
-        if let Some(eval) = frame.input.as_ref().and_then(|i| i.eval) {
-            let note = format!(
-                "runs in eval'd code (at {eval} there); shown at the eval call, the position a source map can map"
-            );
-            resolved.note = Some(match resolved.note.take() {
-                Some(n) => format!("{n}; {note}"),
-                None => note,
-            });
+        let next = Pending {
+            resolved,
+            printed_as: printed_as.map(str::to_owned),
+        };
+        if let Some(before) = self.pending.replace(next) {
+            self.write_named(before, sink);
         }
-        let mut token = token;
+    }
+
+    fn end_stack(&mut self, sink: &mut dyn ResultSink) {
+        if let Some(last) = self.pending.take() {
+            self.write_named(last, sink);
+        }
+    }
+}
+
+impl Js<'_> {
+    /// The id of the look-up of `file` at `at`, looked up now if no frame had it (`input`:
+    /// the frame's).
+    fn look_up(&mut self, file: &str, at: Position, input: Option<&FrameInput<&str>>) -> u32 {
+        if let Some(&id) = self.looked_up.get(file).and_then(|p| p.get(&at)) {
+            return id;
+        }
+        let (resolved, mut token) = resolve_frame(
+            input,
+            self.base,
+            self.symbols,
+            &mut self.matches,
+            &mut self.next_maps,
+            &mut self.warnings,
+        );
         // What the bundle says about the enclosing function (found before the walk).
-        if let (Some(t), Some(file), Some((l, c))) = (
-            token.as_mut(),
-            frame.input.as_ref().and_then(|i| i.file),
-            resolved.generated,
-        ) {
+        if let (Some(t), Some((l, c))) = (token.as_mut(), resolved.generated) {
             t.scope = self.scopes.get(file).and_then(|s| s.get(&(l, c))).cloned();
             // The original source's answer holds where the frame resolved to (not past a
             // chain of maps).
@@ -315,35 +395,73 @@ impl super::Resolve for Js<'_> {
                 .filter(|o| Some(&o.at) == here.as_ref())
                 .cloned();
         }
-        let printed_as = token.as_ref().and_then(|_| frame.input.as_ref()?.function);
-        // A WebAssembly frame's printed name is whole (`game::play(int, int)`), else the
-        // module's name section names it.
-        let wasm_name = frame.input.as_ref().and_then(|i| {
-            let index = i.wasm_function.filter(|_| token.is_some())?;
-            Some(match printed_as {
-                Some(p) => super::wasm::printed_name(p, i.file),
-                None => super::wasm::printed_name(
-                    super::wasm::section_name(self.symbols, i, index)?,
-                    None,
-                ),
-            })
+        let id = self.positions.len() as u32;
+        self.positions.push((resolved, token));
+        self.looked_up
+            .entry(file.to_owned())
+            .or_default()
+            .insert(at, id);
+        id
+    }
+
+    /// Names `before` from its caller (the waiting frame, if any) and writes it.
+    fn write_named(&mut self, before: Pending, sink: &mut dyn ResultSink) {
+        let caller = self.pending.as_ref().map(|p| match &p.resolved {
+            Resolved::At(id) => (Some(*id), self.positions[*id as usize].1.as_ref()),
+            Resolved::Own(own) => (None, own.token.as_ref()),
         });
-        let next = Pending {
-            frame: resolved,
+        // Named from its position and its caller's alone, as an earlier frame was.
+        let key = match (&before.resolved, caller) {
+            (Resolved::At(id), None) => Some((*id, NO_CALLER)),
+            (Resolved::At(id), Some((Some(c), _))) => Some((*id, c)),
+            _ => None,
+        };
+        if let Some(&mark) = key.and_then(|k| self.named_as.get(&k))
+            && sink.repeat(mark)
+        {
+            return;
+        }
+        let naming = match before.resolved {
+            Resolved::At(id) => {
+                let (frame, token) = self.positions[id as usize].clone();
+                Naming::new(frame, token, None, before.printed_as.as_deref(), false)
+            }
+            Resolved::Own(own) => {
+                let own = *own;
+                Naming::new(
+                    own.frame,
+                    own.token,
+                    own.wasm_name,
+                    before.printed_as.as_deref(),
+                    true,
+                )
+            }
+        };
+        let (frame, from_own_line) = named(naming, caller.and_then(|(_, t)| t));
+        let mark = sink.frame_marked(frame);
+        if let (Some(key), Some(mark), false) = (key, mark, from_own_line) {
+            self.named_as.insert(key, mark);
+        }
+    }
+}
+
+impl Naming {
+    /// What naming reads: `wasm_name` (else the printed method) as the last resort's name.
+    fn new(
+        frame: SymbolicatedFrame,
+        token: Option<NamedToken>,
+        wasm_name: Option<String>,
+        printed_as: Option<&str>,
+        own: bool,
+    ) -> Self {
+        let printed_as = printed_as.filter(|_| token.is_some());
+        Self {
+            frame,
             token,
             printed: wasm_name.or_else(|| printed_as.and_then(printed_name)),
             printed_full: printed_as.and_then(printed_full_name),
             receiver: printed_as.and_then(printed_receiver),
-        };
-        if let Some(before) = self.pending.replace(next) {
-            let caller = self.pending.as_ref().and_then(|p| p.token.as_ref());
-            sink.frame(named(before, caller));
-        }
-    }
-
-    fn end_stack(&mut self, sink: &mut dyn ResultSink) {
-        if let Some(last) = self.pending.take() {
-            sink.frame(named(last, None));
+            own,
         }
     }
 }
@@ -610,30 +728,38 @@ fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
 /// the original position in `sourcesContent` (the bundle not here); the caller frame's call-site
 /// token (the Sentry heuristic); the callee of the caller's call expression in the original
 /// source; the frame's own token; the method name the engine printed.
-fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
-    let Pending {
+/// `pending` named (see the module documentation), and whether the answer comes from the
+/// frame's own line (a name it printed, an eval note): a frame at the same position under the
+/// same caller could be named otherwise.
+fn named(pending: Naming, caller: Option<&NamedToken>) -> (SymbolicatedFrame, bool) {
+    let Naming {
         mut frame,
         token,
         printed,
         printed_full,
         receiver,
+        own,
     } = pending;
-    let Some(own) = token else {
-        return frame;
+    let Some(own_token) = token else {
+        return (frame, true);
     };
     let mut note = None;
-    let (function, source) = if let Some(f) = own.function_map {
+    // The unminified bundle's answer takes the printed name, when there is one.
+    let mut from_line = own || matches!(own_token.scope, Some(ScopeAnswer::Unminified));
+    let (function, source) = if let Some(f) = own_token.function_map {
         (Some(f), Some(NameSource::FunctionMap))
-    } else if let Some(ScopeAnswer::Found { name, note: n }) = own.scope {
+    } else if let Some(ScopeAnswer::Found { name, note: n }) = own_token.scope {
         note = Some(n);
         // An anonymous function keeps the receiver V8 printed: `Object.<anonymous>`.
+        from_line |= name.is_none();
         let name = name.or_else(|| receiver.map(|r| format!("{r}.<anonymous>")));
         (name, Some(NameSource::Scope))
-    } else if let (Some(ScopeAnswer::Unminified), Some(p)) = (&own.scope, printed_full) {
+    } else if let (Some(ScopeAnswer::Unminified), Some(p)) = (&own_token.scope, printed_full) {
         (Some(p), Some(NameSource::Trace))
-    } else if let Some(o) = own.original {
+    } else if let Some(o) = own_token.original {
         note = Some(o.note);
         // As in the bundle: an anonymous function keeps the receiver V8 printed.
+        from_line |= o.name.is_none();
         let name = o
             .name
             .or_else(|| receiver.map(|r| format!("{r}.<anonymous>")));
@@ -642,12 +768,14 @@ fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
         (Some(c), Some(NameSource::CallerToken))
     } else if let Some(c) = caller.and_then(|c| c.callee.clone()) {
         (Some(c), Some(NameSource::CallerSource))
-    } else if let Some(t) = own.token_name {
+    } else if let Some(t) = own_token.token_name {
         (Some(t), Some(NameSource::Token))
-    } else if let Some(t) = printed {
-        (Some(t), Some(NameSource::Trace))
     } else {
-        (None, None)
+        from_line = true;
+        match printed {
+            Some(t) => (Some(t), Some(NameSource::Trace)),
+            None => (None, None),
+        }
     };
     if let Some(loc) = frame.resolved.first_mut() {
         loc.function = function;
@@ -659,7 +787,7 @@ fn named(pending: Pending, caller: Option<&NamedToken>) -> SymbolicatedFrame {
             None => n,
         });
     }
-    frame
+    (frame, from_line)
 }
 
 /// The whole name an engine printed, when it names a function: `XRef.parse`, `new Foo` →

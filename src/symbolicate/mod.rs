@@ -56,6 +56,20 @@ pub trait ResultSink {
     fn stack(&mut self, title: &str, crashed: bool);
     /// The next frame of the current stack.
     fn frame(&mut self, frame: SymbolicatedFrame);
+
+    /// [`ResultSink::frame`], returning a mark by which [`ResultSink::repeat`] can write the
+    /// same result for a later frame (`None`: this sink keeps no marks).
+    fn frame_marked(&mut self, frame: SymbolicatedFrame) -> Option<u32> {
+        self.frame(frame);
+        None
+    }
+
+    /// Writes the result marked `mark` as the next frame's; `false` when the sink cannot
+    /// (then nothing is written). A resolver repeats a result only for a frame whose every
+    /// input the result depends on is the same.
+    fn repeat(&mut self, _mark: u32) -> bool {
+        false
+    }
 }
 
 /// What a run found besides its frames.

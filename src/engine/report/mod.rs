@@ -258,17 +258,6 @@ impl Serialize for Timings<'_> {
 /// A table's stacks (the indented document: each frame written whole).
 struct Stacks<'t>(&'t FrameTable);
 
-/// A shared resolution's fields as written once (see [`super::table::FrameRef::shared_resolution`]).
-struct Written {
-    status: Box<serde_json::value::RawValue>,
-    symbol_file: Box<serde_json::value::RawValue>,
-    resolved: Box<serde_json::value::RawValue>,
-    alternatives: Box<serde_json::value::RawValue>,
-    note: Box<serde_json::value::RawValue>,
-}
-
-type Cache = std::cell::RefCell<rustc_hash::FxHashMap<u32, std::rc::Rc<Written>>>;
-
 impl Serialize for Stacks<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let table = self.0;
@@ -291,14 +280,7 @@ impl Serialize for Stack<'_> {
         let mut m = s.serialize_struct("Stack", 4)?;
         m.serialize_field("title", table.stack_title(stack))?;
         m.serialize_field("crashed", &table.stack_crashed(stack))?;
-        m.serialize_field(
-            "frames",
-            &Frames {
-                table,
-                stack,
-                cache: None,
-            },
-        )?;
+        m.serialize_field("frames", &Frames { table, stack })?;
         let sig = super::signature::signature(table, stack, super::signature::DEFAULT_FRAMES);
         m.serialize_field("fingerprint", &sig.fingerprint().to_string())?;
         m.end()
@@ -308,7 +290,6 @@ impl Serialize for Stack<'_> {
 struct Frames<'t> {
     table: &'t FrameTable,
     stack: usize,
-    cache: Option<&'t Cache>,
 }
 
 impl Serialize for Frames<'_> {
@@ -319,48 +300,17 @@ impl Serialize for Frames<'_> {
             let Some(frame) = table.frame(stack, index) else {
                 continue;
             };
-            seq.serialize_element(&Frame {
-                index,
-                frame,
-                cache: self.cache,
-            })?;
+            seq.serialize_element(&Frame { index, frame })?;
         }
         seq.end()
     }
 }
 
+/// A frame as the indented document and the buckets' and diff's documents write it (the
+/// compact document writes the same fields: `writer.rs`).
 struct Frame<'t> {
     index: usize,
     frame: super::table::FrameRef<'t>,
-    /// Shared resolutions already written (`None`: none kept).
-    cache: Option<&'t Cache>,
-}
-
-/// `v` written as JSON, kept as written.
-fn raw<T: Serialize + ?Sized>(v: &T) -> Option<Box<serde_json::value::RawValue>> {
-    serde_json::value::RawValue::from_string(serde_json::to_string(v).ok()?).ok()
-}
-
-impl Frame<'_> {
-    /// The frame's resolution written once for every frame that shares it.
-    fn written(&self) -> Option<std::rc::Rc<Written>> {
-        let cache = self.cache?;
-        let id = self.frame.shared_resolution()?;
-        if let Some(w) = cache.borrow().get(&id) {
-            return Some(w.clone());
-        }
-        let f = &self.frame;
-        let resolved: Vec<ResolvedLocation<&str>> = f.locations().collect();
-        let w = std::rc::Rc::new(Written {
-            status: raw(&f.status().unwrap_or(FrameStatus::Skipped))?,
-            symbol_file: raw(&f.symbol_file())?,
-            resolved: raw(&resolved)?,
-            alternatives: raw(&f.alternatives())?,
-            note: raw(&f.note())?,
-        });
-        cache.borrow_mut().insert(id, w.clone());
-        Some(w)
-    }
 }
 
 impl Serialize for Frame<'_> {
@@ -370,14 +320,6 @@ impl Serialize for Frame<'_> {
         m.serialize_entry("index", &self.index)?;
         m.serialize_entry("raw", f.raw())?;
         m.serialize_entry("input", &f.input().unwrap_or_default())?;
-        if let Some(w) = self.written() {
-            m.serialize_entry("status", &*w.status)?;
-            m.serialize_entry("symbol_file", &*w.symbol_file)?;
-            m.serialize_entry("resolved", &*w.resolved)?;
-            m.serialize_entry("alternatives", &*w.alternatives)?;
-            m.serialize_entry("note", &*w.note)?;
-            return m.end();
-        }
         m.serialize_entry("status", &f.status().unwrap_or(FrameStatus::Skipped))?;
         m.serialize_entry("symbol_file", &f.symbol_file())?;
         let resolved: Vec<ResolvedLocation<&str>> = f.locations().collect();
@@ -570,7 +512,6 @@ impl Serialize for BucketJson<'_> {
                 Some(Frame {
                     index,
                     frame: b.first.frame(b.stack, index)?,
-                    cache: None,
                 })
             })
             .collect();
@@ -675,7 +616,6 @@ impl Serialize for DiffJson<'_> {
                         Some(Frame {
                             index,
                             frame: t.frame(stack, index)?,
-                            cache: None,
                         })
                     })
                 }

@@ -3,10 +3,11 @@
 //! open stack's signature and the text's per-file counts is kept), and a whole table is
 //! written as one window, so both are the same bytes.
 
-use super::{Cache, Chained, Frame, SCHEMA, Timings, place};
+use super::{Chained, SCHEMA, Timings, place};
 use crate::engine::signature::{DEFAULT_FRAMES, Platform, SignatureBuilder};
-use crate::engine::table::FrameTable;
-use crate::model::{FrameStatus, LogFormat, ModuleCoverage, Timing};
+use crate::engine::table::{FrameRef, FrameTable};
+use crate::model::{FrameInput, FrameStatus, LogFormat, ModuleCoverage, ResolvedLocation, Timing};
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -109,7 +110,8 @@ impl Writer {
         out: &mut W,
     ) -> io::Result<()> {
         let json = matches!(self.output, Output::Json { .. });
-        let cache = Cache::default();
+        // Each shared resolution's fields, as written (ids are the table's).
+        let mut written: FxHashMap<u32, Vec<u8>> = FxHashMap::default();
         let last = table.stack_count().checked_sub(1);
         for s in 0..table.stack_count() {
             let mut open = match self.open.take() {
@@ -138,14 +140,7 @@ impl Writer {
                     if index > 0 {
                         out.write_all(b",")?;
                     }
-                    serde_json::to_writer(
-                        &mut *out,
-                        &Frame {
-                            index,
-                            frame,
-                            cache: Some(&cache),
-                        },
-                    )?;
+                    write_frame(index, &frame, &mut written, out)?;
                 } else {
                     self.text_frame(&frame, out)?;
                 }
@@ -335,4 +330,100 @@ impl Writer {
         }
         Ok(())
     }
+}
+
+/// A frame of the compact document, as the indented one's `Frame` writes it (serde's
+/// derive, held to this by the streaming tests), with each shared resolution's fields
+/// written once into `written` and copied.
+fn write_frame<W: Write>(
+    index: usize,
+    frame: &FrameRef<'_>,
+    written: &mut FxHashMap<u32, Vec<u8>>,
+    out: &mut W,
+) -> io::Result<()> {
+    out.write_all(b"{\"index\":")?;
+    out.write_all(itoa::Buffer::new().format(index).as_bytes())?;
+    out.write_all(b",\"raw\":")?;
+    string(frame.raw(), out)?;
+    out.write_all(b",\"input\":")?;
+    input(&frame.input().unwrap_or_default(), out)?;
+    out.write_all(b",")?;
+    match frame.shared_resolution() {
+        Some(id) => {
+            let fields = match written.entry(id) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(resolution(frame)?),
+            };
+            out.write_all(fields)?;
+        }
+        None => out.write_all(&resolution(frame)?)?,
+    }
+    out.write_all(b"}")
+}
+
+/// A JSON string.
+fn string<W: Write>(s: &str, out: &mut W) -> io::Result<()> {
+    Ok(serde_json::to_writer(out, s)?)
+}
+
+/// `"key":` then an optional string or `null`.
+fn field_str<W: Write>(key: &[u8], v: Option<&str>, out: &mut W) -> io::Result<()> {
+    out.write_all(key)?;
+    match v {
+        Some(s) => string(s, out),
+        None => out.write_all(b"null"),
+    }
+}
+
+/// `"key":` then an optional number or `null`.
+fn field_num<W: Write>(key: &[u8], v: Option<u32>, out: &mut W) -> io::Result<()> {
+    out.write_all(key)?;
+    match v {
+        Some(n) => out.write_all(itoa::Buffer::new().format(n).as_bytes()),
+        None => out.write_all(b"null"),
+    }
+}
+
+/// `"key":` then an optional address as `"0x…"` or `null`.
+fn field_hex<W: Write>(key: &[u8], v: Option<u64>, out: &mut W) -> io::Result<()> {
+    out.write_all(key)?;
+    match v {
+        Some(a) => write!(out, "\"0x{a:x}\""),
+        None => out.write_all(b"null"),
+    }
+}
+
+/// A frame's input, its fields as `FrameInput`'s serde derive writes them.
+fn input<W: Write>(i: &FrameInput<&str>, out: &mut W) -> io::Result<()> {
+    field_str(b"{\"function\":", i.function, out)?;
+    field_str(b",\"file\":", i.file, out)?;
+    field_num(b",\"line\":", i.line, out)?;
+    field_num(b",\"column\":", i.column, out)?;
+    field_hex(b",\"address\":", i.address, out)?;
+    field_str(b",\"module\":", i.module, out)?;
+    field_hex(b",\"module_offset\":", i.module_offset, out)?;
+    if let Some(w) = i.wasm_function {
+        field_num(b",\"wasm_function\":", Some(w), out)?;
+    }
+    if let Some(e) = i.eval {
+        field_str(b",\"eval\":", Some(e), out)?;
+    }
+    out.write_all(b"}")
+}
+
+/// A frame's status, symbol file, locations, alternatives and note, as written.
+fn resolution(f: &FrameRef<'_>) -> io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(256);
+    let resolved: Vec<ResolvedLocation<&str>> = f.locations().collect();
+    out.extend_from_slice(b"\"status\":");
+    serde_json::to_writer(&mut out, &f.status().unwrap_or(FrameStatus::Skipped))?;
+    out.extend_from_slice(b",\"symbol_file\":");
+    serde_json::to_writer(&mut out, &f.symbol_file())?;
+    out.extend_from_slice(b",\"resolved\":");
+    serde_json::to_writer(&mut out, &resolved)?;
+    out.extend_from_slice(b",\"alternatives\":");
+    serde_json::to_writer(&mut out, &f.alternatives())?;
+    out.extend_from_slice(b",\"note\":");
+    serde_json::to_writer(&mut out, &f.note())?;
+    Ok(out)
 }

@@ -264,11 +264,24 @@ impl ResultSink for ResultsBuilder<'_> {
     }
 
     fn frame(&mut self, sym: SymbolicatedFrame) {
+        self.frame_marked(sym);
+    }
+
+    fn frame_marked(&mut self, sym: SymbolicatedFrame) -> Option<u32> {
         let index = self.res.len();
         let table = self.table;
         if index >= table.log.frames.len() {
-            return;
+            return None;
         }
+        // A result can be another frame's only when nothing of it comes from the frame's
+        // own line or input: resolved (else the library flag is the input's), no name kept
+        // as a span of the line, no alternatives of its own.
+        let shareable = !sym.resolved.is_empty()
+            && sym.alternatives.is_empty()
+            && sym
+                .resolved
+                .iter()
+                .all(|l| l.name_source != Some(NameSource::Trace));
         let frame = super::FrameRef {
             table,
             index: index as u32,
@@ -302,5 +315,14 @@ impl ResultSink for ResultsBuilder<'_> {
             gen_col,
         });
         self.res.push(res);
+        shareable.then_some(res)
+    }
+
+    fn repeat(&mut self, mark: u32) -> bool {
+        if self.res.len() >= self.table.log.frames.len() {
+            return false;
+        }
+        self.res.push(mark);
+        true
     }
 }
