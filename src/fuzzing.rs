@@ -218,8 +218,9 @@ pub fn proguard(data: &[u8]) {
 }
 
 /// Parses any bytes as a log and symbolicates it against no symbols and a tiny map; the
-/// compact frame table of the result gives the result back exactly, and the engine's
-/// journey (the log streamed into its table, symbolicated from it) gives the same result.
+/// compact frame table of the result gives the result back exactly, the engine's journey
+/// (the log streamed into its table, symbolicated from it) gives the same result, and a
+/// JavaScript log streamed window by window writes the same output as its whole table.
 pub fn stack_parsers(data: &[u8]) {
     let _ = formats::peek(data);
     let trace = formats::parse_log(data);
@@ -285,6 +286,64 @@ pub fn stack_parsers(data: &[u8]) {
         },
         &mut NoProgress,
     );
+    streams_as_whole(data, &symbols);
+}
+
+/// A JavaScript log streamed a line at a time through small windows (`engine::stream`)
+/// writes the same JSON and text as its whole table.
+fn streams_as_whole(data: &[u8], symbols: &SymbolSet) {
+    use crate::engine::report::{self, Output};
+    use crate::engine::stream::{Reader, Symbolicator};
+    if !crate::engine::stream::can_stream(data) {
+        return;
+    }
+    let text = String::from_utf8_lossy(data);
+    let file = Detected::new("log", Blob::from(data));
+    let Ok(log) = engine::read_log(&file, &engine::Cfi::new(), &mut NoProgress) else {
+        return;
+    };
+    let options = Options {
+        column_base: Some(1),
+    };
+    let Ok(done) = log.symbolicate(symbols, options, &mut NoProgress) else {
+        return;
+    };
+    let untimed = |json: &[u8]| {
+        let mut v: serde_json::Value = serde_json::from_slice(json).expect("our JSON");
+        v["timings"] = serde_json::Value::Null;
+        v
+    };
+    let json = engine::report::Json {
+        table: &done.table,
+        warnings: &[],
+        total_ms: 0.0,
+    };
+    let mut whole_json = Vec::new();
+    report::write_json(&json, false, &mut whole_json).expect("writing to memory");
+    let mut whole_text = Vec::new();
+    report::write_text(&done.table, &[], &mut whole_text).expect("writing to memory");
+    for window in [1, 3] {
+        for output in [Output::Json { path: None }, Output::Text] {
+            let json = output != Output::Text;
+            let mut out = Vec::new();
+            let mut run = Symbolicator::new(symbols, 1, output, &mut out).expect("in memory");
+            let mut reader = Reader::new(window);
+            for line in text.split_inclusive('\n') {
+                for w in reader.feed(line) {
+                    run.window(w, &mut out).expect("in memory");
+                }
+            }
+            for w in reader.finish() {
+                run.window(w, &mut out).expect("in memory");
+            }
+            run.finish(&[], 0.0, &mut out).expect("in memory");
+            if json {
+                assert_eq!(untimed(&out), untimed(&whole_json));
+            } else {
+                assert_eq!(out, whole_text);
+            }
+        }
+    }
 }
 
 /// A log's signatures, buckets and stack diffs: a stack compared with itself is the same

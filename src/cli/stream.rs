@@ -3,13 +3,14 @@
 //! and, on this one, each window is symbolicated and written; memory stays the same however
 //! long the log. A log whose first lines are not JavaScript's, or whose columns depend on
 //! what comes later (a Hermes bytecode frame anywhere makes them 0-based), is read whole
-//! instead: the same output either way.
+//! instead: the same output either way. So are standard input and `--pretty` (the indented
+//! document is serde's, of a whole table).
 
 use super::{Failure, SymbolicateArgs, SymbolicateFormat, load_symbols, unusable};
 use crate::engine::report::Output;
-use crate::engine::stream::{Reader, Symbolicator, WINDOW, Window};
+use crate::engine::stream::{Reader, Symbolicator, WINDOW, Window, can_stream};
 use crate::engine::{BINARY_SNIFF, Detected};
-use crate::formats::{self, minidump};
+use crate::formats;
 use crate::model::Blob;
 use crate::symbolicate::SymbolSet;
 use std::fs::File;
@@ -48,9 +49,7 @@ pub(super) fn symbolicate(
         end = read_piece(&mut file, &mut head).map_err(failed)?;
         lines += memchr::memchr_iter(b'\n', &head[before..]).count();
     }
-    let streams = !minidump::is_minidump(&head)
-        && memchr::memchr(0, &head[..head.len().min(BINARY_SNIFF)]).is_none()
-        && formats::is_javascript_head(&String::from_utf8_lossy(&head))
+    let streams = can_stream(&head)
         && (args.column_base.is_some() || !has_hermes_bytecode(path).map_err(failed)?);
     if !streams {
         if !end {

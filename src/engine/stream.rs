@@ -24,6 +24,17 @@ use crate::model::{FrameInput, LogFormat, Module, NoProgress, TraceSink};
 use crate::symbolicate::{Summary, SymbolSet, Windowed};
 use std::io::{self, Write};
 
+/// Whether a log whose first bytes are `head` streams: it is JavaScript's, as the whole log's
+/// detection would say, and not a minidump or another binary file. `head` holds the log's
+/// first [`crate::formats::HEAD_LINES`] lines and [`super::BINARY_SNIFF`] bytes (or all of
+/// it). The columns' base is the caller's to settle (a Hermes bytecode frame anywhere makes
+/// them 0-based).
+pub fn can_stream(head: &[u8]) -> bool {
+    !crate::formats::minidump::is_minidump(head)
+        && memchr::memchr(0, &head[..head.len().min(super::BINARY_SNIFF)]).is_none()
+        && crate::formats::is_javascript_head(&String::from_utf8_lossy(head))
+}
+
 /// How many stacks and frames a window holds by default.
 pub const WINDOW: usize = 1 << 16;
 
