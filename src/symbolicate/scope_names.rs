@@ -172,6 +172,17 @@ pub(super) struct OriginalName {
 /// Original-source answers by frame file, then 0-based generated position.
 pub(super) type OriginalNames = HashMap<String, HashMap<(u32, u32), OriginalName>>;
 
+/// A source's answer at a position, by the source text (its address, which is stable while
+/// the symbol set holds it), 0-based line and UTF-16 column, and whether it is read as
+/// TypeScript and JSX: the enclosing function's name and the note, or `None` when not found.
+type Answer = Option<(Option<String>, String)>;
+
+/// The answers of [`original_scope_pass`] across runs against one symbol set.
+#[derive(Debug, Default)]
+pub(crate) struct OriginalScopeCache(
+    std::sync::Mutex<HashMap<(usize, u32, u32, bool, bool), Answer>>,
+);
+
 /// Finds the function enclosing the original position of every frame that the bundle
 /// pass did not answer (its bundle is not loaded), by parsing the original source of the map's
 /// `sourcesContent` (`base`: the log's column base). Each source is parsed once for all its
@@ -261,24 +272,75 @@ pub(super) fn original_scope_pass(
                 .push((key, l, c));
         }
     }
-    for (_, (text, path, frames)) in wanted {
-        let src = text.as_str();
-        let lines = Lines::new(src);
-        let offsets: Vec<usize> = frames
-            .iter()
-            .map(|&(_, l, c)| lines.offset(l, c).unwrap_or(usize::MAX))
-            .collect();
+    for (ptr, (text, path, frames)) in wanted {
         let dialect = Dialect::of_path(path.as_deref().unwrap_or_default());
-        let found = enclosing_functions_in(src, &offsets, dialect);
-        for (((file, gl, gc), l, c), (found, off)) in
-            frames.into_iter().zip(found.into_iter().zip(offsets))
+        let key = |l: u32, c: u32| (ptr, l, c, dialect.typescript, dialect.jsx);
+        // Positions an earlier run asked about are answered from the cache; the source is
+        // read only for the others.
+        let mut answers: HashMap<(u32, u32), Answer> = HashMap::new();
         {
-            let Some(found) = found.filter(|_| off != usize::MAX) else {
+            let cache = symbols
+                .original_scopes
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for &(_, l, c) in &frames {
+                if let Some(a) = cache.get(&key(l, c)) {
+                    answers.insert((l, c), a.clone());
+                }
+            }
+        }
+        let new: Vec<(u32, u32)> = frames
+            .iter()
+            .map(|&(_, l, c)| (l, c))
+            .filter(|p| !answers.contains_key(p))
+            .collect();
+        if !new.is_empty() {
+            let found = enclosing_in_source(text.as_str(), &new, dialect);
+            let mut cache = symbols
+                .original_scopes
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for (&(l, c), answer) in new.iter().zip(found) {
+                cache.insert(key(l, c), answer.clone());
+                answers.insert((l, c), answer);
+            }
+        }
+        for ((file, gl, gc), l, c) in frames {
+            let Some(Some((name, note))) = answers.get(&(l, c)).cloned() else {
                 continue;
             };
+            out.entry(file).or_default().insert(
+                (gl, gc),
+                OriginalName {
+                    at: (path.clone(), l, c),
+                    name,
+                    note,
+                },
+            );
+        }
+    }
+    out
+}
+
+/// The functions enclosing `positions` (0-based line, UTF-16 column) of an original source:
+/// each one's name and note, or `None` where none is found.
+fn enclosing_in_source(src: &str, positions: &[(u32, u32)], dialect: Dialect) -> Vec<Answer> {
+    let lines = Lines::new(src);
+    let offsets: Vec<usize> = positions
+        .iter()
+        .map(|&(l, c)| lines.offset(l, c).unwrap_or(usize::MAX))
+        .collect();
+    let found = enclosing_functions_in(src, &offsets, dialect);
+    found
+        .into_iter()
+        .zip(offsets)
+        .map(|(found, off)| {
+            let found = found.filter(|_| off != usize::MAX)?;
             let (fl, fc) = lines.position(found.function_at);
             let at = format!("{}:{}", fl + 1, fc + 1);
-            let (name, note) = match found.scope {
+            Some(match found.scope {
                 Scope::Named(parts) => (
                     Some(
                         parts
@@ -297,18 +359,9 @@ pub(super) fn original_scope_pass(
                     None,
                     "top-level code of the original source (outside any function)".to_owned(),
                 ),
-            };
-            out.entry(file).or_default().insert(
-                (gl, gc),
-                OriginalName {
-                    at: (path.clone(), l, c),
-                    name,
-                    note,
-                },
-            );
-        }
-    }
-    out
+            })
+        })
+        .collect()
 }
 
 /// The original name of the identifier at `range` of the bundle.

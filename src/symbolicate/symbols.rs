@@ -136,6 +136,10 @@ pub struct SymbolSet {
     pub mappings: Vec<MappingFile>,
     /// Native debug files.
     pub natives: Vec<NativeFile>,
+    /// What the original sources say about the functions enclosing positions asked before,
+    /// kept for every later run against this set (a folder of logs asks about the same few
+    /// positions thousands of times).
+    pub(super) original_scopes: super::scope_names::OriginalScopeCache,
 }
 
 /// How a frame's file was matched to a map.
