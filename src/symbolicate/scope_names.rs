@@ -177,11 +177,13 @@ pub(super) type OriginalNames = HashMap<String, HashMap<(u32, u32), OriginalName
 /// TypeScript and JSX: the enclosing function's name and the note, or `None` when not found.
 type Answer = Option<(Option<String>, String)>;
 
+/// A position asked of a source: the text's address, 0-based line, UTF-16 column, and
+/// whether it is read as TypeScript and as JSX.
+type Asked = (usize, u32, u32, bool, bool);
+
 /// The answers of [`original_scope_pass`] across runs against one symbol set.
 #[derive(Debug, Default)]
-pub(crate) struct OriginalScopeCache(
-    std::sync::Mutex<HashMap<(usize, u32, u32, bool, bool), Answer>>,
-);
+pub(crate) struct OriginalScopeCache(std::sync::Mutex<HashMap<Asked, Answer>>);
 
 /// Finds the function enclosing the original position of every frame that the bundle
 /// pass did not answer (its bundle is not loaded), by parsing the original source of the map's
