@@ -50,6 +50,7 @@ pub(super) fn symbolicate(
     let mut js = Js::new(symbols, base);
     js.scopes = scopes;
     js.originals = originals;
+    js.look_up_in_order(trace);
     let cancelled = walk(trace, &mut js, progress, "look-up", sink);
     js.summary(start.elapsed(), cancelled)
 }
@@ -77,6 +78,15 @@ impl<'s> Windowed<'s> {
     ) -> bool {
         let start = Instant::now();
         let js = &mut self.js;
+        // What is kept of each distinct position is bounded, so that a log whose every frame
+        // is somewhere else takes the same memory however long it is: past the bound the
+        // positions are forgotten and looked up again as they come.
+        if js.positions.len() > KEPT_POSITIONS {
+            js.looked_up.clear();
+            js.positions.clear();
+            js.scopes.clear();
+            js.originals.clear();
+        }
         // The enclosing functions of the positions no window before had (each bundle and
         // original source parsed again only for new positions).
         let fresh = Fresh::new(trace, &js.looked_up);
@@ -87,6 +97,7 @@ impl<'s> Windowed<'s> {
         for (file, answers) in original_scope_pass(&fresh, symbols, base, &js.scopes) {
             js.originals.entry(file).or_default().extend(answers);
         }
+        js.look_up_in_order(&fresh);
         // A mark of the last window's sink means nothing to this one's.
         js.named_as.clear();
         let cancelled = walk(trace, js, progress, "look-up", sink);
@@ -98,6 +109,10 @@ impl<'s> Windowed<'s> {
         self.js.summary(self.spent, false)
     }
 }
+
+/// How many distinct positions a windowed run keeps the look-ups of (see
+/// [`Windowed::window`]).
+const KEPT_POSITIONS: usize = 1 << 16;
 
 /// A window's frames whose positions no window before it looked up (the others' enclosing
 /// functions are known).
@@ -362,6 +377,43 @@ impl super::Resolve for Js<'_> {
 }
 
 impl Js<'_> {
+    /// Looks up the positions of `trace` that no frame had before, in position order: files
+    /// in the order they first appear (so their warnings come in the trace's order), each
+    /// file's positions by line and column, so that a map's lines are walked forward, each
+    /// decoded once. The walk then finds every frame's look-up done.
+    fn look_up_in_order(&mut self, trace: &dyn TraceView) {
+        let mut files: FxHashMap<&str, usize> = FxHashMap::default();
+        let mut wanted = Vec::new();
+        for s in 0..trace.stack_count() {
+            for f in 0..trace.frame_count(s) {
+                let Some(input) = trace.frame(s, f).and_then(|v| v.input) else {
+                    continue;
+                };
+                let Some(file) = input.file else {
+                    continue;
+                };
+                if self
+                    .looked_up
+                    .get(file)
+                    .is_some_and(|known| known.contains_key(&position(&input)))
+                {
+                    continue;
+                }
+                let next = files.len();
+                let order = *files.entry(file).or_insert(next);
+                wanted.push((order, input.line, input.column, s, f));
+            }
+        }
+        wanted.sort_unstable();
+        for (_, _, _, s, f) in wanted {
+            if let Some(input) = trace.frame(s, f).and_then(|v| v.input)
+                && let Some(file) = input.file
+            {
+                self.look_up(file, position(&input), Some(&input));
+            }
+        }
+    }
+
     /// The id of the look-up of `file` at `at`, looked up now if no frame had it (`input`:
     /// the frame's).
     fn look_up(&mut self, file: &str, at: Position, input: Option<&FrameInput<&str>>) -> u32 {

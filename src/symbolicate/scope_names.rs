@@ -181,6 +181,9 @@ type Answer = Option<(Option<String>, String)>;
 /// whether it is read as TypeScript and as JSX.
 type Asked = (usize, u32, u32, bool, bool);
 
+/// How many answers an [`OriginalScopeCache`] keeps.
+const KEPT_ANSWERS: usize = 1 << 16;
+
 /// The answers of [`original_scope_pass`] across runs against one symbol set.
 #[derive(Debug, Default)]
 pub(crate) struct OriginalScopeCache(std::sync::Mutex<HashMap<Asked, Answer>>);
@@ -304,6 +307,10 @@ pub(super) fn original_scope_pass(
                 .0
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // Bounded: a log of positions all different would otherwise grow it for ever.
+            if cache.len() > KEPT_ANSWERS {
+                cache.clear();
+            }
             for (&(l, c), answer) in new.iter().zip(found) {
                 cache.insert(key(l, c), answer.clone());
                 answers.insert((l, c), answer);
