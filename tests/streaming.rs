@@ -204,11 +204,11 @@ fn stacks_cut_anywhere_stream_as_their_whole_table() {
 
 #[test]
 fn a_log_of_more_positions_than_a_run_keeps_streams_as_its_whole_table() {
-    // 70,000 distinct positions: past the 65,536 a windowed run keeps, the look-ups are
+    // 20,000 distinct positions: past the 16,384 a windowed run keeps, the look-ups are
     // forgotten and made again.
     let symbols = symbols_in(&js("three-esbuild"));
     let mut log = "RangeError: Maximum call stack size exceeded\n".to_owned();
-    for i in 0..70_000u32 {
+    for i in 0..20_000u32 {
         log.push_str(&format!("    at f (out/three.min.js:1:{})\n", 1 + i * 7));
     }
     let (json, _) = whole(&log, &symbols, 1);

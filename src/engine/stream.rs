@@ -36,7 +36,7 @@ pub fn can_stream(head: &[u8]) -> bool {
 }
 
 /// How many stacks and frames a window holds by default.
-pub const WINDOW: usize = 1 << 16;
+pub const WINDOW: usize = 1 << 14;
 
 /// A window of the log: some of its stacks and frames, parsed.
 pub struct Window {

@@ -112,7 +112,7 @@ impl<'s> Windowed<'s> {
 
 /// How many distinct positions a windowed run keeps the look-ups of (see
 /// [`Windowed::window`]).
-const KEPT_POSITIONS: usize = 1 << 16;
+const KEPT_POSITIONS: usize = 1 << 14;
 
 /// A window's frames whose positions no window before it looked up (the others' enclosing
 /// functions are known).
