@@ -6,7 +6,9 @@
 //! a map says why; the others must find the line ours finds for the first frame.
 //!
 //! Cold = map bytes already in memory → parsed → first look-up answered (the drop of the
-//! parsed map is not timed, for any library). Warm = the trace's frames looked up again on a
+//! parsed map is not timed, for any library); whole trace = the same with every frame of the
+//! trace looked up (in this process: process start and file read are the same for every Rust
+//! reader). Warm = the trace's frames looked up again on a
 //! map that is already parsed. Each figure is the median of many runs. Prints a markdown table
 //! (the one in the README) with the ratios against our single-threaded reader, then how long
 //! a sleeping rayon worker takes to join a parallel index pass (what bounds the 2-core rows).
@@ -135,15 +137,16 @@ fn cases(filter: Option<&str>) -> Vec<Case> {
     out
 }
 
-/// A reader's cold path: bytes → parsed → one look-up; the time (the map's drop left out)
-/// and the original line found, or why the reader cannot read the map.
-type Cold = fn(&Arc<[u8]>, &str, (u32, u32)) -> Result<(Duration, Option<u32>), String>;
+/// A reader's cold path: bytes → parsed → the frames looked up (the first alone, or the whole
+/// trace); the time (the map's drop left out) and the original lines found, or why the
+/// reader cannot read the map.
+type Cold = fn(&Arc<[u8]>, &str, &[(u32, u32)]) -> Result<(Duration, Vec<Option<u32>>), String>;
 
 /// Times `parse` then `look` (the parsed map's drop left out).
 fn cold<M>(
     parse: impl FnOnce() -> Result<M, String>,
-    look: impl FnOnce(&M) -> Option<u32>,
-) -> Result<(Duration, Option<u32>), String> {
+    look: impl FnOnce(&M) -> Vec<Option<u32>>,
+) -> Result<(Duration, Vec<Option<u32>>), String> {
     let t = Instant::now();
     let m = parse()?;
     let line = look(&m);
@@ -156,21 +159,24 @@ fn ours(m: &SourceMap, (l, c): (u32, u32)) -> Option<u32> {
     m.lookup(l, c).ok()?.and_then(|t| t.src_line())
 }
 
-fn cold_ours_1(b: &Arc<[u8]>, _: &str, at: (u32, u32)) -> Result<(Duration, Option<u32>), String> {
+/// The result of a cold path.
+type Found = Result<(Duration, Vec<Option<u32>>), String>;
+
+fn cold_ours_1(b: &Arc<[u8]>, _: &str, at: &[(u32, u32)]) -> Found {
     cold(
         || SourceMap::parse(Blob::from(b.clone())).map_err(|e| e.to_string()),
-        |m| ours(m, at),
+        |m| at.iter().map(|&p| ours(m, p)).collect(),
     )
 }
 
-fn cold_ours_n(b: &Arc<[u8]>, _: &str, at: (u32, u32)) -> Result<(Duration, Option<u32>), String> {
+fn cold_ours_n(b: &Arc<[u8]>, _: &str, at: &[(u32, u32)]) -> Found {
     cold(
         || SourceMap::parse_with(Blob::from(b.clone()), &ParallelIndex).map_err(|e| e.to_string()),
-        |m| ours(m, at),
+        |m| at.iter().map(|&p| ours(m, p)).collect(),
     )
 }
 
-fn cold_sm9(b: &Arc<[u8]>, _: &str, (l, c): (u32, u32)) -> Result<(Duration, Option<u32>), String> {
+fn cold_sm9(b: &Arc<[u8]>, _: &str, at: &[(u32, u32)]) -> Found {
     cold(
         // An index map is read as the crate offers it: decoded, then flattened.
         || match sourcemap::decode_slice(b).map_err(|e| e.to_string())? {
@@ -178,42 +184,44 @@ fn cold_sm9(b: &Arc<[u8]>, _: &str, (l, c): (u32, u32)) -> Result<(Duration, Opt
             sourcemap::DecodedMap::Index(i) => i.flatten().map_err(|e| e.to_string()),
             _ => Err("not a plain or index map".into()),
         },
-        |m| m.lookup_token(l, c).map(|t| t.get_src_line()),
+        |m| {
+            at.iter()
+                .map(|&(l, c)| m.lookup_token(l, c).map(|t| t.get_src_line()))
+                .collect()
+        },
     )
 }
 
-fn cold_srcmap(
-    _: &Arc<[u8]>,
-    text: &str,
-    (l, c): (u32, u32),
-) -> Result<(Duration, Option<u32>), String> {
+fn cold_srcmap(_: &Arc<[u8]>, text: &str, at: &[(u32, u32)]) -> Found {
     cold(
         || srcmap_sourcemap::SourceMap::from_json(text).map_err(|e| e.to_string()),
-        |m| m.original_position_for(l, c).map(|o| o.line),
+        |m| {
+            at.iter()
+                .map(|&(l, c)| m.original_position_for(l, c).map(|o| o.line))
+                .collect()
+        },
     )
 }
 
-fn cold_srcmap_lazy(
-    _: &Arc<[u8]>,
-    text: &str,
-    (l, c): (u32, u32),
-) -> Result<(Duration, Option<u32>), String> {
+fn cold_srcmap_lazy(_: &Arc<[u8]>, text: &str, at: &[(u32, u32)]) -> Found {
     cold(
         || srcmap_sourcemap::LazySourceMap::from_json_fast(text).map_err(|e| e.to_string()),
-        |m| m.original_position_for(l, c).map(|o| o.line),
+        |m| {
+            at.iter()
+                .map(|&(l, c)| m.original_position_for(l, c).map(|o| o.line))
+                .collect()
+        },
     )
 }
 
-fn cold_oxc(
-    _: &Arc<[u8]>,
-    text: &str,
-    (l, c): (u32, u32),
-) -> Result<(Duration, Option<u32>), String> {
+fn cold_oxc(_: &Arc<[u8]>, text: &str, at: &[(u32, u32)]) -> Found {
     cold(
         || oxc_sourcemap::SourceMap::from_json_string(text).map_err(|e| e.to_string()),
         |m| {
             let table = m.generate_lookup_table();
-            m.lookup_token(&table, l, c).map(|t| t.get_src_line())
+            at.iter()
+                .map(|&(l, c)| m.lookup_token(&table, l, c).map(|t| t.get_src_line()))
+                .collect()
         },
     )
 }
@@ -241,17 +249,18 @@ fn main() {
         let bytes: Arc<[u8]> = std::fs::read(&case.map).unwrap().into();
         let text = std::str::from_utf8(&bytes).unwrap().to_owned();
         let frames = case.frames.clone();
-        let first = frames[0];
         let mr = mappings_range(&bytes);
         let runs = 31;
         let mappings: &[u8] = mr.clone().map_or(&[][..], |r| &bytes[r]);
         // Each reader once: the ones that cannot read this map are left out (and say why),
         // the others must find the line ours finds.
-        let ours = cold_ours_1(&bytes, &text, first).unwrap().1;
+        let one = &frames[..1];
+        let ours = cold_ours_1(&bytes, &text, one).unwrap().1;
+        let ours_all = cold_ours_1(&bytes, &text, &frames).unwrap().1;
         let mut readers: Vec<(&str, Cold)> = Vec::new();
         let mut cannot: Vec<(&str, String)> = Vec::new();
         for (name, f) in READERS {
-            match f(&bytes, &text, first) {
+            match f(&bytes, &text, one) {
                 Ok((_, line)) if line == ours => readers.push((name, f)),
                 Ok((_, line)) => {
                     cannot.push((name, format!("answers line {line:?}, ours {ours:?}")))
@@ -267,11 +276,11 @@ fn main() {
             f();
             t.elapsed()
         };
-        let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); readers.len() + 3];
+        let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); 2 * readers.len() + 3];
         for round in 0..=runs {
             let mut row = Vec::new();
             for (_, f) in &readers {
-                row.push(f(&bytes, &text, first).unwrap().0);
+                row.push(f(&bytes, &text, one).unwrap().0);
             }
             row.push(timed(&mut || {
                 black_box(mappings.iter().map(|&b| u64::from(b)).sum::<u64>());
@@ -286,6 +295,10 @@ fn main() {
                         .ok(),
                 );
             }));
+            // The whole trace, every reader.
+            for (_, f) in &readers {
+                row.push(f(&bytes, &text, &frames).unwrap().0);
+            }
             if round > 0 {
                 // Round 0 warms up.
                 for (k, d) in row.into_iter().enumerate() {
@@ -427,6 +440,25 @@ fn main() {
                 ns / wmed[0]
             );
         }
+        // The whole trace in this process: bytes → parsed → every frame looked up (process
+        // start and file read left out: the same for every Rust reader).
+        let whole_base = ms(stats[k + 3].0);
+        let mut whole_others = f64::INFINITY;
+        for (i, (name, f)) in readers.iter().enumerate() {
+            let lines = f(&bytes, &text, &frames).unwrap().1;
+            let same = lines.iter().zip(&ours_all).filter(|(a, b)| a == b).count();
+            let t = ms(stats[k + 3 + i].0);
+            if !name.starts_with("ours") {
+                whole_others = whole_others.min(t);
+            }
+            let name = name.replace("all cores", &format!("{threads} cores"));
+            println!(
+                "| {} | whole trace, in process: {name} (our line on {same} of {} frames) | {t:.3} ms | {:.2}× |",
+                case.name,
+                frames.len(),
+                t / whole_base
+            );
+        }
         // Issue #40's cold targets: the fastest other reader over ours.
         let others: Vec<f64> = readers
             .iter()
@@ -440,11 +472,12 @@ fn main() {
             .position(|(n, _)| *n == "ours, all cores")
             .map_or(f64::NAN, |i| ms(stats[i].0));
         println!(
-            "| {} | **#40**: fastest other / ours (1 core) = {:.2}× (target ≥ 1.5×), / ours ({threads} cores) = {:.2}× (target ≥ 2×); ours / one pass over the file = {:.1}× (target ≤ 3×) | | |",
+            "| {} | **#40**: fastest other / ours (1 core) = {:.2}× (target ≥ 1.5×), / ours ({threads} cores) = {:.2}× (target ≥ 2×); ours / one pass over the file = {:.1}× (target ≤ 3×); whole trace in process, fastest other / ours (1 core) = {:.2}× (target ≥ 3×) | | |",
             case.name,
             fastest_other / base,
             fastest_other / ours_n,
-            base / ms(stats[k + 1].0)
+            base / ms(stats[k + 1].0),
+            whole_others / whole_base
         );
     }
     whole_process(filter.as_deref());
