@@ -323,14 +323,7 @@ impl super::Resolve for Js<'_> {
             _ => {
                 let (mut resolved, token) = match at {
                     Some(id) => self.positions[id as usize].clone(),
-                    None => resolve_frame(
-                        input,
-                        self.base,
-                        self.symbols,
-                        &mut self.matches,
-                        &mut self.next_maps,
-                        &mut self.warnings,
-                    ),
+                    None => self.resolve(input),
                 };
                 if let Some(eval) = eval {
                     let note = format!(
@@ -377,6 +370,18 @@ impl super::Resolve for Js<'_> {
 }
 
 impl Js<'_> {
+    /// A frame's input resolved, before naming.
+    fn resolve(&mut self, input: Option<&FrameInput<&str>>) -> Looked {
+        resolve_frame(
+            input,
+            self.base,
+            self.symbols,
+            &mut self.matches,
+            &mut self.next_maps,
+            &mut self.warnings,
+        )
+    }
+
     /// Looks up the positions of `trace` that no frame had before, in position order: files
     /// in the order they first appear (so their warnings come in the trace's order), each
     /// file's positions by line and column, so that a map's lines are walked forward, each
@@ -420,14 +425,7 @@ impl Js<'_> {
         if let Some(&id) = self.looked_up.get(file).and_then(|p| p.get(&at)) {
             return id;
         }
-        let (resolved, mut token) = resolve_frame(
-            input,
-            self.base,
-            self.symbols,
-            &mut self.matches,
-            &mut self.next_maps,
-            &mut self.warnings,
-        );
+        let (resolved, mut token) = self.resolve(input);
         // What the bundle says about the enclosing function (found before the walk).
         if let (Some(t), Some((l, c))) = (token.as_mut(), resolved.generated) {
             t.scope = self.scopes.get(file).and_then(|s| s.get(&(l, c))).cloned();
