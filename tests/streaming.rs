@@ -245,4 +245,35 @@ fn the_cli_streams_a_javascript_log_as_its_whole_table() {
     assert_eq!(untimed(&run(args("json", false))), untimed(&json));
     assert_eq!(untimed(&run(args("json", true))), untimed(&json));
     assert_eq!(run(args("text", false)), txt);
+    // Piped in, the log streams the same (spooled to a temporary file first).
+    for format in ["json", "text"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_symscope"))
+            .args([
+                "symbolicate",
+                "--format",
+                format,
+                "-s",
+                common::arg(&map),
+                "-",
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let piped = String::from_utf8(out.stdout).unwrap();
+        if format == "json" {
+            assert_eq!(untimed(&piped), untimed(&json), "piped JSON");
+        } else {
+            assert_eq!(piped, txt, "piped text");
+        }
+    }
 }

@@ -600,10 +600,19 @@ pub fn symbolicate_command(
     let start = Instant::now();
     // A JavaScript log is read, symbolicated and written as it streams; any other is read
     // whole first.
-    let file = if log_path.as_os_str() == "-" || args.pretty {
+    let file = if args.pretty {
         read_log(log_path)?
     } else {
-        match stream::symbolicate(args, log_path, start, out)? {
+        let spooled = if log_path.as_os_str() == "-" {
+            Some(stream::spool_stdin()?)
+        } else {
+            None
+        };
+        let (path, name) = match &spooled {
+            Some(f) => (f.path(), "standard input".to_owned()),
+            None => (log_path.as_path(), log_path.display().to_string()),
+        };
+        match stream::symbolicate(args, path, &name, start, out)? {
             stream::Streamed::Done => return Ok(()),
             stream::Streamed::NotJavaScript(file) => file,
         }

@@ -3,8 +3,8 @@
 //! and, on this one, each window is symbolicated and written; memory stays the same however
 //! long the log. A log whose first lines are not JavaScript's, or whose columns depend on
 //! what comes later (a Hermes bytecode frame anywhere makes them 0-based), is read whole
-//! instead: the same output either way. So are standard input and `--pretty` (the indented
-//! document is serde's, of a whole table).
+//! instead: the same output either way. So is `--pretty` (the indented document is serde's,
+//! of a whole table). Standard input is spooled to a temporary file first.
 
 use super::{Failure, SymbolicateArgs, SymbolicateFormat, load_symbols, unusable};
 use crate::engine::report::Output;
@@ -30,14 +30,25 @@ pub(super) enum Streamed {
     NotJavaScript(Detected),
 }
 
-/// Symbolicates the JavaScript log at `path` as it streams, writing to `out`.
+/// Standard input copied, a piece at a time, into a temporary file (in the system's
+/// temporary folder, removed when dropped), so that a log piped in streams as a named one
+/// does (its Hermes check reads it twice).
+pub(super) fn spool_stdin() -> Result<tempfile::NamedTempFile, Failure> {
+    let failed = |e: io::Error| unusable(format!("standard input: {e}"));
+    let mut file = tempfile::NamedTempFile::new().map_err(failed)?;
+    io::copy(&mut io::stdin().lock(), &mut file).map_err(failed)?;
+    Ok(file)
+}
+
+/// Symbolicates the JavaScript log at `path` (called `name`) as it streams, writing to `out`.
 pub(super) fn symbolicate(
     args: &SymbolicateArgs,
     path: &Path,
+    name: &str,
     start: Instant,
     out: &mut dyn Write,
 ) -> Result<Streamed, Failure> {
-    let name = path.display().to_string();
+    let name = name.to_owned();
     let failed = |e: io::Error| unusable(format!("{name}: {e}"));
     let mut file = File::open(path).map_err(failed)?;
     // The head: enough lines to tell the format, and the bytes a binary file is told by.

@@ -21,7 +21,8 @@
 //!   of its document below (its own `warnings`; `timings.total_ms` its own read and look-up),
 //!   or `{"path": "…", "error": "…"}` for a log that cannot be used, which never ends the run.
 //!   The symbol files are loaded once; their warnings go to standard error.
-//! - `LOG` is a crash log, stack trace or minidump, or `-` for standard input.
+//! - `LOG` is a crash log, stack trace or minidump, or `-` for standard input. A JavaScript
+//!   log is read, symbolicated and written as it streams (its memory the same at any length).
 //! - `PATH` is a symbol file or a folder searched recursively (repeatable). Kinds are
 //!   detected from content, not from file names.
 //! - Exit status: `0` when the log was read (even if some frames stay unresolved), `2` when
