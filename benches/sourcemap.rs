@@ -276,7 +276,13 @@ fn main() {
             f();
             t.elapsed()
         };
-        let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); 2 * readers.len() + 3];
+        // `mappings` up to the end of the first frame's line: what a reader that indexes only
+        // the lines asked for would pass over for one frame (issue #40's next step).
+        let upto = memchr::memchr_iter(b';', mappings)
+            .nth(frames[0].0 as usize)
+            .unwrap_or(mappings.len());
+        let prefix = &mappings[..upto];
+        let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); 2 * readers.len() + 4];
         for round in 0..=runs {
             let mut row = Vec::new();
             for (_, f) in &readers {
@@ -299,6 +305,13 @@ fn main() {
             for (_, f) in &readers {
                 row.push(f(&bytes, &text, &frames).unwrap().0);
             }
+            row.push(timed(&mut || {
+                black_box(
+                    LineIndex::build(prefix, usize::MAX, usize::MAX)
+                        .map(|i| i.line_count())
+                        .ok(),
+                );
+            }));
             if round > 0 {
                 // Round 0 warms up.
                 for (k, d) in row.into_iter().enumerate() {
@@ -431,6 +444,13 @@ fn main() {
                     mb(stats[k + 2].0, mappings.len())
                 ),
                 stats[k + 2].0,
+            );
+            row(
+                &format!(
+                    "our index pass up to the first frame's line alone ({:.1}% of mappings)",
+                    100.0 * prefix.len() as f64 / mappings.len().max(1) as f64
+                ),
+                stats[k + 3 + readers.len()].0,
             );
         }
         for (name, ns) in warm_names.iter().zip(&wmed) {
