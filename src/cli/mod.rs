@@ -636,11 +636,11 @@ pub fn symbolicate_command(
     };
     drop(file);
     let table = &log.table;
-    if table.stack_count() == 0 {
-        warnings.push(format!("{}: the log is empty", log.name));
-    } else if table.frame_count() == 0 {
-        warnings.push(format!("{}: no stack frames found", log.name));
-    }
+    warnings.extend(empty_log(
+        &log.name,
+        table.stack_count(),
+        table.frame_count(),
+    ));
     let options = Options {
         column_base: args.column_base,
     };
@@ -1033,6 +1033,17 @@ fn extract_command(args: &ExtractArgs) -> Result<(), Failure> {
         args.dir.display()
     );
     Ok(())
+}
+
+/// The warning for a log of no stacks or no frames (`stacks`, `frames`: its counts).
+fn empty_log(name: &str, stacks: usize, frames: usize) -> Option<String> {
+    if stacks == 0 {
+        Some(format!("{name}: the log is empty"))
+    } else if frames == 0 {
+        Some(format!("{name}: no stack frames found"))
+    } else {
+        None
+    }
 }
 
 /// The log's bytes, from its file or standard input (`-`).

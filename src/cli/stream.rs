@@ -100,11 +100,8 @@ pub(super) fn symbolicate(
                 }
             }
         }
-        match run.counts() {
-            (0, _) => warnings.push(format!("{name}: the log is empty")),
-            (_, 0) => warnings.push(format!("{name}: no stack frames found")),
-            _ => {}
-        }
+        let (stacks, frames) = run.counts();
+        warnings.extend(super::empty_log(&name, stacks, frames));
         let total_ms = start.elapsed().as_secs_f64() * 1e3;
         let text = matches!(args.format, SymbolicateFormat::Text);
         Ok(run

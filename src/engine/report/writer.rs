@@ -256,11 +256,6 @@ impl Writer {
         Ok(())
     }
 
-    /// Stacks begun so far.
-    pub fn stack_count(&self) -> usize {
-        self.stacks
-    }
-
     /// Writes what comes after the last stack (a stack still open is ended first); the JSON
     /// ends with its closing brace, no line break.
     pub fn finish<W: Write>(mut self, end: &End<'_>, out: &mut W) -> io::Result<()> {
