@@ -204,16 +204,43 @@ fn stacks_cut_anywhere_stream_as_their_whole_table() {
 
 #[test]
 fn a_log_of_more_positions_than_a_run_keeps_streams_as_its_whole_table() {
-    // 20,000 distinct positions: past the 16,384 a windowed run keeps, the look-ups are
-    // forgotten and made again.
+    // 30,000 distinct positions in windows of 4,096: past the 16,384 a windowed run keeps
+    // (checked as each window begins), the look-ups are forgotten and made again.
     let symbols = symbols_in(&js("three-esbuild"));
     let mut log = "RangeError: Maximum call stack size exceeded\n".to_owned();
-    for i in 0..20_000u32 {
+    for i in 0..30_000u32 {
         log.push_str(&format!("    at f (out/three.min.js:1:{})\n", 1 + i * 7));
     }
     let (json, _) = whole(&log, &symbols, 1);
     let s = streamed(&log, &symbols, 1, 4096, Output::Json { path: None });
     assert_eq!(untimed(&s), untimed(&json));
+}
+
+#[test]
+fn an_empty_log_and_a_log_of_no_frames_are_warned_of_streamed_or_not() {
+    let dir = common::temp_dir("streaming-empty");
+    // Empty: read whole (nothing tells its format); text alone: JavaScript's, streamed.
+    for (file, text, warning) in [
+        ("empty.txt", "", "the log is empty"),
+        (
+            "text.txt",
+            "just some text\nand more\n",
+            "no stack frames found",
+        ),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let out = symscope(&["symbolicate", "--format", "json", common::arg(&path)]);
+        assert!(out.status.success());
+        let doc = common::json_of(&out);
+        let warnings = doc["warnings"].as_array().unwrap();
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.as_str() == Some(&format!("{}: {warning}", path.display()))),
+            "{file}: {warnings:?}"
+        );
+    }
 }
 
 #[test]
