@@ -56,7 +56,7 @@ fn run(map_path: &Path, bundle_path: &Path) {
     let SourceMap::Regular(regular) = &map else {
         panic!("a regular map");
     };
-    let lines = regular.index().line_count() as u32;
+    let lines = regular.index().expect("indexed").line_count() as u32;
     // The cold index and the doctor in alternating rounds (a slow stretch of the machine
     // falls on both), each the median of 3 in its round; the ratio taken round by round.
     let (mut colds, mut doctors, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
@@ -96,7 +96,7 @@ fn run(map_path: &Path, bundle_path: &Path) {
         let len = text.line(line as usize).map_or(1, str::len).max(1) as u64;
         let col = (next() % len) as u32;
         let t = Instant::now();
-        std::hint::black_box(regular.lookup(line, col));
+        std::hint::black_box(regular.lookup(line, col).ok());
         slowest_goto = slowest_goto.max(t.elapsed());
     }
     let inverse = median(5, || {

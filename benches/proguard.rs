@@ -59,6 +59,7 @@ fn main() {
             runner: &symscope::jobs::ParallelIndex,
             cache: None,
             native: engine::NativeRoute::Lazy,
+            maps: engine::MapRoute::Whole,
         };
         engine::load_symbols(&mapping, loader, &mut NoProgress)
             .unwrap()

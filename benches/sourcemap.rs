@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symscope::jobs::ParallelIndex;
-use symscope::model::Blob;
+use symscope::model::{Blob, Serial};
 use symscope::symbols::sourcemap::{LineIndex, SourceMap};
 
 mod common;
@@ -164,14 +164,14 @@ type Found = Result<(Duration, Vec<Option<u32>>), String>;
 
 fn cold_ours_1(b: &Arc<[u8]>, _: &str, at: &[(u32, u32)]) -> Found {
     cold(
-        || SourceMap::parse(Blob::from(b.clone())).map_err(|e| e.to_string()),
+        || SourceMap::parse_lazy(Blob::from(b.clone()), &Serial).map_err(|e| e.to_string()),
         |m| at.iter().map(|&p| ours(m, p)).collect(),
     )
 }
 
 fn cold_ours_n(b: &Arc<[u8]>, _: &str, at: &[(u32, u32)]) -> Found {
     cold(
-        || SourceMap::parse_with(Blob::from(b.clone()), &ParallelIndex).map_err(|e| e.to_string()),
+        || SourceMap::parse_lazy(Blob::from(b.clone()), &ParallelIndex).map_err(|e| e.to_string()),
         |m| at.iter().map(|&p| ours(m, p)).collect(),
     )
 }
@@ -331,7 +331,11 @@ fn main() {
         // Warm: every frame of the trace looked up again, many times, on parsed maps.
         let reps = (400_000 / frames.len().max(1)).max(1);
         let lookups = (reps * frames.len()) as f64;
-        let ours_map = SourceMap::parse(Blob::from(bytes.clone())).unwrap();
+        // Ours read as the cold rows read it (lazily), its trace looked up once.
+        let ours_map = SourceMap::parse_lazy(Blob::from(bytes.clone()), &Serial).unwrap();
+        for &(l, c) in &frames {
+            black_box(ours_map.lookup(l, c).ok());
+        }
         let sm9_map = match sourcemap::decode_slice(&bytes) {
             Ok(sourcemap::DecodedMap::Regular(m)) => Some(m),
             Ok(sourcemap::DecodedMap::Index(i)) => i.flatten().ok(),

@@ -114,7 +114,7 @@ fn a_50_mb_one_line_map_is_indexed_and_looked_up_in_bounded_work() {
         panic!()
     };
     assert!(
-        regular.index().checkpoint_count() > 100_000,
+        regular.index().unwrap().checkpoint_count() > 100_000,
         "checkpoints bound each look-up"
     );
     for col in [0u32, 1, 5_000_000, 9_999_999, 10_000_000, u32::MAX] {

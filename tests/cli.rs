@@ -241,6 +241,9 @@ fn unusable_inputs_exit_2_naming_the_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A map whose JSON is broken is a warning and the other maps still answer. One whose
+/// `mappings` is broken is read as far as the frames ask (as browsers and trace-mapping read
+/// a map): a frame before the fault resolves, a frame after it names the fault.
 #[test]
 fn a_broken_map_in_a_directory_is_a_warning() {
     let dir = temp_dir("walk");
@@ -251,7 +254,12 @@ fn a_broken_map_in_a_directory_is_a_warning() {
     .unwrap();
     std::fs::write(
         dir.join("broken.js.map"),
-        br#"{"version":3,"sources":["a"],"mappings":"AA!A"}"#,
+        br#"{"version":3,"sources":["a"],"mappings":"AA!A""#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("half.js.map"),
+        br#"{"version":3,"sources":["a.js"],"names":[],"mappings":"AAAA;AACA;AA!A"}"#,
     )
     .unwrap();
     std::fs::write(dir.join("notes.txt"), "not a symbol file").unwrap();
@@ -267,8 +275,32 @@ fn a_broken_map_in_a_directory_is_a_warning() {
     let warnings = doc["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     let w = warnings[0].as_str().unwrap();
-    assert!(w.contains("broken.js.map") && w.contains("base64"), "{w}");
+    assert!(w.contains("broken.js.map") && w.contains("JSON"), "{w}");
     assert_eq!(doc["stacks"][0]["frames"][1]["status"], "resolved");
+    // Frames in `half.js` before and after its fault.
+    let log = dir.join("half.txt");
+    std::fs::write(
+        &log,
+        "Error: x\n    at f (http://h/half.js:2:1)\n    at g (http://h/half.js:3:1)\n",
+    )
+    .unwrap();
+    let doc = json_of(&symscope(&[
+        "symbolicate",
+        "-s",
+        arg(&dir),
+        "--format",
+        "json",
+        arg(&log),
+    ]));
+    let frames = &doc["stacks"][0]["frames"];
+    assert_eq!(frames[0]["status"], "resolved");
+    assert_eq!(frames[0]["resolved"][0]["line"], 2);
+    assert_eq!(frames[1]["status"], "not_covered");
+    let note = frames[1]["note"].as_str().unwrap();
+    assert!(
+        frames[1]["symbol_file"] == "half.js.map" && note.contains("base64"),
+        "{note}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

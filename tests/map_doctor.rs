@@ -185,7 +185,7 @@ impl Planted {
         let SourceMap::Regular(map) = SourceMap::parse(bytes.to_vec()).unwrap() else {
             panic!("a regular map");
         };
-        let lines = (0..map.index().line_count() as u32)
+        let lines = (0..map.index().unwrap().line_count() as u32)
             .map(|l| map.line_segments(l))
             .collect();
         Self {

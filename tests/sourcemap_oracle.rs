@@ -91,7 +91,7 @@ fn every_segment_of_every_corpus_map_matches_the_sourcemap_crate() {
         let all: Vec<View> = theirs.tokens().map(|t| theirs_view(&t)).collect();
         if let SourceMap::Regular(m) = &ours {
             let mut mine = Vec::new();
-            for line in 0..m.index().line_count() as u32 {
+            for line in 0..m.index().unwrap().line_count() as u32 {
                 for seg in m.line_segments(line) {
                     mine.push(ours_view(&m.token(line, seg), 0, 0));
                 }
@@ -170,7 +170,7 @@ fn every_corpus_map_indexed_on_all_cores_decodes_as_on_one() {
         let (one, all) = (one.regular_maps(), all.regular_maps());
         assert_eq!(one.len(), all.len(), "{ctx}");
         for (a, b) in one.iter().zip(&all) {
-            let (ia, ib) = (a.index(), b.index());
+            let (ia, ib) = (a.index().unwrap(), b.index().unwrap());
             assert_eq!(ia.line_count(), ib.line_count(), "{ctx}");
             assert_eq!(ia.segment_count(), ib.segment_count(), "{ctx}");
             for line in 0..ia.line_count() as u32 {
@@ -178,7 +178,7 @@ fn every_corpus_map_indexed_on_all_cores_decodes_as_on_one() {
                 assert_eq!(segments, b.line_segments(line), "{ctx} {line}");
                 // Look-ups go through the in-line checkpoints, which chunks place themselves.
                 for col in segments.iter().flat_map(|s| [s.gen_col, s.gen_col + 1]) {
-                    let (x, y) = (a.lookup(line, col), b.lookup(line, col));
+                    let (x, y) = (a.lookup(line, col).unwrap(), b.lookup(line, col).unwrap());
                     assert_eq!(
                         x.map(|t| t.segment),
                         y.map(|t| t.segment),
@@ -187,8 +187,78 @@ fn every_corpus_map_indexed_on_all_cores_decodes_as_on_one() {
                 }
             }
         }
-        chunked += usize::from(ParallelIndex.chunks_for(all[0].index().byte_len()) > 1);
+        chunked += usize::from(ParallelIndex.chunks_for(all[0].index().unwrap().byte_len()) > 1);
     }
     // pdf.worker's and three.min.js's maps are big enough to be cut into chunks.
     assert!(chunked >= 2, "{chunked} maps chunked");
+}
+
+/// Read lazily (`mappings` indexed only as far as the lines looked up, grown as later ones
+/// are), on one core and on all, every corpus map answers the crate's look-ups at each of its
+/// segments exactly, asked in an order that jumps back and forth (each growth starts where the
+/// last stopped; a line already indexed is never indexed again).
+#[test]
+fn every_corpus_map_read_lazily_looks_up_as_the_sourcemap_crate() {
+    use symscope::jobs::ParallelIndex;
+    use symscope::model::Serial;
+    let mut lazy_maps = 0;
+    for path in corpus_maps() {
+        let ctx = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let theirs = oracle_map(&bytes);
+        let all: Vec<View> = theirs.tokens().map(|t| theirs_view(&t)).collect();
+        let eager = SourceMap::parse(bytes.clone()).unwrap();
+        for (k, lazy) in [
+            SourceMap::parse_lazy(bytes.clone(), &Serial).unwrap(),
+            SourceMap::parse_lazy(bytes.clone(), &ParallelIndex).unwrap(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            // A stride through the segments: lines far apart, then back.
+            let n = all.len();
+            let stride = (n / 7).max(1) | 1;
+            let mut first = true;
+            for i in 0..n {
+                let t = &all[(i * stride + n / 3) % n];
+                let (line, col) = (t.0, t.1);
+                let Some(expected) = theirs.lookup_token(line, col).map(|t| theirs_view(&t)) else {
+                    continue;
+                };
+                if expected.0 != line {
+                    continue;
+                }
+                assert_eq!(
+                    our_lookup(&lazy, line, col).as_ref(),
+                    Some(&expected),
+                    "{ctx} ({k}): lazy look-up at {line}:{col}"
+                );
+                if first {
+                    first = false;
+                    // One look-up indexes the map only as far as its line.
+                    if let SourceMap::Regular(m) = &lazy {
+                        let lines = m.index_for(0).unwrap().line_count();
+                        let whole = match &eager {
+                            SourceMap::Regular(e) => e.index().unwrap().line_count(),
+                            SourceMap::Index(_) => unreachable!(),
+                        };
+                        if (line as usize) + 2 < whole {
+                            assert!(!m.is_indexed(), "{ctx}: indexed whole for line {line}");
+                            assert!(lines < whole, "{ctx}: {lines} of {whole} lines");
+                            lazy_maps += 1;
+                        }
+                    }
+                }
+            }
+            // Indexed whole in the end, it is the eager map's index.
+            for (a, b) in lazy.regular_maps().iter().zip(eager.regular_maps()) {
+                let (ia, ib) = (a.index().unwrap(), b.index().unwrap());
+                assert_eq!(ia.line_count(), ib.line_count(), "{ctx}");
+                assert_eq!(ia.segment_count(), ib.segment_count(), "{ctx}");
+                assert!(a.is_indexed());
+            }
+        }
+    }
+    // pdf.worker's, three.min.js's and other many-line maps were indexed in part first.
+    assert!(lazy_maps >= 4, "{lazy_maps} maps indexed in part");
 }

@@ -108,13 +108,16 @@ impl InspectorView {
     /// decoding it costs.
     pub fn line_blocks(map: &SourceMap, line: u32) -> u32 {
         match map {
-            SourceMap::Regular(m) => m.index().block_count(line),
+            SourceMap::Regular(m) => m.index_for(line).map_or(0, |i| i.block_count(line)),
             SourceMap::Index(ix) => {
                 let k = ix.sections().partition_point(|s| s.line <= line);
                 k.checked_sub(1)
                     .and_then(|k| ix.sections().get(k))
                     .and_then(|section| match ix.section_map(section).ok()? {
-                        SourceMap::Regular(m) => Some(m.index().block_count(line - section.line)),
+                        SourceMap::Regular(m) => {
+                            let line = line - section.line;
+                            m.index_for(line).ok().map(|i| i.block_count(line))
+                        }
                         SourceMap::Index(_) => None,
                     })
                     .unwrap_or(0)
@@ -139,10 +142,10 @@ impl InspectorView {
     /// Generated lines in the map.
     pub fn line_count(&self) -> usize {
         match &*self.map {
-            SourceMap::Regular(m) => m.index().line_count(),
+            SourceMap::Regular(m) => m.index().map_or(0, |i| i.line_count()),
             SourceMap::Index(ix) => ix.sections().last().map_or(0, |s| {
                 let inner = ix.section_map(s).ok().and_then(|m| match m {
-                    SourceMap::Regular(r) => Some(r.index().line_count()),
+                    SourceMap::Regular(r) => r.index().ok().map(|i| i.line_count()),
                     SourceMap::Index(_) => None,
                 });
                 s.line as usize + inner.unwrap_or(1)

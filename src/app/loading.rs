@@ -1,6 +1,8 @@
 //! The app's jobs, on the engine's journey: loading an input, symbolicating a log.
 
-use crate::engine::{self, Cache, Detected, Input, Loader, LogFile, NativeRoute, SymbolFile};
+use crate::engine::{
+    self, Cache, Detected, Input, Loader, LogFile, MapRoute, NativeRoute, SymbolFile,
+};
 use crate::jobs::{self, JobContext, ReportingIndex};
 use crate::model::{FileKind, Progress, SourceText};
 use crate::symbolicate::{Options, SymbolSet};
@@ -278,6 +280,7 @@ fn with_loader<T>(
         runner: &runner,
         cache,
         native,
+        maps: MapRoute::Whole,
     };
     ctx.phase(phase, |ctx| load(file, loader, ctx))
 }

@@ -1,7 +1,7 @@
 //! The headless command line: `symscope symbolicate`, `buckets`, `diff`, `check-map` and
 //! `extract-sources`.
 
-use crate::engine::{self, Cache, Detected, Loader, NativeRoute, report};
+use crate::engine::{self, Cache, Detected, Loader, MapRoute, NativeRoute, report};
 use crate::jobs::ParallelIndex;
 use crate::model::{Blob, NoProgress};
 use crate::symbolicate::{Options, SymbolSet};
@@ -1074,6 +1074,7 @@ fn add_file(
     // only their units); with one, its SymCache is built once and kept for every later run.
     let loader = Loader {
         runner: &ParallelIndex,
+        maps: MapRoute::AsAsked(&ParallelIndex),
         cache: cache.as_ref(),
         native: if cache.is_some() {
             NativeRoute::SymCache

@@ -54,7 +54,7 @@
 //! - `ignored_source` (info, per source): a source on the `ignoreList`.
 
 use crate::model::{ChunkRunner, Progress, Serial};
-use crate::symbols::sourcemap::{RegularMap, SourceMap, Violation, validate};
+use crate::symbols::sourcemap::{LineIndex, RegularMap, SourceMap, Violation, validate};
 use std::collections::HashMap;
 
 /// Examples kept per kind.
@@ -292,9 +292,12 @@ pub fn check_map_with(
             }
         }
     }
+    // A map read lazily is indexed whole here; one whose `mappings` is broken has no lines
+    // to check (reading it eagerly reports the fault).
+    parts.retain(|(m, _, _)| m.index().is_ok());
     let total: u64 = parts
         .iter()
-        .map(|(m, _, _)| m.index().line_count() as u64)
+        .map(|(m, _, _)| m.index().map_or(0, |i| i.line_count() as u64))
         .sum();
     let mut done = 0;
     let mut stopped = false;
@@ -374,7 +377,10 @@ fn check_regular(
     let names = m.name_count();
     report.stats.sources += u64::from(sources);
     report.stats.names += names as u64;
-    let lines = m.index().line_count() as u32;
+    let Ok(index) = m.index() else {
+        return true;
+    };
+    let lines = index.line_count() as u32;
     report.stats.lines = report
         .stats
         .lines
@@ -399,7 +405,7 @@ fn check_regular(
     };
     // The lines in pieces of about equal work (blocks of segments), on the runner's threads,
     // merged in line order: the examples stay the first in map order.
-    let pieces = pieces(m, runner.chunks_for(m.index().byte_len()));
+    let pieces = pieces(index, runner.chunks_for(index.byte_len()));
     let mut used_names = vec![false; names];
     // A line's unmapped columns, added up over its pieces: (line, columns, its length).
     let mut unmapped: Option<(u32, u64, u32)> = None;
@@ -455,7 +461,7 @@ fn check_regular(
         }
     }
     note_unmapped(report, unmapped.take());
-    for &line in m.index().unsorted_lines() {
+    for &line in index.unsorted_lines() {
         report.note(ProblemKind::UnsortedLine, 1, || Example {
             generated: Some(Generated {
                 line: line_off + line + 1,
@@ -542,11 +548,10 @@ impl Piece {
     }
 }
 
-/// The lines `0..line_count` of `m` cut into about `n` × 4 pieces of about equal work (the
+/// The lines `0..line_count` of a map (its `index`) cut into about `n` × 4 pieces of about equal work (the
 /// index's blocks of segments), for the runner's threads to take; a line with more work than
 /// a piece is cut at its blocks (unless its segments are out of column order).
-fn pieces(m: &RegularMap, n: usize) -> Vec<Piece> {
-    let index = m.index();
+fn pieces(index: &LineIndex, n: usize) -> Vec<Piece> {
     let lines = index.line_count() as u32;
     let weight = |l: u32| u64::from(index.block_count(l));
     let total: u64 = (0..lines).map(weight).sum::<u64>().max(1);

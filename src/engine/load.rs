@@ -93,6 +93,18 @@ pub enum NativeRoute {
     SymCache,
 }
 
+/// How a source map is made ready for look-ups.
+#[derive(Clone, Copy)]
+pub enum MapRoute {
+    /// `mappings` indexed whole (through the loader's runner) and validated as the map loads:
+    /// what the window wants, whose inspector and checks walk every line.
+    Whole,
+    /// The JSON read as the map loads; `mappings` indexed from its start only as far as the
+    /// lines looked up, when first looked up, through this runner: what a trace's few frames
+    /// want. A fault in `mappings` is the error of the look-ups that reach it.
+    AsAsked(&'static dyn ChunkRunner),
+}
+
 /// How to load: where pieces of work run, and where derived data is kept.
 #[derive(Clone, Copy)]
 pub struct Loader<'a> {
@@ -102,15 +114,26 @@ pub struct Loader<'a> {
     pub cache: Option<&'a Cache>,
     /// How native debug files are made ready.
     pub native: NativeRoute,
+    /// How source maps are made ready.
+    pub maps: MapRoute,
 }
 
 impl Loader<'_> {
-    /// One thread, no cache, native files answered lazily.
+    /// One thread, no cache, native files answered lazily, maps indexed as asked.
     pub const SERIAL: Loader<'static> = Loader {
         runner: &Serial,
         cache: None,
         native: NativeRoute::Lazy,
+        maps: MapRoute::AsAsked(&Serial),
     };
+
+    /// Parses a source map by this loader's route.
+    fn parse_map(&self, blob: Blob) -> Result<SourceMap, crate::symbols::sourcemap::Error> {
+        match self.maps {
+            MapRoute::Whole => SourceMap::parse_with(blob, self.runner),
+            MapRoute::AsAsked(runner) => SourceMap::parse_lazy(blob, runner),
+        }
+    }
 }
 
 /// Starts `phase`; `Err` when the caller says stop.
@@ -180,7 +203,8 @@ pub fn load_symbols(
         FileKind::SourceMap => {
             begin(progress, MAP_PHASE, name)?;
             let start = Instant::now();
-            let map = SourceMap::parse_with(file.blob.clone(), loader.runner)
+            let map = loader
+                .parse_map(file.blob.clone())
                 .map_err(|e| fail(e.into()))?;
             let ms = start.elapsed().as_secs_f64() * 1e3;
             Ok(SymbolFile::Map(MapFile::new(name, Arc::new(map), ms)))
@@ -196,7 +220,9 @@ pub fn load_symbols(
                     let start = Instant::now();
                     let json =
                         decode_data_url(url).ok_or_else(|| fail(Reason::InlineMapEncoding))?;
-                    let map = SourceMap::parse(json).map_err(|e| fail(Reason::InlineMap(e)))?;
+                    let map = loader
+                        .parse_map(Blob::from(json))
+                        .map_err(|e| fail(Reason::InlineMap(e)))?;
                     let ms = start.elapsed().as_secs_f64() * 1e3;
                     Some(MapFile::new(&format!("{name}.map"), Arc::new(map), ms))
                 }

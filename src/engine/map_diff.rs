@@ -116,7 +116,8 @@ fn diff_regular(
     diff: &mut MapDiff,
     progress: &mut dyn Progress,
 ) {
-    let lines = a.index().line_count().max(b.index().line_count()) as u32;
+    let count = |m: &RegularMap| m.index().map_or(0, |i| i.line_count());
+    let lines = count(a).max(count(b)) as u32;
     diff.lines = diff.lines.max(line_off + lines);
     // `b`'s source and name indices as `a`'s (by path and by string), so that segments are
     // compared as numbers; `NONE` where `a` has no such source or name.

@@ -107,7 +107,7 @@ fn search_part(
             });
         }
     }
-    let lines = map.index().line_count() as u32;
+    let lines = map.index().map_or(0, |i| i.line_count()) as u32;
     if !wanted.is_empty() {
         let (mut segs, mut scratch) = (Vec::new(), Vec::new());
         for line in 0..lines {

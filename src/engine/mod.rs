@@ -54,7 +54,7 @@ pub use cache::{
 pub use detect::{Detected, Role};
 pub use error::{Error, Reason};
 pub use load::{
-    AddSymbols, Input, Loader, NativeRoute, OPEN_PHASE, SymbolFile, load, load_symbols,
+    AddSymbols, Input, Loader, MapRoute, NativeRoute, OPEN_PHASE, SymbolFile, load, load_symbols,
 };
 pub use log::{BINARY_SNIFF, Cfi, LogFile, read_log};
 pub use table::{FrameRef, FrameTable};

@@ -761,8 +761,12 @@ fn no_source_note() -> String {
 
 fn lookup(map: &SourceMap, line: u32, col: u32) -> Result<Token<'_>, String> {
     match map.lookup(line, col) {
-        Err(e) => Err(format!(
+        Err(e) if matches!(map, SourceMap::Index(_)) => Err(format!(
             "the index-map section for this position is broken: {e}"
+        )),
+        // A map read lazily: its `mappings` is indexed as far as this line only now.
+        Err(e) => Err(format!(
+            "the map's `mappings` is broken on or before this line: {e}"
         )),
         Ok(None) => Err(format!(
             "the map has no mapping on generated line {} at or before column {}",

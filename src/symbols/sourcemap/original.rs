@@ -90,9 +90,13 @@ impl OriginalIndex {
                 path: map.source_path(i).unwrap_or_else(|| format!("source {i}")),
                 has_content: map.has_source_content(i),
             }));
-        self.entries.reserve(map.index().segment_count() as usize);
+        // A map whose `mappings` is broken (read lazily) adds its sources and no segment.
+        let Ok(index) = map.index() else {
+            return;
+        };
+        self.entries.reserve(index.segment_count() as usize);
         let (mut segs, mut scratch) = (Vec::new(), Vec::new());
-        for line in 0..map.index().line_count() as u32 {
+        for line in 0..index.line_count() as u32 {
             map.line_segments_into(line, &mut segs, &mut scratch);
             let shift = if line == 0 { col_off } else { 0 };
             for s in &segs {

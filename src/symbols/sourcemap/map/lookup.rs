@@ -1,6 +1,7 @@
 //! Look-ups: the block of a generated position decoded once per thread and kept in a
 //! bounded cache, then searched for the segment at or before the column.
 
+use super::super::error::Result;
 use super::super::index::{CHECKPOINT_EVERY, LineIndex, RawSegment};
 use super::{RegularMap, Token};
 use std::cell::RefCell;
@@ -28,8 +29,18 @@ thread_local! {
 
 impl RegularMap {
     /// Looks up a generated position (0-based line, 0-based UTF-16 column).
-    pub fn lookup(&self, line: u32, col: u32) -> Option<Token<'_>> {
-        let ordinal = self.index.ordinal_for(line, col)?;
+    ///
+    /// Fails only on a map read lazily whose `mappings` is broken before the end of `line`.
+    pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
+        let index = match self.index.ready_for(line) {
+            Some(index) => index,
+            None => self.index_for(line)?,
+        };
+        Ok(self.lookup_in(index, line, col))
+    }
+
+    fn lookup_in<'a>(&'a self, index: &LineIndex, line: u32, col: u32) -> Option<Token<'a>> {
+        let ordinal = index.ordinal_for(line, col)?;
         let key = (self.id as usize)
             ^ (line as usize).wrapping_mul(0x9E37_79B9)
             ^ (ordinal as usize).wrapping_mul(31);
@@ -43,7 +54,7 @@ impl RegularMap {
                 .as_ref()
                 .is_some_and(|c| c.map == self.id && c.line == line && c.ordinal == ordinal);
             if !hit {
-                let block = self.index.block(line, ordinal)?;
+                let block = index.block(line, ordinal)?;
                 let mut segs = Vec::new();
                 LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
                 *entry = Some(CachedBlock {
@@ -79,7 +90,8 @@ impl RegularMap {
         out: &mut Vec<RawSegment>,
         buf: &mut Vec<RawSegment>,
     ) {
-        self.line_blocks_into(line, 0..self.index.block_count(line), out, buf);
+        let blocks = self.index_for(line).map_or(0, |i| i.block_count(line));
+        self.line_blocks_into(line, 0..blocks, out, buf);
     }
 
     /// The segments of blocks `blocks` of `line` (see [`LineIndex::block`]) into `out`: a
@@ -93,13 +105,16 @@ impl RegularMap {
         buf: &mut Vec<RawSegment>,
     ) {
         out.clear();
+        let Ok(index) = self.index_for(line) else {
+            return;
+        };
         for k in blocks {
-            if let Some(b) = self.index.block(line, k) {
+            if let Some(b) = index.block(line, k) {
                 LineIndex::decode_block(self.mappings_bytes(), &b, buf);
                 out.extend_from_slice(buf);
             }
         }
-        if self.index.block(line, 0).is_some_and(|b| b.unsorted) {
+        if index.block(line, 0).is_some_and(|b| b.unsorted) {
             out.sort_by_key(|s| s.gen_col);
         }
     }

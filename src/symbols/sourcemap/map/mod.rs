@@ -15,6 +15,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use grown::GrownIndex;
+
 /// Indexes `ranges` of `mappings` through `runner`; `counts` are the map's source and name
 /// counts, or `None` while they are not known yet (then [`LineIndex::stitch`] checks them).
 fn run_chunks(
@@ -120,7 +122,7 @@ pub struct RegularMap {
     sources_content: Vec<Option<StrRef>>,
     names: Vec<Option<StrRef>>,
     mappings: Mappings,
-    index: LineIndex,
+    index: GrownIndex,
     ignore_list: Vec<u32>,
     debug_id: Option<String>,
     facebook_sources: Option<Range<usize>>,
@@ -139,8 +141,7 @@ impl std::fmt::Debug for RegularMap {
             .field("file", &self.file)
             .field("sources", &self.sources.len())
             .field("names", &self.names.len())
-            .field("lines", &self.index.line_count())
-            .field("segments", &self.index.segment_count())
+            .field("index", &self.index)
             .finish()
     }
 }
@@ -261,7 +262,20 @@ impl SourceMap {
     pub fn parse_with(blob: Blob, runner: &dyn ChunkRunner) -> Result<Self> {
         let start = body_start(blob.as_slice());
         let end = blob.len();
-        Self::parse_range(blob, start..end, runner, true)
+        Self::parse_range(blob, start..end, runner, true, None)
+    }
+
+    /// Parses a source map's JSON only: `mappings` is indexed from its start as far as the
+    /// lines looked up, through `runner`, when they are first looked up.
+    ///
+    /// Only the part of `mappings` indexed is validated: a fault in it is the error of the
+    /// look-ups that need it (and of [`RegularMap::index`]); a fault after the last line
+    /// looked up is never seen. [`Self::parse_with`] validates the whole map at once.
+    pub fn parse_lazy(blob: impl Into<Blob>, runner: &'static dyn ChunkRunner) -> Result<Self> {
+        let blob = blob.into();
+        let start = body_start(blob.as_slice());
+        let end = blob.len();
+        Self::parse_range(blob, start..end, runner, true, Some(runner))
     }
 
     fn parse_range(
@@ -269,6 +283,7 @@ impl SourceMap {
         range: Range<usize>,
         runner: &dyn ChunkRunner,
         top: bool,
+        lazy: Option<&'static dyn ChunkRunner>,
     ) -> Result<Self> {
         let bytes = blob.as_slice();
         let scan = || -> Result<RawFields> {
@@ -283,7 +298,7 @@ impl SourceMap {
             Ok(raw)
         };
         // With several cores, index where `mappings` probably is while the JSON is read.
-        let guess = (top && runner.chunks_for(bytes.len()) > 1)
+        let guess = (top && lazy.is_none() && runner.chunks_for(bytes.len()) > 1)
             .then(|| locate_mappings(bytes, range.clone()))
             .flatten()
             .filter(|g| g.len() >= SPECULATE_MIN);
@@ -356,15 +371,23 @@ impl SourceMap {
             Mappings::InBlob(r) => &bytes[r.clone()],
             Mappings::Owned(v) => v,
         };
-        let chunks = match early {
-            // The guess was right: the chunks indexed during the read are this map's.
-            Some((g, chunks)) if matches!(&mappings, Mappings::InBlob(r) if *r == g) => chunks,
-            _ => {
-                let ranges = split_chunks_with_head(m, runner.chunks_for(m.len()), HEAD_SHARE);
-                run_chunks(runner, m, &ranges, Some((sources.len(), names.len())))
+        let index = match lazy {
+            Some(runner) => GrownIndex::lazy(runner, sources.len(), names.len()),
+            None => {
+                let chunks = match early {
+                    // The guess was right: the chunks indexed during the read are this map's.
+                    Some((g, chunks)) if matches!(&mappings, Mappings::InBlob(r) if *r == g) => {
+                        chunks
+                    }
+                    _ => {
+                        let ranges =
+                            split_chunks_with_head(m, runner.chunks_for(m.len()), HEAD_SHARE);
+                        run_chunks(runner, m, &ranges, Some((sources.len(), names.len())))
+                    }
+                };
+                GrownIndex::whole(LineIndex::stitch(chunks, m, sources.len(), names.len())?)
             }
         };
-        let index = LineIndex::stitch(chunks, m, sources.len(), names.len())?;
         let sources_content = raw.sources_content.unwrap_or_default();
         Ok(Self::Regular(RegularMap {
             blob: blob.clone(),
@@ -410,7 +433,7 @@ impl SourceMap {
     /// index map can fail here, when a section touched for the first time is broken.
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         match self {
-            Self::Regular(m) => Ok(m.lookup(line, col)),
+            Self::Regular(m) => m.lookup(line, col),
             Self::Index(m) => m.lookup(line, col),
         }
     }
@@ -591,7 +614,7 @@ impl IndexMap {
         section
             .parsed
             .get_or_init(|| {
-                SourceMap::parse_range(self.blob.clone(), section.raw.clone(), &Serial, false)
+                SourceMap::parse_range(self.blob.clone(), section.raw.clone(), &Serial, false, None)
                     .map(Box::new)
             })
             .as_deref()
@@ -624,9 +647,21 @@ impl RegularMap {
         }
     }
 
-    /// The line index.
-    pub fn index(&self) -> &LineIndex {
-        &self.index
+    /// The whole line index (for a map read lazily, `mappings` is indexed to its end first,
+    /// which fails if it is broken anywhere).
+    pub fn index(&self) -> Result<&LineIndex> {
+        self.index.whole_index(self.mappings_bytes())
+    }
+
+    /// A line index that answers for generated `line` (for a map read lazily, `mappings` is
+    /// indexed as far as that line first). A line past the end is answered by the whole index.
+    pub fn index_for(&self, line: u32) -> Result<&LineIndex> {
+        self.index.for_line(self.mappings_bytes(), line)
+    }
+
+    /// Whether `mappings` is indexed (and validated) to its end.
+    pub fn is_indexed(&self) -> bool {
+        self.index.is_whole()
     }
 
     /// Number of `sources` entries.
@@ -783,4 +818,5 @@ impl RegularMap {
     }
 }
 
+mod grown;
 mod lookup;

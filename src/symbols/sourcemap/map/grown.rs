@@ -1,0 +1,202 @@
+//! The index of a map read lazily: `mappings` indexed from its start only as far as the
+//! lines asked for, grown as later lines are asked.
+//!
+//! Each growth indexes the bytes after the last one (on the map's runner's cores when there
+//! are enough of them), and stitches every chunk indexed so far into a new generation of the
+//! index. A generation, once made, never changes, so a look-up reads the newest one without a
+//! lock; a growth at least doubles the indexed bytes, so a map has a handful of generations
+//! and the last one is the whole map's. Only the bytes indexed are validated: a fault after the
+//! last line asked for is never seen, one before it is the look-up's error, as in a reader
+//! that decodes each line when first asked (trace-mapping, srcmap's lazy map).
+
+use super::super::error::{Error, Result};
+use super::super::index::{ChunkIndex, LineIndex, index_chunk, split_chunks};
+use crate::model::ChunkRunner;
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// Generations a map's index can have; the last is always the whole map's.
+const GENERATIONS: usize = 12;
+
+/// Below this many new bytes a growth is not worth spreading over cores.
+const PARALLEL_MIN: usize = 256 * 1024;
+
+/// One generation: the index of `mappings[..end]`, a run of whole lines.
+#[derive(Debug)]
+struct Generation {
+    index: LineIndex,
+    /// Lines the generation answers for: all of them when it is the whole map's, else all
+    /// but the empty line its last `;` opened.
+    covered: u32,
+    /// Where the next growth starts (just after the generation's last `;`).
+    end: usize,
+    whole: bool,
+}
+
+/// A source map's index: whole from the start, or grown as look-ups ask.
+pub(super) struct GrownIndex {
+    generations: [OnceLock<Generation>; GENERATIONS],
+    /// How many generations are made.
+    made: AtomicUsize,
+    /// The chunks indexed so far, in order (each growth appends; held while growing).
+    chunks: Mutex<Vec<ChunkIndex>>,
+    /// The first fault found while growing: every later growth fails with it.
+    fault: OnceLock<Error>,
+    runner: &'static dyn ChunkRunner,
+    sources: usize,
+    names: usize,
+}
+
+impl std::fmt::Debug for GrownIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GrownIndex")
+            .field("generations", &self.made.load(Ordering::Acquire))
+            .finish()
+    }
+}
+
+impl GrownIndex {
+    /// An index already whole.
+    pub(super) fn whole(index: LineIndex) -> Self {
+        let grown = Self::lazy(&crate::model::Serial, 0, 0);
+        let end = index.byte_len();
+        let _ = grown.generations[0].set(Generation {
+            covered: u32::MAX,
+            index,
+            end,
+            whole: true,
+        });
+        grown.made.store(1, Ordering::Release);
+        grown
+    }
+
+    /// An index that grows as look-ups ask, through `runner`.
+    pub(super) fn lazy(runner: &'static dyn ChunkRunner, sources: usize, names: usize) -> Self {
+        Self {
+            generations: Default::default(),
+            made: AtomicUsize::new(0),
+            chunks: Mutex::new(Vec::new()),
+            fault: OnceLock::new(),
+            runner,
+            sources,
+            names,
+        }
+    }
+
+    fn newest(&self) -> Option<&Generation> {
+        let made = self.made.load(Ordering::Acquire);
+        self.generations.get(made.checked_sub(1)?)?.get()
+    }
+
+    /// The newest generation, if it answers for `line`: a look-up's path, with no lock.
+    #[inline]
+    pub(super) fn ready_for(&self, line: u32) -> Option<&LineIndex> {
+        self.newest()
+            .filter(|g| g.whole || line < g.covered)
+            .map(|g| &g.index)
+    }
+
+    /// Whether the index is whole (a map parsed eagerly, or grown to its end).
+    pub(super) fn is_whole(&self) -> bool {
+        self.newest().is_some_and(|g| g.whole)
+    }
+
+    /// An index that answers for `line` (grown to it if need be).
+    pub(super) fn for_line(&self, mappings: &[u8], line: u32) -> Result<&LineIndex> {
+        if let Some(index) = self.ready_for(line) {
+            return Ok(index);
+        }
+        self.grow(mappings, Some(line))
+    }
+
+    /// The whole index (grown to the end if need be).
+    pub(super) fn whole_index(&self, mappings: &[u8]) -> Result<&LineIndex> {
+        match self.newest() {
+            Some(g) if g.whole => Ok(&g.index),
+            _ => self.grow(mappings, None),
+        }
+    }
+
+    /// Grows the index to answer for `line` (`None`: to the end).
+    fn grow(&self, mappings: &[u8], line: Option<u32>) -> Result<&LineIndex> {
+        let mut chunks = self.chunks.lock().unwrap_or_else(|e| e.into_inner());
+        // Another thread may have grown it while this one waited.
+        let newest = self.newest();
+        if let Some(g) = newest.filter(|g| g.whole || line.is_some_and(|l| l < g.covered)) {
+            return Ok(&g.index);
+        }
+        if let Some(fault) = self.fault.get() {
+            return Err(fault.clone());
+        }
+        let made = self.made.load(Ordering::Acquire);
+        let (start, covered) = newest.map_or((0, 0), |g| (g.end, g.covered));
+        let len = mappings.len();
+        // The end of the line asked for, and at least double what is indexed; the last
+        // generation takes the rest.
+        let end = match line {
+            Some(line) if made + 1 < GENERATIONS => {
+                let wanted = line.saturating_sub(covered) as usize;
+                let after_line = memchr::memchr_iter(b';', &mappings[start..])
+                    .nth(wanted)
+                    .map_or(len, |at| start + at + 1);
+                let double = (2 * start).min(len);
+                if after_line >= double || after_line == len {
+                    after_line
+                } else {
+                    memchr::memchr(b';', &mappings[double..]).map_or(len, |at| double + at + 1)
+                }
+            }
+            _ => len,
+        };
+        let whole = end == len;
+        let fresh = self.index_range(mappings, start..end);
+        chunks.extend(fresh);
+        let stitched =
+            LineIndex::stitch(chunks.clone(), &mappings[..end], self.sources, self.names);
+        let index = match stitched {
+            Ok(index) => index,
+            Err(e) => {
+                let _ = self.fault.set(e.clone());
+                return Err(e);
+            }
+        };
+        let covered = if whole {
+            u32::MAX
+        } else {
+            // The last `;` opened an empty line the next growth starts.
+            index.line_count().saturating_sub(1) as u32
+        };
+        let Some(slot) = self.generations.get(made) else {
+            return Err(Error::new(super::super::error::ErrorKind::TooLarge));
+        };
+        let _ = slot.set(Generation {
+            index,
+            covered,
+            end,
+            whole,
+        });
+        self.made.store(made + 1, Ordering::Release);
+        slot.get()
+            .map(|g| &g.index)
+            .ok_or_else(|| Error::new(super::super::error::ErrorKind::TooLarge))
+    }
+
+    /// Indexes `range` of `mappings`, in chunks on the runner's cores when it is big enough.
+    fn index_range(&self, mappings: &[u8], range: Range<usize>) -> Vec<ChunkIndex> {
+        let n = if range.len() >= PARALLEL_MIN {
+            self.runner.chunks_for(range.len())
+        } else {
+            1
+        };
+        let (sources, names) = (self.sources, self.names);
+        if n <= 1 {
+            return vec![index_chunk(mappings, range, sources, names)];
+        }
+        let ranges: Vec<Range<usize>> = split_chunks(&mappings[range.clone()], n)
+            .into_iter()
+            .map(|r| r.start + range.start..r.end + range.start)
+            .collect();
+        super::run_chunks(self.runner, mappings, &ranges, Some((sources, names)))
+    }
+}
