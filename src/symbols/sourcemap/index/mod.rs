@@ -608,7 +608,7 @@ mod pass;
 
 use pass::first_error;
 pub(crate) use pass::index_chunk_by;
-pub use pass::{index_chunk, index_chunk_unchecked};
+pub use pass::{index_chunk, index_chunk_entering, index_chunk_unchecked};
 
 #[cfg(test)]
 mod tests;

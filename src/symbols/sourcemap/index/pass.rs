@@ -66,9 +66,9 @@ pub(crate) fn index_chunk_by(
     };
     if lean {
         let done = match (absolute, learn) {
-            (true, false) => index_lean::<true, false>(bytes, start, limits, &mut ix),
-            (true, true) => index_lean::<true, true>(bytes, start, limits, &mut ix),
-            _ => index_lean::<false, false>(bytes, start, (0, 0), &mut ix),
+            (true, false) => index_lean::<true, false>(bytes, start, limits, [0; 4], &mut ix),
+            (true, true) => index_lean::<true, true>(bytes, start, limits, [0; 4], &mut ix),
+            _ => index_lean::<false, false>(bytes, start, (0, 0), [0; 4], &mut ix),
         };
         if done.is_ok() {
             return ix;
@@ -85,6 +85,53 @@ pub(crate) fn index_chunk_by(
         ix.error = Some(err);
     }
     ix
+}
+
+/// Indexes a chunk that starts a line (just after a `;`) where the accumulators are known to
+/// be `entering`: its values are checked against the counts as it goes, as a chunk at byte 0
+/// is (the chunks of a map indexed as far as its look-ups ask, grown line by line). The chunk's
+/// values are still kept relative to its start, so that [`LineIndex::stitch`] joins it as any
+/// other; a chunk with a fault is indexed again by the general pass, which finds it.
+pub fn index_chunk_entering(
+    mappings: &[u8],
+    range: Range<usize>,
+    sources: usize,
+    names: usize,
+    entering: [i64; 4],
+) -> ChunkIndex {
+    if range.start == 0 {
+        return index_chunk(mappings, range, sources, names);
+    }
+    let end = range.end.min(mappings.len());
+    let start = range.start.min(end);
+    let mut ix = ChunkIndex {
+        end: end as u32,
+        lines: Vec::with_capacity((end - start) / 32 + 1),
+        checkpoints: Vec::new(),
+        unsorted: Vec::new(),
+        total: [0; 4],
+        min: [i64::MAX; 4],
+        max: [i64::MIN; 4],
+        segments: 0,
+        error: None,
+        mid_line: false,
+        partial_cps: 0,
+        partial_min_gen: i64::MAX,
+        partial_first_gen: None,
+        partial_unsorted: false,
+        last_gen: 0,
+        last_line_has_segment: false,
+        has_semi: false,
+    };
+    let limits = (sources as u64, names as u64);
+    let starts_line = mappings.get(start - 1) == Some(&b';');
+    if starts_line
+        && index_lean::<true, false>(&mappings[start..end], start, limits, entering, &mut ix)
+            .is_ok()
+    {
+        return ix;
+    }
+    index_chunk_by(mappings, start..end, Some((sources, names)), false)
 }
 
 /// Reads one VLQ term at `pos`, returning it and the position after it. A separator or the
@@ -468,10 +515,13 @@ fn state_of(acc: [i64; 4]) -> State {
 /// (a column delta that is not positive, a checkpoint, the first segment of a continued line)
 /// behind one branch. It returns `Err(())` on any error: the caller then runs the general
 /// pass, which names the error exactly.
+/// With `ABSOLUTE`, `entering` are the accumulators entering the chunk (zero at byte 0): the
+/// values are checked with them added, and kept without them.
 fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     bytes: &[u8],
     base: usize,
     mut limits: Limits,
+    entering: [i64; 4],
     ix: &mut ChunkIndex,
 ) -> std::result::Result<(), ()> {
     /// `pending` for the first segment of a continued line (a checkpoint offset is never it).
@@ -479,7 +529,8 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     let n = bytes.len();
     let mut pos = 0usize;
     let mut gen_col = 0i64;
-    let (mut a0, mut a1, mut a2, mut a3) = (0i64, 0i64, 0i64, 0i64);
+    let [mut a0, mut a1, mut a2, mut a3] = entering;
+    let [e0, e1, e2, e3] = entering;
     // Ranges of the relative values (chunks that do not start at byte 0).
     let (mut min, mut max) = ([0i64; 4], [-1i64; 4]);
     let mut seen = [false; 2];
@@ -526,7 +577,7 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                     ix.lines.push(LineEntry {
                         start: (base + pos) as u32,
                         first_cp: ix.checkpoints.len() as u32,
-                        state: state_of([a0, a1, a2, a3]),
+                        state: state_of([a0 - e0, a1 - e1, a2 - e2, a3 - e3]),
                     });
                     continue;
                 }
@@ -561,7 +612,7 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                             offset: pending,
                             prev_gen_col: before as u32,
                             first_gen_col: gen_col as u32,
-                            state: state_of([a0, a1, a2, a3]),
+                            state: state_of([a0 - e0, a1 - e1, a2 - e2, a3 - e3]),
                         });
                         in_block = 0;
                     }
@@ -610,7 +661,7 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     close_line(ix, unsorted, line, partial);
     ix.last_gen = gen_col;
     ix.last_line_has_segment = segments > line_start_segments;
-    ix.total = [a0, a1, a2, a3];
+    ix.total = [a0 - e0, a1 - e1, a2 - e2, a3 - e3];
     ix.segments = segments;
     set_ranges::<LEARN>(ix, (min, max), seen, limits);
     Ok(())

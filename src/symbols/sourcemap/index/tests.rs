@@ -491,3 +491,66 @@ fn lean_pass_equals_the_general_one() {
         "{mid_line} {partial_unsorted}"
     );
 }
+
+/// A map indexed as far as a line, then grown from there with the accumulators entering the
+/// next line (the lazy reader's growth), stitches to the index of the whole string, or to its
+/// error: on 3,000 generated mappings (faults included) cut after every few `;`, and on the
+/// corpus's largest map.
+#[test]
+fn a_chunk_entering_known_accumulators_stitches_as_the_whole() {
+    let mut inputs: Vec<Vec<u8>> = (0..3_000).map(generated_mappings).collect();
+    let path = format!(
+        "{}/tests/fixtures/js/pdfjs-dist-worker/pdf.worker.mjs.map",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    inputs.push(json["mappings"].as_str().unwrap().as_bytes().to_vec());
+    let (sources, names) = (6, 4);
+    let (mut grown, mut faults) = (0, 0);
+    for (k, m) in inputs.iter().enumerate() {
+        let (sources, names) = if k == 3_000 {
+            (1 << 20, 1 << 20)
+        } else {
+            (sources, names)
+        };
+        let whole = LineIndex::build(m, sources, names);
+        let semis: Vec<usize> = memchr::memchr_iter(b';', m).map(|i| i + 1).collect();
+        for &cut in semis.iter().step_by(semis.len() / 5 + 1) {
+            let head = index_chunk(m, 0..cut, sources, names);
+            let Ok(head_index) = LineIndex::stitch(vec![head.clone()], &m[..cut], sources, names)
+            else {
+                continue; // The fault is in the head: the growth never starts.
+            };
+            let last = head_index.line_count() as u32 - 1;
+            let s = head_index.block(last, 0).unwrap().state;
+            let entering = [s.source, s.src_line, s.src_col, s.name].map(i64::from);
+            let tail = index_chunk_entering(m, cut..m.len(), sources, names, entering);
+            let stitched = LineIndex::stitch(vec![head, tail], m, sources, names);
+            match (&whole, &stitched) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.line_count(), b.line_count());
+                    assert_eq!(a.segment_count(), b.segment_count());
+                    assert_eq!(a.checkpoint_count(), b.checkpoint_count());
+                    assert_eq!(a.unsorted_lines(), b.unsorted_lines());
+                    for line in 0..a.line_count() as u32 {
+                        assert_eq!(decode_line(a, m, line), decode_line(b, m, line));
+                    }
+                    grown += 1;
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                    faults += 1;
+                }
+                _ => panic!(
+                    "whole {:?} vs grown {:?} at {cut}",
+                    whole.as_ref().err(),
+                    stitched.as_ref().err()
+                ),
+            }
+        }
+    }
+    assert!(
+        grown > 1_000 && faults > 100,
+        "{grown} grown, {faults} faults"
+    );
+}

@@ -10,7 +10,9 @@
 //! that decodes each line when first asked (trace-mapping, srcmap's lazy map).
 
 use super::super::error::{Error, Result};
-use super::super::index::{ChunkIndex, LineIndex, index_chunk, split_chunks};
+use super::super::index::{
+    ChunkIndex, LineIndex, index_chunk, index_chunk_entering, split_chunks_with_head,
+};
 use crate::model::ChunkRunner;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -131,29 +133,55 @@ impl GrownIndex {
         }
         let made = self.made.load(Ordering::Acquire);
         let (start, covered) = newest.map_or((0, 0), |g| (g.end, g.covered));
+        // The accumulators entering the line the growth starts (the empty line the last `;`
+        // opened).
+        let entering = newest.map_or([0; 4], |g| {
+            let last = g.index.line_count().saturating_sub(1) as u32;
+            g.index.block(last, 0).map_or([0; 4], |b| {
+                let s = b.state;
+                [s.source, s.src_line, s.src_col, s.name].map(i64::from)
+            })
+        });
         let len = mappings.len();
         // The end of the line asked for, and at least double what is indexed; the last
-        // generation takes the rest.
+        // generation, or one that would leave less than it takes, takes the rest.
         let end = match line {
             Some(line) if made + 1 < GENERATIONS => {
                 let wanted = line.saturating_sub(covered) as usize;
-                let after_line = memchr::memchr_iter(b';', &mappings[start..])
-                    .nth(wanted)
-                    .map_or(len, |at| start + at + 1);
+                let after_line =
+                    nth_semicolon(&mappings[start..], wanted).map_or(len, |at| start + at + 1);
                 let double = (2 * start).min(len);
-                if after_line >= double || after_line == len {
+                let end = if after_line >= double || after_line == len {
                     after_line
                 } else {
                     memchr::memchr(b';', &mappings[double..]).map_or(len, |at| double + at + 1)
+                };
+                if start > 0 && end - start > len - end {
+                    len
+                } else {
+                    end
                 }
             }
             _ => len,
         };
         let whole = end == len;
-        let fresh = self.index_range(mappings, start..end);
+        let (start, entering) = if whole && start < len / 8 {
+            // Indexed again from byte 0, the whole index moves out of one chunk without a
+            // copy: cheaper than joining a small head to the rest.
+            chunks.clear();
+            (0, [0; 4])
+        } else {
+            (start, entering)
+        };
+        let fresh = self.index_range(mappings, start..end, entering);
         chunks.extend(fresh);
-        let stitched =
-            LineIndex::stitch(chunks.clone(), &mappings[..end], self.sources, self.names);
+        // The last growth needs the chunks no more: they move into the index.
+        let all = if whole {
+            std::mem::take(&mut *chunks)
+        } else {
+            chunks.clone()
+        };
+        let stitched = LineIndex::stitch(all, &mappings[..end], self.sources, self.names);
         let index = match stitched {
             Ok(index) => index,
             Err(e) => {
@@ -182,21 +210,88 @@ impl GrownIndex {
             .ok_or_else(|| Error::new(super::super::error::ErrorKind::TooLarge))
     }
 
-    /// Indexes `range` of `mappings`, in chunks on the runner's cores when it is big enough.
-    fn index_range(&self, mappings: &[u8], range: Range<usize>) -> Vec<ChunkIndex> {
+    /// Indexes `range` of `mappings` (a run of whole lines, the accumulators `entering` it),
+    /// in chunks on the runner's cores when it is big enough.
+    fn index_range(
+        &self,
+        mappings: &[u8],
+        range: Range<usize>,
+        entering: [i64; 4],
+    ) -> Vec<ChunkIndex> {
         let n = if range.len() >= PARALLEL_MIN {
             self.runner.chunks_for(range.len())
         } else {
             1
         };
         let (sources, names) = (self.sources, self.names);
+        // The first chunk knows the accumulators entering it (see `split_chunks_with_head`).
+        let first = |r: Range<usize>| index_chunk_entering(mappings, r, sources, names, entering);
         if n <= 1 {
-            return vec![index_chunk(mappings, range, sources, names)];
+            return vec![first(range)];
         }
-        let ranges: Vec<Range<usize>> = split_chunks(&mappings[range.clone()], n)
+        let ranges: Vec<Range<usize>> =
+            split_chunks_with_head(&mappings[range.clone()], n, super::HEAD_SHARE)
+                .into_iter()
+                .map(|r| r.start + range.start..r.end + range.start)
+                .collect();
+        let cells: Vec<OnceLock<ChunkIndex>> = ranges.iter().map(|_| OnceLock::new()).collect();
+        let index = |i: usize| {
+            let r = ranges[i].clone();
+            if i == 0 {
+                first(r)
+            } else {
+                index_chunk(mappings, r, sources, names)
+            }
+        };
+        self.runner.for_each(ranges.len(), &|i| {
+            if let Some(cell) = cells.get(i) {
+                cell.set(index(i)).ok();
+            }
+        });
+        cells
             .into_iter()
-            .map(|r| r.start + range.start..r.end + range.start)
+            .enumerate()
+            .map(|(i, cell)| cell.into_inner().unwrap_or_else(|| index(i)))
+            .collect()
+    }
+}
+
+/// Where the `n`-th `;` of `bytes` is (0-based), counted a block at a time (memchr's count;
+/// a search stopping at every `;` is several times slower on maps of short lines).
+fn nth_semicolon(bytes: &[u8], mut n: usize) -> Option<usize> {
+    const BLOCK: usize = 8192;
+    for (k, block) in bytes.chunks(BLOCK).enumerate() {
+        let count = memchr::memchr_iter(b';', block).count();
+        if count > n {
+            return memchr::memchr_iter(b';', block)
+                .nth(n)
+                .map(|at| k * BLOCK + at);
+        }
+        n -= count;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nth_semicolon;
+
+    #[test]
+    fn the_nth_semicolon_is_found_across_blocks() {
+        let bytes: Vec<u8> = (0..20_000)
+            .map(|i| {
+                if i % 7 == 3 || i % 4096 == 0 {
+                    b';'
+                } else {
+                    b'A'
+                }
+            })
             .collect();
-        super::run_chunks(self.runner, mappings, &ranges, Some((sources, names)))
+        let all: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] == b';').collect();
+        for n in (0..all.len()).step_by(37).chain([all.len() - 1]) {
+            assert_eq!(nth_semicolon(&bytes, n), Some(all[n]), "{n}");
+        }
+        assert_eq!(nth_semicolon(&bytes, all.len()), None);
+        assert_eq!(nth_semicolon(b"", 0), None);
     }
 }
