@@ -8,7 +8,7 @@ use crate::model::{Blob, NoProgress, Serial};
 use crate::symbolicate::{self, Options, SymbolSet};
 use crate::symbols::sourcemap::{
     LineIndex, RawSegment, RegularMap, SourceMap, index_chunk, index_chunk_by,
-    index_chunk_unchecked, split_chunks, split_chunks_with_head,
+    index_chunk_entering, index_chunk_unchecked, split_chunks, split_chunks_with_head,
 };
 
 /// Parses any bytes as a source map, serially and in chunks (which must agree); when that
@@ -186,6 +186,40 @@ pub fn mappings(data: &[u8]) {
             (Err(a), Err(b)) => assert_eq!(a.kind, b.kind),
             (a, b) => panic!(
                 "serial {:?} vs chunked {:?}",
+                a.as_ref().err(),
+                b.as_ref().err()
+            ),
+        }
+    }
+    // Grown as a map read lazily grows: indexed up to a `;`, then on from there with the
+    // accumulators entering the next line.
+    let semis: Vec<usize> = memchr::memchr_iter(b';', data).map(|i| i + 1).collect();
+    for cut in [semis.first(), semis.get(semis.len() / 2)]
+        .into_iter()
+        .flatten()
+    {
+        let head = index_chunk(data, 0..*cut, sources, names);
+        let Ok(head_index) = LineIndex::stitch(vec![head.clone()], &data[..*cut], sources, names)
+        else {
+            continue;
+        };
+        let last = head_index.line_count().saturating_sub(1) as u32;
+        let Some(s) = head_index.block(last, 0).map(|b| b.state) else {
+            continue;
+        };
+        let entering = [s.source, s.src_line, s.src_col, s.name].map(i64::from);
+        let tail = index_chunk_entering(data, *cut..data.len(), sources, names, entering);
+        let grown = LineIndex::stitch(vec![head, tail], data, sources, names);
+        match (&serial, &grown) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.line_count(), b.line_count());
+                for line in 0..a.line_count() as u32 {
+                    assert_eq!(decode_line(a, data, line), decode_line(b, data, line));
+                }
+            }
+            (Err(a), Err(b)) => assert_eq!(a.kind, b.kind),
+            (a, b) => panic!(
+                "serial {:?} vs grown {:?}",
                 a.as_ref().err(),
                 b.as_ref().err()
             ),

@@ -53,7 +53,7 @@ pub use function_map::{FacebookSources, FunctionMap};
 pub(crate) use index::index_chunk_by;
 pub use index::{
     Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, State, index_chunk,
-    index_chunk_unchecked, split_chunks, split_chunks_with_head,
+    index_chunk_entering, index_chunk_unchecked, split_chunks, split_chunks_with_head,
 };
 pub use json::StrRef;
 pub use map::{IndexMap, RegularMap, Section, SourceMap, Token};
