@@ -1,13 +1,15 @@
 //! The index of a map read lazily: `mappings` indexed from its start only as far as the
 //! lines asked for, grown as later lines are asked.
 //!
-//! Each growth indexes the bytes after the last one (on the map's runner's cores when there
-//! are enough of them), and stitches every chunk indexed so far into a new generation of the
-//! index. A generation, once made, never changes, so a look-up reads the newest one without a
-//! lock; a growth at least doubles the indexed bytes, so a map has a handful of generations
-//! and the last one is the whole map's. Only the bytes indexed are validated: a fault after the
-//! last line asked for is never seen, one before it is the look-up's error, as in a reader
-//! that decodes each line when first asked (trace-mapping, srcmap's lazy map).
+//! Each growth indexes the bytes after the last one, checked as it goes with the accumulators
+//! entering them (on the map's runner's cores when there are enough bytes), and stitches
+//! every chunk indexed so far into a new generation of the index. A generation, once made,
+//! never changes, so a look-up reads the newest one without a lock. A growth at least doubles
+//! the bytes indexed, and one that would leave less than it takes goes to the end, so a map
+//! has a handful of generations before its whole index. The line asked for is found by
+//! counting `;`, far faster than indexing up to it. Only the bytes indexed are validated: a
+//! fault after the last line asked for is never seen, one before it is the look-up's error,
+//! as in a reader that decodes each line when first asked (trace-mapping, srcmap's lazy map).
 
 use super::super::error::{Error, Result};
 use super::super::index::{
@@ -18,26 +20,28 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-/// Generations a map's index can have; the last is always the whole map's.
-const GENERATIONS: usize = 12;
+/// Partial generations a map's index can have before the next growth takes the rest.
+const GENERATIONS: usize = 11;
 
-/// Below this many new bytes a growth is not worth spreading over cores.
-const PARALLEL_MIN: usize = 256 * 1024;
+/// Below this many new bytes a growth is not worth spreading over cores: a pool thread asleep
+/// takes about half a millisecond to join (the source-map benchmark's last line), which is
+/// what indexing this much on one core takes.
+const PARALLEL_MIN: usize = 1 << 20;
 
-/// One generation: the index of `mappings[..end]`, a run of whole lines.
+/// One partial generation: the index of `mappings[..end]`, a run of whole lines.
 #[derive(Debug)]
 struct Generation {
     index: LineIndex,
-    /// Lines the generation answers for: all of them when it is the whole map's, else all
-    /// but the empty line its last `;` opened.
+    /// Lines the generation answers for: all but the empty line its last `;` opened.
     covered: u32,
     /// Where the next growth starts (just after the generation's last `;`).
     end: usize,
-    whole: bool,
 }
 
 /// A source map's index: whole from the start, or grown as look-ups ask.
 pub(super) struct GrownIndex {
+    /// The whole index, once made: checked first on a look-up's path.
+    whole: OnceLock<LineIndex>,
     generations: [OnceLock<Generation>; GENERATIONS],
     /// How many generations are made.
     made: AtomicUsize,
@@ -62,20 +66,14 @@ impl GrownIndex {
     /// An index already whole.
     pub(super) fn whole(index: LineIndex) -> Self {
         let grown = Self::lazy(&crate::model::Serial, 0, 0);
-        let end = index.byte_len();
-        let _ = grown.generations[0].set(Generation {
-            covered: u32::MAX,
-            index,
-            end,
-            whole: true,
-        });
-        grown.made.store(1, Ordering::Release);
+        let _ = grown.whole.set(index);
         grown
     }
 
     /// An index that grows as look-ups ask, through `runner`.
     pub(super) fn lazy(runner: &'static dyn ChunkRunner, sources: usize, names: usize) -> Self {
         Self {
+            whole: OnceLock::new(),
             generations: Default::default(),
             made: AtomicUsize::new(0),
             chunks: Mutex::new(Vec::new()),
@@ -91,17 +89,19 @@ impl GrownIndex {
         self.generations.get(made.checked_sub(1)?)?.get()
     }
 
-    /// The newest generation, if it answers for `line`: a look-up's path, with no lock.
+    /// The whole index, or the newest generation if it answers for `line`: a look-up's
+    /// path, with no lock.
     #[inline]
     pub(super) fn ready_for(&self, line: u32) -> Option<&LineIndex> {
-        self.newest()
-            .filter(|g| g.whole || line < g.covered)
-            .map(|g| &g.index)
+        if let Some(whole) = self.whole.get() {
+            return Some(whole);
+        }
+        self.newest().filter(|g| line < g.covered).map(|g| &g.index)
     }
 
     /// Whether the index is whole (a map parsed eagerly, or grown to its end).
     pub(super) fn is_whole(&self) -> bool {
-        self.newest().is_some_and(|g| g.whole)
+        self.whole.get().is_some()
     }
 
     /// An index that answers for `line` (grown to it if need be).
@@ -114,9 +114,9 @@ impl GrownIndex {
 
     /// The whole index (grown to the end if need be).
     pub(super) fn whole_index(&self, mappings: &[u8]) -> Result<&LineIndex> {
-        match self.newest() {
-            Some(g) if g.whole => Ok(&g.index),
-            _ => self.grow(mappings, None),
+        match self.whole.get() {
+            Some(whole) => Ok(whole),
+            None => self.grow(mappings, None),
         }
     }
 
@@ -124,8 +124,11 @@ impl GrownIndex {
     fn grow(&self, mappings: &[u8], line: Option<u32>) -> Result<&LineIndex> {
         let mut chunks = self.chunks.lock().unwrap_or_else(|e| e.into_inner());
         // Another thread may have grown it while this one waited.
+        if let Some(whole) = self.whole.get() {
+            return Ok(whole);
+        }
         let newest = self.newest();
-        if let Some(g) = newest.filter(|g| g.whole || line.is_some_and(|l| l < g.covered)) {
+        if let Some(g) = newest.filter(|g| line.is_some_and(|l| l < g.covered)) {
             return Ok(&g.index);
         }
         if let Some(fault) = self.fault.get() {
@@ -146,7 +149,7 @@ impl GrownIndex {
         // The end of the line asked for, and at least double what is indexed; the last
         // generation, or one that would leave less than it takes, takes the rest.
         let end = match line {
-            Some(line) if made + 1 < GENERATIONS => {
+            Some(line) if made < GENERATIONS => {
                 let wanted = line.saturating_sub(covered) as usize;
                 let after_line =
                     nth_semicolon(&mappings[start..], wanted).map_or(len, |at| start + at + 1);
@@ -189,20 +192,23 @@ impl GrownIndex {
                 return Err(e);
             }
         };
-        let covered = if whole {
-            u32::MAX
+        let slot = if whole {
+            None
         } else {
-            // The last `;` opened an empty line the next growth starts.
-            index.line_count().saturating_sub(1) as u32
+            self.generations.get(made)
         };
-        let Some(slot) = self.generations.get(made) else {
-            return Err(Error::new(super::super::error::ErrorKind::TooLarge));
+        let Some(slot) = slot else {
+            let _ = self.whole.set(index);
+            return self
+                .whole
+                .get()
+                .ok_or_else(|| Error::new(super::super::error::ErrorKind::TooLarge));
         };
         let _ = slot.set(Generation {
+            // The last `;` opened an empty line the next growth starts.
+            covered: index.line_count().saturating_sub(1) as u32,
             index,
-            covered,
             end,
-            whole,
         });
         self.made.store(made + 1, Ordering::Release);
         slot.get()
