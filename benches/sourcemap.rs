@@ -3,7 +3,9 @@
 //! two floors (one pass over the file, one over `mappings`), in one process, on every corpus
 //! map (pdf.worker, three.min.js, an index map, a Hermes map) and on monaco's and
 //! babylon.js's maps (fetched with npm once, as `map_tools` does). A reader that cannot read
-//! a map says why; the others must find the line ours finds for the first frame.
+//! a map says why; the others must find the line ours finds for the first frame. Ours is read
+//! as the CLI reads a map for a trace (`SourceMap::parse_lazy`: `mappings` indexed as far as
+//! the lines looked up).
 //!
 //! Cold = map bytes already in memory → parsed → first look-up answered (the drop of the
 //! parsed map is not timed, for any library); whole trace = the same with every frame of the

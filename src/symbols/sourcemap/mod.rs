@@ -14,6 +14,13 @@
 //!   so `mappings` is cut at `;` (or inside a line) into chunks indexed on separate cores
 //!   (through the caller's [`crate::model::ChunkRunner`]) and stitched with a prefix sum; the
 //!   first chunk is indexed while the rest of the JSON is still read.
+//! - Two ways to read a map. [`SourceMap::parse_with`] indexes and validates all of
+//!   `mappings` at once (the window, whose inspector and checks walk every line, and
+//!   `check-map`). [`SourceMap::parse_lazy`] reads the JSON only and indexes `mappings` from
+//!   its start as far as the lines looked up, growing as later lines are asked (`map/grown.rs`):
+//!   a trace's first frame on pdf.worker's 5.8 MB map needs 1.8% of it. The CLI and the engine's
+//!   serial loader read maps so (the engine's `MapRoute`); a fault in `mappings` is then
+//!   the error of the frames that reach it, as in browsers and trace-mapping.
 //! - The pass is a lean loop that keeps few values live, so they stay in registers: no
 //!   previous column (a negative column delta is what makes a line unsorted), no pending
 //!   checkpoint, everything rare behind one branch. It only says *that* a chunk is wrong; the

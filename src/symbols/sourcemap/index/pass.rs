@@ -36,27 +36,7 @@ pub(crate) fn index_chunk_by(
     let start = range.start;
     let end = range.end.min(mappings.len());
     let bytes = &mappings[start.min(end)..end];
-    let fresh = || ChunkIndex {
-        end: end as u32,
-        // Real maps average 30+ bytes of `mappings` per generated line; a map with shorter
-        // lines only makes the vector grow a few times.
-        lines: Vec::with_capacity(bytes.len() / 32 + 1),
-        checkpoints: Vec::new(),
-        unsorted: Vec::new(),
-        total: [0; 4],
-        min: [i64::MAX; 4],
-        max: [i64::MIN; 4],
-        segments: 0,
-        error: None,
-        mid_line: start > 0 && mappings.get(start - 1) == Some(&b','),
-        partial_cps: 0,
-        partial_min_gen: i64::MAX,
-        partial_first_gen: None,
-        partial_unsorted: false,
-        last_gen: 0,
-        last_line_has_segment: false,
-        has_semi: false,
-    };
+    let fresh = || empty_chunk(mappings, start.min(end)..end);
     let mut ix = fresh();
     // A chunk at byte 0 knows its values even before the counts are known: it checks
     // everything else at once and learns the largest source and name indices.
@@ -104,25 +84,7 @@ pub fn index_chunk_entering(
     }
     let end = range.end.min(mappings.len());
     let start = range.start.min(end);
-    let mut ix = ChunkIndex {
-        end: end as u32,
-        lines: Vec::with_capacity((end - start) / 32 + 1),
-        checkpoints: Vec::new(),
-        unsorted: Vec::new(),
-        total: [0; 4],
-        min: [i64::MAX; 4],
-        max: [i64::MIN; 4],
-        segments: 0,
-        error: None,
-        mid_line: false,
-        partial_cps: 0,
-        partial_min_gen: i64::MAX,
-        partial_first_gen: None,
-        partial_unsorted: false,
-        last_gen: 0,
-        last_line_has_segment: false,
-        has_semi: false,
-    };
+    let mut ix = empty_chunk(mappings, start..end);
     let limits = (sources as u64, names as u64);
     let starts_line = mappings.get(start - 1) == Some(&b';');
     if starts_line
@@ -132,6 +94,31 @@ pub fn index_chunk_entering(
         return ix;
     }
     index_chunk_by(mappings, start..end, Some((sources, names)), false)
+}
+
+/// The index of chunk `range` before its pass.
+fn empty_chunk(mappings: &[u8], range: Range<usize>) -> ChunkIndex {
+    ChunkIndex {
+        end: range.end as u32,
+        // Real maps average 30+ bytes of `mappings` per generated line; a map with shorter
+        // lines only makes the vector grow a few times.
+        lines: Vec::with_capacity(range.len() / 32 + 1),
+        checkpoints: Vec::new(),
+        unsorted: Vec::new(),
+        total: [0; 4],
+        min: [i64::MAX; 4],
+        max: [i64::MIN; 4],
+        segments: 0,
+        error: None,
+        mid_line: range.start > 0 && mappings.get(range.start - 1) == Some(&b','),
+        partial_cps: 0,
+        partial_min_gen: i64::MAX,
+        partial_first_gen: None,
+        partial_unsorted: false,
+        last_gen: 0,
+        last_line_has_segment: false,
+        has_semi: false,
+    }
 }
 
 /// Reads one VLQ term at `pos`, returning it and the position after it. A separator or the
