@@ -262,3 +262,53 @@ fn every_corpus_map_read_lazily_looks_up_as_the_sourcemap_crate() {
     // pdf.worker's, three.min.js's and other many-line maps were indexed in part first.
     assert!(lazy_maps >= 4, "{lazy_maps} maps indexed in part");
 }
+
+/// Read lazily and looked up from four threads at once (as `buckets` does with one map and
+/// many logs), the biggest corpus map grows under its lock and answers every thread as the
+/// map indexed whole does.
+#[test]
+fn a_map_read_lazily_answers_threads_that_grow_it_at_once() {
+    use symscope::model::Serial;
+    let path = corpus_maps()
+        .into_iter()
+        .find(|p| p.ends_with("pdf.worker.mjs.map"))
+        .unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let eager = SourceMap::parse(bytes.clone()).unwrap();
+    let lazy = SourceMap::parse_lazy(bytes, &Serial).unwrap();
+    let SourceMap::Regular(whole) = &eager else {
+        panic!("a regular map")
+    };
+    let lines = whole.index().unwrap().line_count() as u32;
+    let answer = |m: &SourceMap, line: u32, col: u32| {
+        m.lookup(line, col)
+            .unwrap()
+            .map(|t| (t.gen_col(), t.source_index(), t.src_line(), t.src_col()))
+    };
+    std::thread::scope(|s| {
+        for t in 0..4u32 {
+            let (lazy, eager) = (&lazy, &eager);
+            s.spawn(move || {
+                // Each thread walks the lines in its own order: up, down, strided.
+                for k in 0..2_000u32 {
+                    let line = match t {
+                        0 => k * lines / 2_000,
+                        1 => lines - 1 - k * lines / 2_000,
+                        _ => (k * 7_919 + t * 13) % lines,
+                    };
+                    for col in [0, 17, 200] {
+                        assert_eq!(
+                            answer(lazy, line, col),
+                            answer(eager, line, col),
+                            "thread {t}, {line}:{col}"
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let SourceMap::Regular(m) = &lazy else {
+        panic!("a regular map")
+    };
+    assert!(m.is_indexed(), "grown to the end by the threads");
+}

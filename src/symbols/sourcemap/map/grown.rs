@@ -281,6 +281,46 @@ fn nth_semicolon(bytes: &[u8], mut n: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::nth_semicolon;
+    use crate::model::Serial;
+    use crate::symbols::sourcemap::SourceMap;
+
+    /// A map read lazily whose `mappings` goes wrong on its second line answers the first,
+    /// and fails as the map read whole fails once grown past the fault: each value out of
+    /// range in turn, after a first line that moves the value the fault depends on (so that a
+    /// growth checking with accumulators other than those entering it would miss it).
+    #[test]
+    fn a_fault_after_the_first_line_is_found_when_grown_past_it() {
+        let cases = [
+            // Source 1, then 2 of 2.
+            (r#"["a","b"]"#, "[]", "ACAA;ACAA"),
+            // Original line 1, then past i32 (1 + 2^31 - 1).
+            (r#"["a"]"#, "[]", "AACA;AA+/////DA"),
+            // Original line 1, then -1.
+            (r#"["a"]"#, "[]", "AACA;AAFA"),
+            // Original column 1, then past i32.
+            (r#"["a"]"#, "[]", "AAAC;AAA+/////D"),
+            // Name 1, then 2 of 2.
+            (r#"["a"]"#, r#"["m","n"]"#, "AAAAC;AAAAC"),
+        ];
+        for (sources, names, mappings) in cases {
+            let json = format!(
+                r#"{{"version":3,"sources":{sources},"names":{names},"mappings":"{mappings}"}}"#
+            );
+            let whole = SourceMap::parse(json.clone().into_bytes()).unwrap_err();
+            let lazy = SourceMap::parse_lazy(json.into_bytes(), &Serial).unwrap();
+            assert!(lazy.lookup(0, 0).unwrap().is_some(), "{mappings}");
+            let SourceMap::Regular(m) = &lazy else {
+                panic!("a regular map")
+            };
+            let grown = m.index().unwrap_err();
+            assert_eq!(
+                (grown.kind, grown.offset),
+                (whole.kind, whole.offset),
+                "{mappings}"
+            );
+            assert!(lazy.lookup(1, 0).is_err(), "{mappings}");
+        }
+    }
 
     #[test]
     fn the_nth_semicolon_is_found_across_blocks() {
