@@ -140,6 +140,14 @@ fn vlq_at(bytes: &[u8], pos: usize) -> Result<(i64, usize), ErrorKind> {
             ErrorKind::BadSegmentSize
         });
     }
+    // Two digits (most of the terms that are not one): decoded here, not in `vlq_long`.
+    if let Some(&b2) = bytes.get(pos + 1) {
+        let c2 = CLASS[b2 as usize];
+        if c2 < 32 {
+            let value = u64::from(c & 31) | (u64::from(c2) << 5);
+            return Ok((unsign(value), pos + 2));
+        }
+    }
     vlq_long(bytes, pos, c)
 }
 
@@ -454,7 +462,7 @@ fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8
 
 /// A segment at `pos` decoded term by term (any the fast path does not take): its values,
 /// its field count and the position after it; or the error and the offset where it is.
-#[inline]
+#[inline(always)]
 fn segment_by_terms(
     bytes: &[u8],
     mut pos: usize,
