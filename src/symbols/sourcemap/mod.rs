@@ -10,10 +10,11 @@
 //!   generated line, where it starts and the four running accumulators entering it, plus a
 //!   checkpoint every [`CHECKPOINT_EVERY`] segments inside long lines, so a look-up in a
 //!   one-line bundle decodes a few dozen segments. Segments of four or five one-digit terms
-//!   (most of them) are decoded from one 6-byte window. The accumulators are sums of deltas,
-//!   so `mappings` is cut at `;` (or inside a line) into chunks indexed on separate cores
-//!   (through the caller's [`crate::model::ChunkRunner`]) and stitched with a prefix sum; the
-//!   first chunk is indexed while the rest of the JSON is still read.
+//!   (most of them) are decoded from one 6-byte window, a term of two digits inline. The
+//!   accumulators are sums of deltas, so `mappings` is cut at `;` (or inside a line) into
+//!   chunks indexed on separate cores (through the caller's [`crate::model::ChunkRunner`]) and
+//!   stitched with a prefix sum; the first chunk is indexed while the rest of the JSON is
+//!   still read.
 //! - Two ways to read a map. [`SourceMap::parse_with`] indexes and validates all of
 //!   `mappings` at once (the window, whose inspector and checks walk every line, and
 //!   `check-map`). [`SourceMap::parse_lazy`] reads the JSON only and indexes `mappings` from
