@@ -38,6 +38,16 @@ struct Generation {
     end: usize,
 }
 
+/// What a growth continues from.
+#[derive(Debug, Default)]
+struct Growth {
+    /// The chunks of the newest generation, in order.
+    chunks: Vec<ChunkIndex>,
+    /// `chunks` is not the newest generation's (a growth failed part-way): the next growth
+    /// indexes from byte 0 again.
+    stale: bool,
+}
+
 /// A source map's index: whole from the start, or grown as look-ups ask.
 pub(super) struct GrownIndex {
     /// The whole index, once made: checked first on a look-up's path.
@@ -45,9 +55,10 @@ pub(super) struct GrownIndex {
     generations: [OnceLock<Generation>; GENERATIONS],
     /// How many generations are made.
     made: AtomicUsize,
-    /// The chunks indexed so far, in order (each growth appends; held while growing).
-    chunks: Mutex<Vec<ChunkIndex>>,
-    /// The first fault found while growing: every later growth fails with it.
+    /// The chunks indexed so far (held while growing).
+    growth: Mutex<Growth>,
+    /// The first fault found while growing: a growth that needs the bytes past it fails with
+    /// it, one that does not stops before it.
     fault: OnceLock<Error>,
     runner: &'static dyn ChunkRunner,
     sources: usize,
@@ -76,7 +87,7 @@ impl GrownIndex {
             whole: OnceLock::new(),
             generations: Default::default(),
             made: AtomicUsize::new(0),
-            chunks: Mutex::new(Vec::new()),
+            growth: Mutex::new(Growth::default()),
             fault: OnceLock::new(),
             runner,
             sources,
@@ -122,7 +133,7 @@ impl GrownIndex {
 
     /// Grows the index to answer for `line` (`None`: to the end).
     fn grow(&self, mappings: &[u8], line: Option<u32>) -> Result<&LineIndex> {
-        let mut chunks = self.chunks.lock().unwrap_or_else(|e| e.into_inner());
+        let mut growth = self.growth.lock().unwrap_or_else(|e| e.into_inner());
         // Another thread may have grown it while this one waited.
         if let Some(whole) = self.whole.get() {
             return Ok(whole);
@@ -130,9 +141,6 @@ impl GrownIndex {
         let newest = self.newest();
         if let Some(g) = newest.filter(|g| line.is_some_and(|l| l < g.covered)) {
             return Ok(&g.index);
-        }
-        if let Some(fault) = self.fault.get() {
-            return Err(fault.clone());
         }
         let made = self.made.load(Ordering::Acquire);
         let (start, covered) = newest.map_or((0, 0), |g| (g.end, g.covered));
@@ -146,52 +154,77 @@ impl GrownIndex {
             })
         });
         let len = mappings.len();
-        // The end of the line asked for, and at least double what is indexed; the last
-        // generation, or one that would leave less than it takes, takes the rest.
-        let end = match line {
-            Some(line) if made < GENERATIONS => {
+        // Just after the line asked for (the end for the whole index).
+        let needed = match line {
+            Some(line) => {
                 let wanted = line.saturating_sub(covered) as usize;
-                let after_line =
-                    nth_semicolon(&mappings[start..], wanted).map_or(len, |at| start + at + 1);
-                let double = (2 * start).min(len);
-                let end = if after_line >= double || after_line == len {
-                    after_line
-                } else {
-                    memchr::memchr(b';', &mappings[double..]).map_or(len, |at| double + at + 1)
-                };
-                if start > 0 && end - start > len - end {
-                    len
-                } else {
-                    end
-                }
+                nth_semicolon(&mappings[start..], wanted).map_or(len, |at| start + at + 1)
             }
-            _ => len,
+            None => len,
+        };
+        let fault = self.fault.get();
+        // (A value out of range is placed after its segment: at the end, for the last line.)
+        if let Some(fault) = fault
+            && fault.offset.is_none_or(|at| at < needed || needed == len)
+        {
+            return Err(fault.clone());
+        }
+        // At least double what is indexed; the last generation, or one that would leave less
+        // than it takes, takes the rest. Never past a fault already found.
+        let end = if let Some(fault) = fault {
+            if made >= GENERATIONS {
+                return Err(fault.clone());
+            }
+            needed
+        } else if made >= GENERATIONS {
+            len
+        } else {
+            let double = (2 * start).min(len);
+            let end = if needed >= double || needed == len {
+                needed
+            } else {
+                memchr::memchr(b';', &mappings[double..]).map_or(len, |at| double + at + 1)
+            };
+            if start > 0 && end - start > len - end {
+                len
+            } else {
+                end
+            }
         };
         let whole = end == len;
-        let (start, entering) = if whole && start < len / 8 {
-            // Indexed again from byte 0, the whole index moves out of one chunk without a
-            // copy: cheaper than joining a small head to the rest.
-            chunks.clear();
+        let (start, entering) = if growth.stale || whole && start < len / 8 {
+            // Indexed again from byte 0: after a failed growth, whose chunks are gone; or to
+            // the end from a small head, where the whole index then moves out of one chunk
+            // without a copy (cheaper than joining the head to the rest).
+            growth.chunks.clear();
             (0, [0; 4])
         } else {
             (start, entering)
         };
         let fresh = self.index_range(mappings, start..end, entering);
-        chunks.extend(fresh);
+        growth.chunks.extend(fresh);
+        growth.stale = true;
         // The last growth needs the chunks no more: they move into the index.
         let all = if whole {
-            std::mem::take(&mut *chunks)
+            std::mem::take(&mut growth.chunks)
         } else {
-            chunks.clone()
+            growth.chunks.clone()
         };
         let stitched = LineIndex::stitch(all, &mappings[..end], self.sources, self.names);
         let index = match stitched {
             Ok(index) => index,
             Err(e) => {
                 let _ = self.fault.set(e.clone());
+                drop(growth);
+                if end > needed && e.offset.is_some_and(|at| at >= needed) {
+                    // Met past the line asked for (a growth takes more than it is asked):
+                    // grown again only as far as that line.
+                    return self.grow(mappings, line);
+                }
                 return Err(e);
             }
         };
+        growth.stale = false;
         let slot = if whole {
             None
         } else {
@@ -319,6 +352,48 @@ mod tests {
                 "{mappings}"
             );
             assert!(lazy.lookup(1, 0).is_err(), "{mappings}");
+        }
+    }
+
+    /// A fault that a growth meets past the line asked for (a growth takes more than it is
+    /// asked) does not fail that line: every line before the fault answers, in any order of
+    /// look-ups, and every line from it on fails with it, as the map read whole does.
+    #[test]
+    fn a_fault_past_the_line_asked_for_fails_only_the_lines_that_reach_it() {
+        // 200 lines of one segment each (original line k on generated line k); line 100 has
+        // a byte that is no base64.
+        let lines: Vec<&str> = (0..200)
+            .map(|k| match k {
+                0 => "AAAA",
+                100 => "AA!A",
+                _ => "AACA",
+            })
+            .collect();
+        let json = format!(
+            r#"{{"version":3,"sources":["a"],"names":[],"mappings":"{}"}}"#,
+            lines.join(";")
+        );
+        let whole = SourceMap::parse(json.clone().into_bytes()).unwrap_err();
+        for order in [
+            vec![5, 60, 61, 99, 100, 150, 98, 0],
+            vec![99, 150, 98, 1, 100],
+            vec![150, 99, 0],
+        ] {
+            let lazy = SourceMap::parse_lazy(json.clone().into_bytes(), &Serial).unwrap();
+            for line in order {
+                let found = lazy.lookup(line, 0);
+                if line < 100 {
+                    let src_line = found.unwrap().and_then(|t| t.src_line());
+                    assert_eq!(src_line, Some(line), "line {line}");
+                } else {
+                    let e = found.map(|_| ()).unwrap_err();
+                    assert_eq!(
+                        (e.kind, e.offset),
+                        (whole.kind, whole.offset),
+                        "line {line}"
+                    );
+                }
+            }
         }
     }
 
