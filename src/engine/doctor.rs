@@ -548,9 +548,9 @@ impl Piece {
     }
 }
 
-/// The lines `0..line_count` of a map (its `index`) cut into about `n` × 4 pieces of about equal work (the
-/// index's blocks of segments), for the runner's threads to take; a line with more work than
-/// a piece is cut at its blocks (unless its segments are out of column order).
+/// The lines `0..line_count` of a map's `index` cut into about `n` × 4 pieces of about equal
+/// work (the index's blocks of segments), for the runner's threads to take; a line with more
+/// work than a piece is cut at its blocks (unless its segments are out of column order).
 fn pieces(index: &LineIndex, n: usize) -> Vec<Piece> {
     let lines = index.line_count() as u32;
     let weight = |l: u32| u64::from(index.block_count(l));
