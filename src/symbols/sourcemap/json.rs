@@ -148,11 +148,36 @@ impl StrRef {
 
 /// Decodes JSON string contents (between the quotes) with its escapes.
 fn unescape(raw: &[u8]) -> Option<String> {
+    if let Some(plain) = unescape_slashes(raw) {
+        return plain;
+    }
     let mut quoted = Vec::with_capacity(raw.len() + 2);
     quoted.push(b'"');
     quoted.extend_from_slice(raw);
     quoted.push(b'"');
     serde_json::from_slice::<String>(&quoted).ok()
+}
+
+/// [`unescape`] for a string whose only escapes are `\/` (hermesc writes every `/` of
+/// `mappings` so): the runs between them copied, not parsed. `None` when it has another
+/// escape; `Some(None)` when it is not a valid JSON string.
+fn unescape_slashes(raw: &[u8]) -> Option<Option<String>> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut from = 0;
+    for at in memchr::memchr_iter(b'\\', raw) {
+        if raw.get(at + 1) != Some(&b'/') {
+            return None;
+        }
+        out.extend_from_slice(&raw[from..at]);
+        out.push(b'/');
+        from = at + 2;
+    }
+    out.extend_from_slice(&raw[from..]);
+    // A control character must be escaped in JSON.
+    if out.iter().any(|&b| b < 0x20) {
+        return Some(None);
+    }
+    Some(String::from_utf8(out).ok())
 }
 
 /// Cursor over a JSON document.
@@ -424,6 +449,34 @@ impl<'a> Scanner<'a> {
 
 #[cfg(test)]
 mod tests {
+
+    /// Strings whose only escapes are `\/` are copied, every other one parsed by serde_json:
+    /// both decode as serde_json does, invalid strings included.
+    #[test]
+    fn slash_escapes_decode_as_serde_json_does() {
+        let cases: [&[u8]; 10] = [
+            br"AAAA,IAA\/D",
+            br"\/\/\/",
+            br"a\/",
+            br"\/a",
+            br"x\\/y",
+            br"\n\/",
+            br"\/\u0041",
+            b"\\/\x01",
+            b"\\/\xff",
+            "\\/é".as_bytes(),
+        ];
+        for raw in cases {
+            let mut quoted = vec![b'"'];
+            quoted.extend_from_slice(raw);
+            quoted.push(b'"');
+            let theirs = serde_json::from_slice::<String>(&quoted).ok();
+            assert_eq!(unescape(raw), theirs, "{:?}", String::from_utf8_lossy(raw));
+        }
+        assert!(unescape_slashes(br"\/\/").is_some());
+        assert!(unescape_slashes(br"\n").is_none());
+    }
+
     use super::*;
 
     #[test]
