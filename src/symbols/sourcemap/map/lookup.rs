@@ -32,6 +32,8 @@ impl RegularMap {
     ///
     /// Fails only on a map read lazily whose `mappings` is broken before the end of `line`.
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
+        // The index in hand first: the growth path finds `mappings` in the blob, which a warm
+        // look-up need not do.
         let index = match self.index.ready_for(line) {
             Some(index) => index,
             None => self.index_for(line)?,
