@@ -289,10 +289,10 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
             continue;
         }
         let seg_start = pos;
-        // Fast path: a segment of four or five one-digit terms (most segments of real maps).
+        // Fast path: the shapes of most segments of real maps.
         let (d, fields) = match fast_segment(bytes, pos) {
-            Some((d0, d1, d2, d3, d4, f)) => {
-                pos += usize::from(f);
+            Some((d0, d1, d2, d3, d4, f, len)) => {
+                pos += len;
                 ([d0, d1, d2, d3, d4], f)
             }
             None => match segment_by_terms(bytes, pos) {
@@ -439,25 +439,58 @@ fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
     }
 }
 
-/// A segment of four or five one-digit terms at `pos`, followed by a separator (most segments
-/// of real maps): its values `(d0, d1, d2, d3, d4, fields)`, `d4` 0 for four. `None` for any
-/// other segment, and within six bytes of the end.
+/// A segment at `pos` of the shapes most segments of real maps have, followed by a separator:
+/// four or five terms of one digit, the fourth of two digits in a four-term segment (Hermes
+/// maps' original columns), or the fifth of two or three (a name far from the last). Its
+/// values `(d0, d1, d2, d3, d4, fields, length)`, `d4` 0 for four. `None` for any other
+/// segment, and near the end. Each shape is a branch: the CPU runs ahead on the predicted
+/// length of a segment (a decoder without branches was slower, see `benches/README.md`).
 #[inline(always)]
-fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8)> {
+fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8, usize)> {
     let w: &[u8; 6] = bytes.get(pos..pos + 6)?.try_into().ok()?;
-    if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize] | CLASS[w[3] as usize])
-        >= 32
-    {
+    if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize]) >= 32 {
         return None;
     }
     let v = |b: u8| i64::from(ONE_DIGIT[b as usize]);
-    if w[4] == b',' || w[4] == b';' {
-        Some((v(w[0]), v(w[1]), v(w[2]), v(w[3]), 0, 4))
-    } else if CLASS[w[4] as usize] < 32 && (w[5] == b',' || w[5] == b';') {
-        Some((v(w[0]), v(w[1]), v(w[2]), v(w[3]), v(w[4]), 5))
-    } else {
-        None
+    let c3 = CLASS[w[3] as usize];
+    if c3 >= 32 {
+        // A two-digit fourth term ending the segment (the original column: common in
+        // Hermes maps).
+        let c4 = CLASS[w[4] as usize];
+        if c3 < 64 && c4 < 32 && (w[5] == b',' || w[5] == b';') {
+            let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
+            return Some((v(w[0]), v(w[1]), v(w[2]), d3, 0, 4, 5));
+        }
+        return None;
     }
+    if w[4] == b',' || w[4] == b';' {
+        Some((v(w[0]), v(w[1]), v(w[2]), v(w[3]), 0, 4, 4))
+    } else if CLASS[w[4] as usize] < 32 && (w[5] == b',' || w[5] == b';') {
+        Some((v(w[0]), v(w[1]), v(w[2]), v(w[3]), v(w[4]), 5, 5))
+    } else {
+        long_name(bytes, pos).map(|d4| (v(w[0]), v(w[1]), v(w[2]), v(w[3]), d4.0, 5, d4.1))
+    }
+}
+
+/// A fifth term of two or three digits at `pos + 4` ending the segment (a name index that
+/// moved far): its value and the segment's length.
+#[inline(always)]
+fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
+    let w: &[u8; 4] = bytes.get(pos + 4..pos + 8)?.try_into().ok()?;
+    let (e0, e1) = (CLASS[w[0] as usize], CLASS[w[1] as usize]);
+    // `e0` must continue (a one-digit fifth term followed by more is not a segment).
+    if !(32..64).contains(&e0) || e1 >= 64 {
+        return None;
+    }
+    if e1 < 32 {
+        return (w[2] == b',' || w[2] == b';')
+            .then(|| (unsign(u64::from(e0 & 31) | (u64::from(e1) << 5)), 6));
+    }
+    let e2 = CLASS[w[2] as usize];
+    (e2 < 32 && (w[3] == b',' || w[3] == b';')).then(|| {
+        let value = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5) | (u64::from(e2) << 10);
+        (unsign(value), 7)
+    })
 }
 
 /// A segment at `pos` decoded term by term (any the fast path does not take): its values,
@@ -549,8 +582,8 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     }
     while pos < n {
         let (d0, d1, d2, d3, d4, fields) = match fast_segment(bytes, pos) {
-            Some((d0, d1, d2, d3, d4, f)) => {
-                pos += usize::from(f);
+            Some((d0, d1, d2, d3, d4, f, len)) => {
+                pos += len;
                 (d0, d1, d2, d3, d4, f)
             }
             None => {

@@ -554,3 +554,77 @@ fn a_chunk_entering_known_accumulators_stitches_as_the_whole() {
         "{grown} grown, {faults} faults"
     );
 }
+
+/// A segment of every shape of one- to three-digit terms, one to six of them (the shapes the
+/// index pass's fast path takes, and those next to them that it must refuse), between two
+/// plain segments, at the end of a line and at the end of `mappings`: indexed and decoded as
+/// the `sourcemap` crate decodes it, and refused where that crate refuses it.
+#[test]
+fn segment_shapes_decode_as_the_sourcemap_crate_does() {
+    use super::super::vlq::encode;
+    const COUNT: usize = 700;
+    let list = |prefix: &str| {
+        let items: Vec<String> = (0..COUNT).map(|k| format!("\"{prefix}{k}\"")).collect();
+        items.join(",")
+    };
+    let (sources, names) = (list("s"), list("n"));
+    // A positive delta of one, two or three digits (the sum of any shape stays below COUNT).
+    let values = [3i64, 100, 600];
+    let mut probes = 0;
+    for terms in 1..=6u32 {
+        for shape in 0..3usize.pow(terms) {
+            let mut probe = String::new();
+            let mut s = shape;
+            for _ in 0..terms {
+                encode(&mut probe, values[s % 3]);
+                s /= 3;
+            }
+            for mappings in [
+                format!("AAAA,{probe},CAAA;AAAAA"),
+                format!("AAAA,{probe};AAAAA"),
+                format!("AAAA,{probe}"),
+            ] {
+                probes += 1;
+                let json = format!(
+                    r#"{{"version":3,"sources":[{sources}],"names":[{names}],"mappings":"{mappings}"}}"#
+                );
+                let theirs = sourcemap::SourceMap::from_slice(json.as_bytes());
+                let ours = LineIndex::build(mappings.as_bytes(), COUNT, COUNT);
+                match (&ours, &theirs) {
+                    (Ok(ix), Ok(sm)) => {
+                        // Every line: the next line starts from the probe's values.
+                        for line in 0..ix.line_count() as u32 {
+                            let expected: Vec<RawSegment> = sm
+                                .tokens()
+                                .filter(|t| t.get_dst_line() == line)
+                                .map(|t| {
+                                    // A one-term segment: the crate says !0 where we keep 0.
+                                    let one = t.get_src_id() == NONE;
+                                    RawSegment {
+                                        gen_col: t.get_dst_col(),
+                                        source: t.get_src_id(),
+                                        src_line: if one { 0 } else { t.get_src_line() },
+                                        src_col: if one { 0 } else { t.get_src_col() },
+                                        name: t.get_name_id(),
+                                    }
+                                })
+                                .collect();
+                            assert_eq!(
+                                decode_line(ix, mappings.as_bytes(), line),
+                                expected,
+                                "{mappings} line {line}"
+                            );
+                        }
+                    }
+                    (Err(_), Err(_)) => {}
+                    _ => panic!(
+                        "{mappings}: ours {:?}, sourcemap {:?}",
+                        ours.as_ref().err(),
+                        theirs.as_ref().err()
+                    ),
+                }
+            }
+        }
+    }
+    assert_eq!(probes, 3 * (3 + 9 + 27 + 81 + 243 + 729));
+}
