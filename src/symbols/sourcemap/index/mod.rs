@@ -505,6 +505,25 @@ impl LineIndex {
         Some(count_at_most(cols, col) as u32)
     }
 
+    /// The generated columns `[from, to)` whose look-ups [`Self::ordinal_for`] sends to block
+    /// `ordinal` of `line` (`to` is `u32::MAX` for the line's last block).
+    pub fn block_columns(&self, line: u32, ordinal: u32) -> (u32, u32) {
+        let cols = |k: usize| {
+            let first = self
+                .lines
+                .get(line as usize)
+                .map_or(0, |e| e.first_cp as usize);
+            self.line_checkpoints(line as usize)
+                .get(k)
+                .map(|_| self.cp_cols[first + k])
+        };
+        let from = match ordinal {
+            0 => 0,
+            k => cols(k as usize - 1).unwrap_or(u32::MAX),
+        };
+        (from, cols(ordinal as usize).unwrap_or(u32::MAX))
+    }
+
     /// Block `ordinal` of `line` (0: from the line start; k: from the (k-1)-th checkpoint).
     pub fn block(&self, line: u32, ordinal: u32) -> Option<Block> {
         let entry = self.lines.get(line as usize)?;

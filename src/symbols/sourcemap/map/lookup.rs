@@ -1,19 +1,31 @@
 //! Look-ups: the block of a generated position decoded once per thread and kept in a
 //! bounded cache, then searched for the segment at or before the column.
+//!
+//! A cached block knows the columns it answers for (from its checkpoint to the next), so a
+//! look-up that finds it needs neither the index nor a search of the line's checkpoints.
+//! The cache is set-associative (two ways, least recently used out): a direct-mapped one
+//! let two frames of a trace that share a slot decode their blocks again on every look-up.
 
 use super::super::error::Result;
 use super::super::index::{CHECKPOINT_EVERY, LineIndex, RawSegment};
 use super::{RegularMap, Token};
 use std::cell::RefCell;
 
-/// Blocks kept decoded per thread (all maps together): a bounded, direct-mapped cache.
+/// Blocks kept decoded per thread (all maps together): a bounded cache of two-way sets.
 const CACHE_SLOTS: usize = 512;
+
+/// A cache slot is chosen by the map, the line and the column over 2^this: the look-ups of
+/// one stretch of a line meet in one slot, and a hit needs no search of the line's
+/// checkpoints.
+const COLUMN_BUCKET_BITS: u32 = 8;
 
 #[derive(Debug)]
 struct CachedBlock {
     map: u64,
     line: u32,
-    ordinal: u32,
+    /// The columns `[from, to)` whose look-ups this block answers.
+    from: u32,
+    to: u32,
     segments: Box<[RawSegment]>,
     /// The segments' generated columns, packed (see [`greatest_lower_bound`]).
     cols: Box<[u32]>,
@@ -32,49 +44,72 @@ impl RegularMap {
     ///
     /// Fails only on a map read lazily whose `mappings` is broken before the end of `line`.
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
-        // The index in hand first: the growth path finds `mappings` in the blob, which a warm
-        // look-up need not do.
+        let slot = self.slot(line, col);
+        // A block this thread decoded before answers without the index: map ids are never
+        // reused, `mappings` never changes, and a line once indexed stays so.
+        let hit = BLOCKS.with_borrow_mut(|cache| {
+            let answers = |k: usize| {
+                cache.get(k).and_then(Option::as_ref).is_some_and(|b| {
+                    b.map == self.id && b.line == line && b.from <= col && col < b.to
+                })
+            };
+            if !answers(slot) {
+                if !answers(slot ^ 1) {
+                    return None;
+                }
+                // The pair's older way: it becomes the newer.
+                cache.swap(slot, slot ^ 1);
+            }
+            let block = cache[slot].as_ref()?;
+            Some(greatest_lower_bound(&block.segments, &block.cols, col))
+        });
+        if let Some(seg) = hit {
+            return Ok(seg.map(|segment| self.token(line, segment)));
+        }
         let index = match self.index.ready_for(line) {
             Some(index) => index,
             None => self.index_for(line)?,
         };
-        Ok(self.lookup_in(index, line, col))
+        Ok(self.lookup_in(index, line, col, slot))
     }
 
-    fn lookup_in<'a>(&'a self, index: &LineIndex, line: u32, col: u32) -> Option<Token<'a>> {
-        let ordinal = index.ordinal_for(line, col)?;
+    /// The newer way of the cache's two-way set for a position (`^ 1` is the older).
+    fn slot(&self, line: u32, col: u32) -> usize {
         let key = (self.id as usize)
             ^ (line as usize).wrapping_mul(0x9E37_79B9)
-            ^ (ordinal as usize).wrapping_mul(31);
-        let slot = key % CACHE_SLOTS;
+            ^ ((col >> COLUMN_BUCKET_BITS) as usize).wrapping_mul(0x85EB_CA6B);
+        (key % (CACHE_SLOTS / 2)) * 2
+    }
+
+    fn lookup_in<'a>(
+        &'a self,
+        index: &LineIndex,
+        line: u32,
+        col: u32,
+        slot: usize,
+    ) -> Option<Token<'a>> {
+        let ordinal = index.ordinal_for(line, col)?;
+        let block = index.block(line, ordinal)?;
         let seg = BLOCKS.with_borrow_mut(|cache| {
             if cache.len() < CACHE_SLOTS {
                 cache.resize_with(CACHE_SLOTS, || None);
             }
-            let entry = cache.get_mut(slot)?;
-            let hit = entry
-                .as_ref()
-                .is_some_and(|c| c.map == self.id && c.line == line && c.ordinal == ordinal);
-            if !hit {
-                let block = index.block(line, ordinal)?;
-                let mut segs = Vec::new();
-                LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
-                *entry = Some(CachedBlock {
-                    map: self.id,
-                    line,
-                    ordinal,
-                    cols: segs.iter().map(|s| s.gen_col).collect(),
-                    segments: segs.into_boxed_slice(),
-                });
-            }
-            let block = entry.as_ref()?;
-            greatest_lower_bound(&block.segments, &block.cols, col)
+            // The newer way moves to the older's place (whose block is dropped).
+            cache.swap(slot, slot ^ 1);
+            let mut segs = Vec::new();
+            LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
+            let (from, to) = index.block_columns(line, ordinal);
+            let cached = cache.get_mut(slot)?.insert(CachedBlock {
+                map: self.id,
+                line,
+                from,
+                to,
+                cols: segs.iter().map(|s| s.gen_col).collect(),
+                segments: segs.into_boxed_slice(),
+            });
+            greatest_lower_bound(&cached.segments, &cached.cols, col)
         })?;
-        Some(Token {
-            map: self,
-            gen_line: line,
-            segment: seg,
-        })
+        Some(self.token(line, seg))
     }
 
     /// Decodes every segment of one generated line (for the inspector and for tests).
