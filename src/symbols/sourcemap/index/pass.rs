@@ -441,7 +441,7 @@ fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
 
 /// A segment at `pos` of the shapes most segments of real maps have, followed by a separator:
 /// four or five terms of one digit, the fourth of two digits in a four-term segment (Hermes
-/// maps' original columns), or the fifth of two or three (a name far from the last). Its
+/// maps' original columns), or the fifth of two to four (a name far from the last). Its
 /// values `(d0, d1, d2, d3, d4, fields, length)`, `d4` 0 for four. `None` for any other
 /// segment, and near the end. Each shape is a branch: the CPU runs ahead on the predicted
 /// length of a segment (a decoder without branches was slower, see `benches/README.md`).
@@ -472,11 +472,11 @@ fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8
     }
 }
 
-/// A fifth term of two or three digits at `pos + 4` ending the segment (a name index that
+/// A fifth term of two to four digits at `pos + 4` ending the segment (a name index that
 /// moved far): its value and the segment's length.
 #[inline(always)]
 fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
-    let w: &[u8; 4] = bytes.get(pos + 4..pos + 8)?.try_into().ok()?;
+    let w: &[u8; 5] = bytes.get(pos + 4..pos + 9)?.try_into().ok()?;
     let (e0, e1) = (CLASS[w[0] as usize], CLASS[w[1] as usize]);
     // `e0` must continue (a one-digit fifth term followed by more is not a segment).
     if !(32..64).contains(&e0) || e1 >= 64 {
@@ -487,9 +487,20 @@ fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
             .then(|| (unsign(u64::from(e0 & 31) | (u64::from(e1) << 5)), 6));
     }
     let e2 = CLASS[w[2] as usize];
-    (e2 < 32 && (w[3] == b',' || w[3] == b';')).then(|| {
-        let value = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5) | (u64::from(e2) << 10);
-        (unsign(value), 7)
+    if e2 < 32 {
+        return (w[3] == b',' || w[3] == b';').then(|| {
+            let value = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5) | (u64::from(e2) << 10);
+            (unsign(value), 7)
+        });
+    }
+    // Four digits (maps with tens of thousands of names).
+    let e3 = CLASS[w[3] as usize];
+    (e2 < 64 && e3 < 32 && (w[4] == b',' || w[4] == b';')).then(|| {
+        let value = u64::from(e0 & 31)
+            | (u64::from(e1 & 31) << 5)
+            | (u64::from(e2 & 31) << 10)
+            | (u64::from(e3) << 15);
+        (unsign(value), 8)
     })
 }
 

@@ -555,76 +555,115 @@ fn a_chunk_entering_known_accumulators_stitches_as_the_whole() {
     );
 }
 
-/// A segment of every shape of one- to three-digit terms, one to six of them (the shapes the
-/// index pass's fast path takes, and those next to them that it must refuse), between two
-/// plain segments, at the end of a line and at the end of `mappings`: indexed and decoded as
-/// the `sourcemap` crate decodes it, and refused where that crate refuses it.
+/// A segment of every shape of one- to four-digit terms, one to six of them (the shapes the
+/// index pass's fast path takes, and those next to them that it must refuse). The valid ones
+/// (one, four or five terms) in one map, each twice: ending its line, and between two plain
+/// segments, each followed by a segment that undoes its deltas; indexed and decoded line by
+/// line as the `sourcemap` crate decodes them. The others (two, three or six terms), between
+/// plain segments, at a line's end and at the end of `mappings`, and segments with a term
+/// left unfinished: refused, as that crate refuses them.
 #[test]
 fn segment_shapes_decode_as_the_sourcemap_crate_does() {
     use super::super::vlq::encode;
-    const COUNT: usize = 700;
-    let list = |prefix: &str| {
-        let items: Vec<String> = (0..COUNT).map(|k| format!("\"{prefix}{k}\"")).collect();
-        items.join(",")
+    // Positive deltas of one, two, three and four digits.
+    const VALUES: [i64; 4] = [3, 100, 600, 20_000];
+    const COUNT: usize = 20_001;
+    let shapes = |terms: u32| {
+        (0..4usize.pow(terms)).map(move |shape| {
+            (0..terms)
+                .map(|k| VALUES[(shape / 4usize.pow(k)) % 4])
+                .collect::<Vec<i64>>()
+        })
     };
-    let (sources, names) = (list("s"), list("n"));
-    // A positive delta of one, two or three digits (the sum of any shape stays below COUNT).
-    let values = [3i64, 100, 600];
-    let mut probes = 0;
-    for terms in 1..=6u32 {
-        for shape in 0..3usize.pow(terms) {
-            let mut probe = String::new();
-            let mut s = shape;
-            for _ in 0..terms {
-                encode(&mut probe, values[s % 3]);
-                s /= 3;
-            }
+    let vlq = |values: &[i64]| {
+        let mut out = String::new();
+        for &v in values {
+            encode(&mut out, v);
+        }
+        out
+    };
+    let json = |count: usize, mappings: &str| {
+        let list = |prefix: &str| {
+            let items: Vec<String> = (0..count).map(|k| format!("\"{prefix}{k}\"")).collect();
+            items.join(",")
+        };
+        format!(
+            r#"{{"version":3,"sources":[{}],"names":[{}],"mappings":"{mappings}"}}"#,
+            list("s"),
+            list("n")
+        )
+    };
+
+    let mut mappings = String::new();
+    for terms in [1, 4, 5] {
+        for values in shapes(terms) {
+            let probe = vlq(&values);
+            // The probe's source, line, column and name deltas undone.
+            let undo: Vec<i64> = values.iter().skip(1).map(|v| -v).collect();
+            let (at_start, after) = if undo.is_empty() {
+                ("AAAA".to_owned(), String::new())
+            } else {
+                (format!("A{}", vlq(&undo)), format!(",C{}", vlq(&undo)))
+            };
+            mappings += &format!("AAAA,{probe};{at_start},CAAA;AAAA,{probe}{after},CAAA;");
+        }
+    }
+    // And one ending `mappings` (four-digit deltas of 20,000: `ginB`).
+    mappings += &format!("AAAA,G{}", "ginB".repeat(4));
+    let theirs = sourcemap::SourceMap::from_slice(json(COUNT, &mappings).as_bytes()).unwrap();
+    let ix = LineIndex::build(mappings.as_bytes(), COUNT, COUNT).unwrap();
+    let mut expected: Vec<Vec<RawSegment>> = vec![Vec::new(); ix.line_count()];
+    for t in theirs.tokens() {
+        // A one-term segment: the crate says !0 where we keep 0.
+        let one = t.get_src_id() == NONE;
+        expected[t.get_dst_line() as usize].push(RawSegment {
+            gen_col: t.get_dst_col(),
+            source: t.get_src_id(),
+            src_line: if one { 0 } else { t.get_src_line() },
+            src_col: if one { 0 } else { t.get_src_col() },
+            name: t.get_name_id(),
+        });
+    }
+    assert_eq!(ix.line_count(), 3 * (4 + 256 + 1024) + 1);
+    for (line, expected) in expected.iter().enumerate() {
+        let ours = decode_line(&ix, mappings.as_bytes(), line as u32);
+        assert_eq!(&ours, expected, "line {line}");
+    }
+
+    let mut refused = 0;
+    for terms in [2, 3, 6] {
+        for values in shapes(terms) {
+            let probe = vlq(&values);
             for mappings in [
                 format!("AAAA,{probe},CAAA;AAAAA"),
                 format!("AAAA,{probe};AAAAA"),
                 format!("AAAA,{probe}"),
             ] {
-                probes += 1;
-                let json = format!(
-                    r#"{{"version":3,"sources":[{sources}],"names":[{names}],"mappings":"{mappings}"}}"#
-                );
-                let theirs = sourcemap::SourceMap::from_slice(json.as_bytes());
+                let theirs = sourcemap::SourceMap::from_slice(json(1, &mappings).as_bytes());
                 let ours = LineIndex::build(mappings.as_bytes(), COUNT, COUNT);
-                match (&ours, &theirs) {
-                    (Ok(ix), Ok(sm)) => {
-                        // Every line: the next line starts from the probe's values.
-                        for line in 0..ix.line_count() as u32 {
-                            let expected: Vec<RawSegment> = sm
-                                .tokens()
-                                .filter(|t| t.get_dst_line() == line)
-                                .map(|t| {
-                                    // A one-term segment: the crate says !0 where we keep 0.
-                                    let one = t.get_src_id() == NONE;
-                                    RawSegment {
-                                        gen_col: t.get_dst_col(),
-                                        source: t.get_src_id(),
-                                        src_line: if one { 0 } else { t.get_src_line() },
-                                        src_col: if one { 0 } else { t.get_src_col() },
-                                        name: t.get_name_id(),
-                                    }
-                                })
-                                .collect();
-                            assert_eq!(
-                                decode_line(ix, mappings.as_bytes(), line),
-                                expected,
-                                "{mappings} line {line}"
-                            );
-                        }
-                    }
-                    (Err(_), Err(_)) => {}
-                    _ => panic!(
-                        "{mappings}: ours {:?}, sourcemap {:?}",
-                        ours.as_ref().err(),
-                        theirs.as_ref().err()
-                    ),
-                }
+                assert!(ours.is_err() && theirs.is_err(), "{mappings}");
+                refused += 1;
             }
         }
     }
-    assert_eq!(probes, 3 * (3 + 9 + 27 + 81 + 243 + 729));
+    // A term left unfinished (one to four continuing digits, then a separator or the end)
+    // after zero to five whole ones.
+    for whole in 0..=5 {
+        for continuing in 1..=4 {
+            let segment = format!("{}{}", "C".repeat(whole), "g".repeat(continuing));
+            for next in [",AAAA", ";AAAA", ",A,AAAA", ";A;AAAA", ""] {
+                let mappings = format!("AAAA,{segment}{next}");
+                let theirs = sourcemap::SourceMap::from_slice(json(1, &mappings).as_bytes());
+                let ours = LineIndex::build(mappings.as_bytes(), COUNT, COUNT);
+                assert!(
+                    ours.is_err() && theirs.is_err(),
+                    "{mappings}: {:?} {:?}",
+                    ours.err(),
+                    theirs.err()
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!(refused, 3 * (16 + 64 + 4096) + 6 * 4 * 5);
 }
