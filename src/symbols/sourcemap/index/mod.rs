@@ -508,20 +508,13 @@ impl LineIndex {
     /// The generated columns `[from, to)` whose look-ups [`Self::ordinal_for`] sends to block
     /// `ordinal` of `line` (`to` is `u32::MAX` for the line's last block).
     pub fn block_columns(&self, line: u32, ordinal: u32) -> (u32, u32) {
-        let cols = |k: usize| {
-            let first = self
-                .lines
-                .get(line as usize)
-                .map_or(0, |e| e.first_cp as usize);
-            self.line_checkpoints(line as usize)
-                .get(k)
-                .map(|_| self.cp_cols[first + k])
-        };
+        let cps = self.line_checkpoints(line as usize);
+        let first_col = |k: usize| cps.get(k).map_or(u32::MAX, |c| c.first_gen_col);
         let from = match ordinal {
             0 => 0,
-            k => cols(k as usize - 1).unwrap_or(u32::MAX),
+            k => first_col(k as usize - 1),
         };
-        (from, cols(ordinal as usize).unwrap_or(u32::MAX))
+        (from, first_col(ordinal as usize))
     }
 
     /// Block `ordinal` of `line` (0: from the line start; k: from the (k-1)-th checkpoint).

@@ -468,7 +468,7 @@ fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8
     } else if CLASS[w[4] as usize] < 32 && (w[5] == b',' || w[5] == b';') {
         Some((v(w[0]), v(w[1]), v(w[2]), v(w[3]), v(w[4]), 5, 5))
     } else {
-        long_name(bytes, pos).map(|d4| (v(w[0]), v(w[1]), v(w[2]), v(w[3]), d4.0, 5, d4.1))
+        long_name(bytes, pos).map(|(d4, len)| (v(w[0]), v(w[1]), v(w[2]), v(w[3]), d4, 5, len))
     }
 }
 
