@@ -5,6 +5,8 @@
 //! look-up that finds it needs neither the index nor a search of the line's checkpoints.
 //! The cache is set-associative (two ways, least recently used out): a direct-mapped one
 //! let two frames of a trace that share a slot decode their blocks again on every look-up.
+//! The hit path is inlined into the caller and the miss path kept out of line: a warm
+//! look-up is then a hash, the set's compares and a count over the block's columns.
 
 use super::super::error::Result;
 use super::super::index::{CHECKPOINT_EVERY, LineIndex, RawSegment};
@@ -43,11 +45,21 @@ impl RegularMap {
     /// Looks up a generated position (0-based line, 0-based UTF-16 column).
     ///
     /// Fails only on a map read lazily whose `mappings` is broken before the end of `line`.
+    #[inline]
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         let slot = self.slot(line, col);
-        // A block this thread decoded before answers without the index: map ids are never
-        // reused, `mappings` never changes, and a line once indexed stays so.
-        let hit = BLOCKS.with_borrow_mut(|cache| {
+        match self.cached(line, col, slot) {
+            Some(seg) => Ok(seg.map(|segment| self.token(line, segment))),
+            None => self.lookup_missed(line, col, slot),
+        }
+    }
+
+    /// The answer of a block this thread decoded before, without the index (map ids are never
+    /// reused, `mappings` never changes, and a line once indexed stays so); `None` when no
+    /// cached block answers for the position.
+    #[inline]
+    fn cached(&self, line: u32, col: u32, slot: usize) -> Option<Option<RawSegment>> {
+        BLOCKS.with_borrow_mut(|cache| {
             let answers = |k: usize| {
                 cache.get(k).and_then(Option::as_ref).is_some_and(|b| {
                     b.map == self.id && b.line == line && b.from <= col && col < b.to
@@ -62,10 +74,13 @@ impl RegularMap {
             }
             let block = cache[slot].as_ref()?;
             Some(greatest_lower_bound(&block.segments, &block.cols, col))
-        });
-        if let Some(seg) = hit {
-            return Ok(seg.map(|segment| self.token(line, segment)));
-        }
+        })
+    }
+
+    /// A look-up that no cached block answers: the line indexed if it is not yet, its block
+    /// decoded and cached.
+    #[inline(never)]
+    fn lookup_missed(&self, line: u32, col: u32, slot: usize) -> Result<Option<Token<'_>>> {
         let index = match self.index.ready_for(line) {
             Some(index) => index,
             None => self.index_for(line)?,
@@ -74,6 +89,7 @@ impl RegularMap {
     }
 
     /// The newer way of the cache's two-way set for a position (`^ 1` is the older).
+    #[inline]
     fn slot(&self, line: u32, col: u32) -> usize {
         let key = (self.id as usize)
             ^ (line as usize).wrapping_mul(0x9E37_79B9)
@@ -164,6 +180,7 @@ const COUNT_MAX: usize = 4 * CHECKPOINT_EVERY as usize;
 /// The segment a look-up at `col` answers with, exactly as trace-mapping's
 /// `originalPositionFor` (greatest lower bound): on an exact column match, the first of the
 /// segments with that column; otherwise the last segment before `col`.
+#[inline]
 fn greatest_lower_bound(segs: &[RawSegment], cols: &[u32], col: u32) -> Option<RawSegment> {
     // The columns are sorted (an unsorted line's block is sorted when decoded), so the number
     // of those before `col` is the partition point. In a block of checkpoint size it is

@@ -431,6 +431,7 @@ impl SourceMap {
     /// `@jridgewell/trace-mapping`'s `originalPositionFor` does, ties included: on an exact
     /// match the first of the segments with that column, otherwise the last before `col`. `Ok(None)` when the line has no such segment. Only an
     /// index map can fail here, when a section touched for the first time is broken.
+    #[inline]
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         match self {
             Self::Regular(m) => m.lookup(line, col),
