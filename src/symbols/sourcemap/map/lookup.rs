@@ -7,11 +7,17 @@
 //! let two frames of a trace that share a slot decode their blocks again on every look-up.
 //! The hit path is inlined into the caller and the miss path kept out of line: a warm
 //! look-up is then a hash, the set's compares and a count over the block's columns.
+//!
+//! A short line (one block) looked up a second time is decoded once more into the map's own
+//! table of short lines, shared by every thread and kept while the map lives: a warm look-up
+//! there is two loads and the count, with no thread-local to reach. A trace of distinct
+//! lines never fills it (nor allocates it), so a cold look-up pays one load for it.
 
 use super::super::error::Result;
 use super::super::index::{CHECKPOINT_EVERY, LineIndex, RawSegment};
 use super::{RegularMap, Token};
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 /// Blocks kept decoded per thread (all maps together): a bounded cache of two-way sets.
 const CACHE_SLOTS: usize = 512;
@@ -33,6 +39,18 @@ struct CachedBlock {
     cols: Box<[u32]>,
 }
 
+/// A map's short lines decoded for every thread: a slot per generated line of `mappings`,
+/// made when a short line is first looked up twice.
+#[derive(Debug, Default)]
+pub(super) struct ShortLines(OnceLock<Box<[OnceLock<Box<ShortLine>>]>>);
+
+/// One short line's segments and their generated columns (see [`greatest_lower_bound`]).
+#[derive(Debug)]
+struct ShortLine {
+    segments: Box<[RawSegment]>,
+    cols: Box<[u32]>,
+}
+
 // Each thread keeps its own decoded blocks, so a warm look-up takes no lock. The cache is
 // bounded (CACHE_SLOTS blocks per thread) and entries of dropped maps are simply overwritten.
 thread_local! {
@@ -47,18 +65,65 @@ impl RegularMap {
     /// Fails only on a map read lazily whose `mappings` is broken before the end of `line`.
     #[inline]
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
+        if let Some(short) = self.short_line(line) {
+            let seg = greatest_lower_bound(&short.segments, &short.cols, col);
+            return Ok(seg.map(|segment| self.token(line, segment)));
+        }
         let slot = self.slot(line, col);
         match self.cached(line, col, slot) {
-            Some(seg) => Ok(seg.map(|segment| self.token(line, segment))),
+            Some((seg, whole_line)) => {
+                if whole_line {
+                    self.share_line(line);
+                }
+                Ok(seg.map(|segment| self.token(line, segment)))
+            }
             None => self.lookup_missed(line, col, slot),
         }
     }
 
+    /// `line`, if it is a short line already in the map's shared table.
+    #[inline]
+    fn short_line(&self, line: u32) -> Option<&ShortLine> {
+        self.short_lines
+            .0
+            .get()?
+            .get(line as usize)?
+            .get()
+            .map(|l| &**l)
+    }
+
+    /// Puts short line `line` (indexed, one block) into the map's shared table, made with a
+    /// slot per line of `mappings` on the first call.
+    #[cold]
+    #[inline(never)]
+    fn share_line(&self, line: u32) {
+        let bytes = self.mappings_bytes();
+        let table = self.short_lines.0.get_or_init(|| {
+            let lines = memchr::memchr_iter(b';', bytes).count() + 1;
+            (0..lines).map(|_| OnceLock::new()).collect()
+        });
+        let Some(slot) = table.get(line as usize) else {
+            return;
+        };
+        slot.get_or_init(|| {
+            let segments = self.line_segments(line).into_boxed_slice();
+            // Padded to a multiple of 8 with columns never before a look-up's: the count
+            // then has no scalar tail.
+            let padded = segments.len().next_multiple_of(8);
+            let pad = std::iter::repeat_n(u32::MAX, padded - segments.len());
+            Box::new(ShortLine {
+                cols: segments.iter().map(|s| s.gen_col).chain(pad).collect(),
+                segments,
+            })
+        });
+    }
+
     /// The answer of a block this thread decoded before, without the index (map ids are never
     /// reused, `mappings` never changes, and a line once indexed stays so); `None` when no
-    /// cached block answers for the position.
+    /// cached block answers for the position. With the answer, whether the block is its
+    /// whole line.
     #[inline]
-    fn cached(&self, line: u32, col: u32, slot: usize) -> Option<Option<RawSegment>> {
+    fn cached(&self, line: u32, col: u32, slot: usize) -> Option<(Option<RawSegment>, bool)> {
         BLOCKS.with_borrow_mut(|cache| {
             let answers = |k: usize| {
                 cache.get(k).and_then(Option::as_ref).is_some_and(|b| {
@@ -73,7 +138,11 @@ impl RegularMap {
                 cache.swap(slot, slot ^ 1);
             }
             let block = cache[slot].as_ref()?;
-            Some(greatest_lower_bound(&block.segments, &block.cols, col))
+            let whole_line = block.from == 0 && block.to == u32::MAX;
+            Some((
+                greatest_lower_bound(&block.segments, &block.cols, col),
+                whole_line,
+            ))
         })
     }
 
