@@ -69,6 +69,13 @@ impl RegularMap {
             let seg = greatest_lower_bound(&short.segments, &short.cols, col);
             return Ok(seg.map(|segment| self.token(line, segment)));
         }
+        self.lookup_cached(line, col)
+    }
+
+    /// A look-up that the map's table of short lines does not answer: the thread's cached
+    /// block, else [`Self::lookup_missed`].
+    #[inline(never)]
+    fn lookup_cached(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         let slot = self.slot(line, col);
         match self.cached(line, col, slot) {
             Some((seg, whole_line)) => {
