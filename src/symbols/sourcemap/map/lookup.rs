@@ -5,13 +5,14 @@
 //! look-up that finds it needs neither the index nor a search of the line's checkpoints.
 //! The cache is set-associative (two ways, least recently used out): a direct-mapped one
 //! let two frames of a trace that share a slot decode their blocks again on every look-up.
-//! The hit path is inlined into the caller and the miss path kept out of line: a warm
-//! look-up is then a hash, the set's compares and a count over the block's columns.
+//! A hit there is a hash, the set's compares and a count over the block's columns; the miss
+//! path (index, decode, insert) is a call of its own.
 //!
 //! A short line (one block) looked up a second time is decoded once more into the map's own
 //! table of short lines, shared by every thread and kept while the map lives: a warm look-up
-//! there is two loads and the count, with no thread-local to reach. A trace of distinct
-//! lines never fills it (nor allocates it), so a cold look-up pays one load for it.
+//! there is two loads and the count, with no thread-local to reach, and only that hit is
+//! inlined into the caller. A trace of distinct lines never fills the table (nor makes it),
+//! so a cold look-up pays one load for it.
 
 use super::super::error::Result;
 use super::super::index::{CHECKPOINT_EVERY, LineIndex, RawSegment};
