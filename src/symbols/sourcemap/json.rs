@@ -133,7 +133,7 @@ impl StrRef {
         if !self.escaped {
             return String::from_utf8_lossy(raw);
         }
-        unescape(raw).map_or_else(|| String::from_utf8_lossy(raw), Cow::Owned)
+        unescape(raw).map_or_else(|| Cow::Owned(unescape_lenient(raw)), Cow::Owned)
     }
 
     /// Decodes the string strictly: `None` on invalid UTF-8 or a bad escape.
@@ -156,6 +156,41 @@ fn unescape(raw: &[u8]) -> Option<String> {
     quoted.extend_from_slice(raw);
     quoted.push(b'"');
     serde_json::from_slice::<String>(&quoted).ok()
+}
+
+/// Decodes string contents that are not valid JSON (raw control characters, bad escapes or
+/// UTF-8) as [`StrRef::line_lengths`] reads them: valid escapes decoded, raw control
+/// characters kept, each bad escape, lone surrogate or bad UTF-8 sequence a U+FFFD.
+fn unescape_lenient(raw: &[u8]) -> String {
+    let mut units: Vec<u16> = Vec::with_capacity(raw.len());
+    let mut from = 0;
+    let mut i = 0;
+    while let Some(at) = memchr::memchr(b'\\', &raw[i..]).map(|k| i + k) {
+        units.extend(String::from_utf8_lossy(&raw[from..at]).encode_utf16());
+        let (unit, step) = match raw.get(at + 1) {
+            Some(b'n') => (u16::from(b'\n'), 2),
+            Some(b'r') => (u16::from(b'\r'), 2),
+            Some(b't') => (u16::from(b'\t'), 2),
+            Some(b'b') => (0x08, 2),
+            Some(b'f') => (0x0c, 2),
+            Some(&c @ (b'"' | b'\\' | b'/')) => (u16::from(c), 2),
+            Some(b'u') => {
+                let hex = raw
+                    .get(at + 2..at + 6)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+                let hex = hex.and_then(|h| std::str::from_utf8(h).ok());
+                let unit = hex.and_then(|h| u16::from_str_radix(h, 16).ok());
+                (unit.unwrap_or(0xfffd), 6)
+            }
+            Some(_) => (0xfffd, 2),
+            None => (0xfffd, 1),
+        };
+        units.push(unit);
+        i = (at + step).min(raw.len());
+        from = i;
+    }
+    units.extend(String::from_utf8_lossy(&raw[from..]).encode_utf16());
+    String::from_utf16_lossy(&units)
 }
 
 /// [`unescape`] for a string whose only escapes are `\/` (hermesc writes every `/` of
@@ -496,7 +531,8 @@ mod tests {
     /// Line lengths read from the escaped form equal those of the decoded text, for escapes,
     /// `\r\n` pairs across word boundaries, multi-byte characters and strings of every
     /// length around a word; raw line ends (not valid JSON, read as line ends all the same)
-    /// give what their escapes give.
+    /// give what their escapes give, and raw control characters decode to the text their
+    /// escapes decode to.
     #[test]
     fn line_lengths_equal_the_decoded_texts() {
         let pieces = [
@@ -513,6 +549,8 @@ mod tests {
             "😀",
             "abcdefgh",
             "x\\ty",
+            "\\u0000",
+            "\\u001f",
         ];
         let mut seed = 0x2026_1125_u64;
         for n in 0..3_000 {
@@ -532,13 +570,22 @@ mod tests {
                 .map(|l| l.encode_utf16().count() as u32)
                 .collect();
             assert_eq!(r.line_lengths(doc.as_bytes()), expected, "{text:?}");
-            let raw = doc.replace("\\r", "\r").replace("\\n", "\n");
+            // The same with raw control characters (not valid JSON): decoded leniently, to
+            // the same text.
+            let raw = doc
+                .replace("\\r", "\r")
+                .replace("\\n", "\n")
+                .replace("\\t", "\t")
+                .replace("\\u0000", "\0")
+                .replace("\\u001f", "\u{1f}");
             let v = Scanner::new(raw.as_bytes(), 0).string_array().unwrap();
-            assert_eq!(
-                v[0].unwrap().line_lengths(raw.as_bytes()),
-                expected,
-                "{raw:?}"
-            );
+            let r = v[0].unwrap();
+            assert_eq!(r.line_lengths(raw.as_bytes()), expected, "{raw:?}");
+            assert_eq!(r.decode(raw.as_bytes()), decoded, "{raw:?}");
+            // Raw control characters among escapes: the escapes decoded all the same.
+            let mixed = doc.replace("\\u0000", "\0").replace("\\u001f", "\u{1f}");
+            let v = Scanner::new(mixed.as_bytes(), 0).string_array().unwrap();
+            assert_eq!(v[0].unwrap().decode(mixed.as_bytes()), decoded, "{mixed:?}");
         }
     }
 
