@@ -3,7 +3,9 @@
 //!
 //! Strings are skipped by jumping from `"` to `"` with memchr and counting the backslashes
 //! before each quote: source text is full of `\n` escapes but has few quotes, so this moves
-//! through `sourcesContent` a block at a time rather than a byte at a time.
+//! through `sourcesContent` a block at a time rather than a byte at a time. Up to its first
+//! backslash a string is searched for both bytes at once, so that one without escapes (most
+//! `mappings`) is read once and known to need no decoding.
 
 use super::error::{Error, ErrorKind, Result};
 use std::borrow::Cow;
@@ -275,8 +277,22 @@ impl<'a> Scanner<'a> {
     pub fn string(&mut self) -> Result<StrRef> {
         self.expect(b'"')?;
         let start = self.pos;
-        let mut escaped = false;
-        let mut from = start;
+        // Until the first backslash, one pass finds either it or the closing quote (a string
+        // without escapes, such as most `mappings`, is read once, not once per byte sought).
+        let Some(rel) = memchr::memchr2(b'"', b'\\', &self.bytes[start..]) else {
+            self.pos = self.bytes.len();
+            return Err(self.err("unterminated string"));
+        };
+        let first = start + rel;
+        if self.bytes[first] == b'"' {
+            self.pos = first + 1;
+            return Ok(StrRef {
+                start: start as u32,
+                end: first as u32,
+                escaped: false,
+            });
+        }
+        let mut from = first;
         loop {
             let Some(rel) = memchr::memchr(b'"', self.bytes.get(from..).unwrap_or(&[])) else {
                 self.pos = self.bytes.len();
@@ -288,16 +304,12 @@ impl<'a> Scanner<'a> {
             while k > start && self.bytes[k - 1] == b'\\' {
                 k -= 1;
             }
-            let slashes = q - k;
-            if slashes > 0 || !escaped {
-                escaped |= slashes > 0 || memchr::memchr(b'\\', &self.bytes[from..q]).is_some();
-            }
-            if slashes.is_multiple_of(2) {
+            if (q - k).is_multiple_of(2) {
                 self.pos = q + 1;
                 return Ok(StrRef {
                     start: start as u32,
                     end: q as u32,
-                    escaped,
+                    escaped: true,
                 });
             }
             from = q + 1;
