@@ -7,8 +7,9 @@ use crate::formats;
 use crate::model::{Blob, NoProgress, Serial};
 use crate::symbolicate::{self, Options, SymbolSet};
 use crate::symbols::sourcemap::{
-    LineIndex, RawSegment, RegularMap, SourceMap, index_chunk, index_chunk_by,
-    index_chunk_entering, index_chunk_unchecked, split_chunks, split_chunks_with_head,
+    LineIndex, RawSegment, RegularMap, SourceMap, Stop, index_chunk, index_chunk_by,
+    index_chunk_entering, index_chunk_unchecked, index_chunk_until, resume_chunk, split_chunks,
+    split_chunks_with_head,
 };
 
 /// Parses any bytes as a source map, serially and in chunks (which must agree); when that
@@ -156,6 +157,7 @@ pub fn mappings(data: &[u8]) {
             index_chunk_by(data, range, counts, false)
         );
     }
+    stopped_and_resumed(data, sources, names);
     let serial = LineIndex::build(data, sources, names);
     // Equal chunks with the counts known, and a head chunk plus the rest indexed before the
     // counts are known (as while the JSON is still being read).
@@ -225,6 +227,51 @@ pub fn mappings(data: &[u8]) {
             ),
         }
     }
+}
+
+/// A pass stopped inside a line (as a map read lazily stops on a long line) and resumed
+/// makes the chunk the pass makes without a stop; the stopped index answers the stop's line
+/// with a prefix of its segments, all that come before the segment it stopped at.
+fn stopped_and_resumed(data: &[u8], sources: usize, names: usize) {
+    let lines = memchr::memchr_iter(b';', data).count() as u32 + 1;
+    let seed = data
+        .iter()
+        .fold(0u32, |h, &b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    let stop = Stop {
+        line: seed % lines,
+        col: seed % 97,
+        min_rest: 0,
+    };
+    let full = index_chunk(data, 0..data.len(), sources, names);
+    let stopped = index_chunk_until(data, 0..data.len(), sources, names, [0; 4], Some(stop));
+    let end = stopped.end();
+    if end == data.len() {
+        assert_eq!(stopped, full);
+        return;
+    }
+    assert_eq!(data.get(end - 1), Some(&b','));
+    if let (Ok(part), Ok(whole)) = (
+        LineIndex::stitch(vec![stopped.clone()], &data[..end], sources, names),
+        LineIndex::stitch(vec![full.clone()], data, sources, names),
+    ) {
+        for line in 0..stop.line {
+            assert_eq!(
+                decode_line(&part, data, line),
+                decode_line(&whole, data, line)
+            );
+        }
+        let head = decode_line(&part, data, stop.line);
+        let all = decode_line(&whole, data, stop.line);
+        assert_eq!(head[..], all[..head.len()]);
+        // The line is in column order: the segment the pass stopped at is past the column,
+        // and no later one is before it.
+        let next = all.get(head.len()).map_or(u32::MAX, |s| s.gen_col);
+        assert!(next > stop.col);
+        assert!(head.iter().all(|s| s.gen_col < next));
+        assert!(all[head.len()..].iter().all(|s| s.gen_col >= next));
+    }
+    let resumed = resume_chunk(data, stopped, 0, [0; 4], data.len(), sources, names);
+    assert_eq!(resumed, full);
 }
 
 fn decode_line(ix: &LineIndex, data: &[u8], line: u32) -> Vec<RawSegment> {

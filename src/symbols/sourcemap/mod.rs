@@ -60,8 +60,9 @@ pub use error::{Error, ErrorKind, Result};
 pub use function_map::{FacebookSources, FunctionMap};
 pub(crate) use index::index_chunk_by;
 pub use index::{
-    Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, State, index_chunk,
-    index_chunk_entering, index_chunk_unchecked, split_chunks, split_chunks_with_head,
+    Block, CHECKPOINT_EVERY, ChunkIndex, LineIndex, NONE, RawSegment, STOP_MIN, State, Stop,
+    index_chunk, index_chunk_entering, index_chunk_unchecked, index_chunk_until, resume_chunk,
+    split_chunks, split_chunks_with_head,
 };
 pub use json::StrRef;
 pub use map::{IndexMap, RegularMap, Section, SourceMap, Token};

@@ -155,6 +155,14 @@ pub struct ChunkIndex {
     has_semi: bool,
 }
 
+impl ChunkIndex {
+    /// Where the chunk ends in `mappings` (before its range's end if its pass stopped, see
+    /// [`index_chunk_until`]).
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+}
+
 /// Cuts `mappings` into about `n` chunks, each starting just after a `;` or, where no line
 /// ends nearby (minified bundles are often one huge line), just after a `,`.
 pub fn split_chunks(mappings: &[u8], n: usize) -> Vec<Range<usize>> {
@@ -620,7 +628,10 @@ mod pass;
 
 use pass::first_error;
 pub(crate) use pass::index_chunk_by;
-pub use pass::{index_chunk, index_chunk_entering, index_chunk_unchecked};
+pub use pass::{
+    STOP_MIN, Stop, index_chunk, index_chunk_entering, index_chunk_unchecked, index_chunk_until,
+    resume_chunk,
+};
 
 #[cfg(test)]
 mod tests;

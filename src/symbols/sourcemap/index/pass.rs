@@ -46,9 +46,13 @@ pub(crate) fn index_chunk_by(
     };
     if lean {
         let done = match (absolute, learn) {
-            (true, false) => index_lean::<true, false>(bytes, start, limits, [0; 4], &mut ix),
-            (true, true) => index_lean::<true, true>(bytes, start, limits, [0; 4], &mut ix),
-            _ => index_lean::<false, false>(bytes, start, (0, 0), [0; 4], &mut ix),
+            (true, false) => {
+                index_lean::<true, false>(bytes, start, limits, [0; 4], None, None, &mut ix)
+            }
+            (true, true) => {
+                index_lean::<true, true>(bytes, start, limits, [0; 4], None, None, &mut ix)
+            }
+            _ => index_lean::<false, false>(bytes, start, (0, 0), [0; 4], None, None, &mut ix),
         };
         if done.is_ok() {
             return ix;
@@ -79,21 +83,119 @@ pub fn index_chunk_entering(
     names: usize,
     entering: [i64; 4],
 ) -> ChunkIndex {
-    if range.start == 0 {
-        return index_chunk(mappings, range, sources, names);
-    }
+    index_chunk_until(mappings, range, sources, names, entering, None)
+}
+
+/// Where an index pass may end inside a long line: on the chunk's `line` (counted from its
+/// first line), once past generated column `col`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// The line, counted from the chunk's first line.
+    pub line: u32,
+    /// The column a look-up asks for: the pass ends at the first checkpoint after it.
+    pub col: u32,
+    /// Bytes the line must still have there for the pass to end ([`STOP_MIN`] for a map
+    /// read lazily).
+    pub min_rest: usize,
+}
+
+/// Bytes a line must still have after a [`Stop`]'s column for a map read lazily to stop
+/// there: below this, finishing the line costs less than a later growth.
+pub const STOP_MIN: usize = 1 << 16;
+
+/// As [`index_chunk_entering`], and where `stop` asks, the pass ends inside that line: at the
+/// first checkpoint past the column (the chunk's `end` is then that checkpoint's offset), if
+/// the rest of the line is at least `min_rest` bytes and in generated-column order (each
+/// segment's column delta has no minus sign, so no later segment can answer the column). A
+/// chunk that does not start a line is indexed as [`index_chunk`] does, without `stop`.
+pub fn index_chunk_until(
+    mappings: &[u8],
+    range: Range<usize>,
+    sources: usize,
+    names: usize,
+    entering: [i64; 4],
+    stop: Option<Stop>,
+) -> ChunkIndex {
     let end = range.end.min(mappings.len());
     let start = range.start.min(end);
+    let starts_line = start == 0 || mappings.get(start - 1) == Some(&b';');
+    if !starts_line {
+        // It continues a line: relative values, which `stitch` checks.
+        return index_chunk(mappings, start..end, sources, names);
+    }
     let mut ix = empty_chunk(mappings, start..end);
     let limits = (sources as u64, names as u64);
-    let starts_line = mappings.get(start - 1) == Some(&b';');
-    if starts_line
-        && index_lean::<true, false>(&mappings[start..end], start, limits, entering, &mut ix)
-            .is_ok()
+    let bytes = &mappings[start..end];
+    let entering = if start == 0 { [0; 4] } else { entering };
+    if index_lean::<true, false>(bytes, start, limits, entering, stop, None, &mut ix).is_ok() {
+        return ix;
+    }
+    index_chunk_by(mappings, start..end, Some((sources, names)), false)
+}
+
+/// Goes on with a chunk whose pass [`index_chunk_until`] stopped inside a line, as far as
+/// `end`: the chunk then is what that pass would have made of `start..end` without the stop.
+/// `start` and `entering` are what it was first given.
+pub fn resume_chunk(
+    mappings: &[u8],
+    mut ix: ChunkIndex,
+    start: usize,
+    entering: [i64; 4],
+    end: usize,
+    sources: usize,
+    names: usize,
+) -> ChunkIndex {
+    let end = end.min(mappings.len());
+    let from = ix.end();
+    if !(start <= from && from <= end) || ix.lines.is_empty() || ix.error.is_some() {
+        return index_chunk_until(mappings, start..end, sources, names, entering, None);
+    }
+    let entering = if start == 0 { [0; 4] } else { entering };
+    let resume = Resume {
+        pos: from - start,
+        line: ix.lines.len() as u32 - 1,
+    };
+    ix.end = end as u32;
+    let limits = (sources as u64, names as u64);
+    let bytes = &mappings[start..end];
+    if index_lean::<true, false>(bytes, start, limits, entering, None, Some(resume), &mut ix)
+        .is_ok()
     {
         return ix;
     }
     index_chunk_by(mappings, start..end, Some((sources, names)), false)
+}
+
+/// Where [`index_lean`] goes on with a chunk it stopped: the rest comes from the chunk.
+#[derive(Clone, Copy, Debug)]
+struct Resume {
+    /// The position in the chunk's bytes.
+    pos: usize,
+    /// The chunk's last line (counted from its first).
+    line: u32,
+}
+
+/// Whether no segment of `rest` (a line's bytes from a segment on) but the first moves back
+/// in generated column: no segment after a `,` starts with a digit that carries a minus sign
+/// (the low bit of its value). A `-0` counts as moving back, which only costs the stop.
+fn rest_in_order(rest: &[u8]) -> bool {
+    // The value of `A`-`Z` and `a`-`z` is odd on an even byte, that of `0`-`9`, `+` and `/`
+    // on an odd byte, but for `+` (62).
+    let minus = |b: u8| (u8::from(b >= b'A') ^ (b & 1)) & u8::from(b != b'+');
+    const BLOCK: usize = 4096;
+    let mut at = 0;
+    while at + 1 < rest.len() {
+        let to = (at + BLOCK).min(rest.len() - 1);
+        let bad = rest[at..to]
+            .iter()
+            .zip(&rest[at + 1..to + 1])
+            .fold(0u8, |acc, (&p, &b)| acc | (u8::from(p == b',') & minus(b)));
+        if bad != 0 {
+            return false;
+        }
+        at = to;
+    }
+    true
 }
 
 /// The index of chunk `range` before its pass.
@@ -561,6 +663,8 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     base: usize,
     mut limits: Limits,
     entering: [i64; 4],
+    mut stop: Option<Stop>,
+    resume: Option<Resume>,
     ix: &mut ChunkIndex,
 ) -> std::result::Result<(), ()> {
     /// `pending` for the first segment of a continued line (a checkpoint offset is never it).
@@ -582,7 +686,24 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     let mut pending = 0u32;
     let mut partial = !ABSOLUTE && ix.mid_line;
     let (mut partial_min, mut partial_first) = (i64::MAX, None);
-    if partial {
+    if let Some(r) = resume {
+        // As the pass left it at a stop: no checkpoint pending, the line in order so far.
+        pos = r.pos;
+        line = r.line;
+        gen_col = ix.last_gen;
+        [a0, a1, a2, a3] = [
+            e0 + ix.total[0],
+            e1 + ix.total[1],
+            e2 + ix.total[2],
+            e3 + ix.total[3],
+        ];
+        segments = ix.segments;
+        line_start_segments = if ix.last_line_has_segment {
+            0
+        } else {
+            segments
+        };
+    } else if partial {
         pending = FIRST_OF_PARTIAL;
     } else {
         ix.lines.push(LineEntry {
@@ -654,6 +775,20 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                             state: state_of([a0 - e0, a1 - e1, a2 - e2, a3 - e3]),
                         });
                         in_block = 0;
+                        if let Some(s) = stop
+                            && s.line == line
+                            && gen_col > i64::from(s.col)
+                        {
+                            stop = None;
+                            let from = pending as usize - base;
+                            if !unsorted && stops_here(&bytes[from..], s.min_rest) {
+                                // The chunk ends before this segment, which the checkpoint
+                                // just made starts.
+                                ix.end = pending;
+                                gen_col = before;
+                                break;
+                            }
+                        }
                     }
                     pending = 0;
                 }
@@ -704,6 +839,15 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     ix.segments = segments;
     set_ranges::<LEARN>(ix, (min, max), seen, limits);
     Ok(())
+}
+
+/// Whether a pass may end at a segment starting `rest`, the rest of the chunk: the rest of
+/// its line is long enough and in column order (see [`index_chunk_until`]).
+#[cold]
+#[inline(never)]
+fn stops_here(rest: &[u8], min_rest: usize) -> bool {
+    let line = memchr::memchr(b';', rest).map_or(rest, |at| &rest[..at]);
+    line.len() >= min_rest && rest_in_order(line)
 }
 
 /// Starts the ranges of a chunk's relative values at the first values that carry them.

@@ -1,5 +1,7 @@
 //! The index of a map read lazily: `mappings` indexed from its start only as far as the
-//! lines asked for, grown as later lines are asked.
+//! lines asked for, grown as later lines are asked. On a long line (a minified bundle's one
+//! line) a growth may end inside the line asked for, just past the column asked for, when
+//! the rest of that line is in column order (see [`index_chunk_until`]).
 //!
 //! Each growth indexes the bytes after the last one, checked as it goes with the accumulators
 //! entering them (on the map's runner's cores when there are enough bytes), and stitches
@@ -8,12 +10,14 @@
 //! the bytes indexed, and one that would leave less than it takes goes to the end, so a map
 //! has a handful of generations before its whole index. The line asked for is found by
 //! counting `;`, far faster than indexing up to it. Only the bytes indexed are validated: a
-//! fault after the last line asked for is never seen, one before it is the look-up's error,
-//! as in a reader that decodes each line when first asked (trace-mapping, srcmap's lazy map).
+//! fault after the last position asked for is never seen, one before it is the look-up's
+//! error, as in a reader that decodes each line when first asked (trace-mapping, srcmap's
+//! lazy map), and within a long line as well.
 
 use super::super::error::{Error, Result};
 use super::super::index::{
-    ChunkIndex, LineIndex, index_chunk, index_chunk_entering, split_chunks_with_head,
+    ChunkIndex, LineIndex, STOP_MIN, Stop, index_chunk, index_chunk_until, resume_chunk,
+    split_chunks_with_head,
 };
 use crate::model::ChunkRunner;
 use std::ops::Range;
@@ -32,10 +36,23 @@ const PARALLEL_MIN: usize = 1 << 20;
 #[derive(Debug)]
 struct Generation {
     index: LineIndex,
-    /// Lines the generation answers for: all but the empty line its last `;` opened.
+    /// Lines the generation answers for: all but its last line (the empty line its last `;`
+    /// opened, or a line indexed only in part).
     covered: u32,
-    /// Where the next growth starts (just after the generation's last `;`).
+    /// Columns of line `covered` it answers for (those before this one: 0 when the line is
+    /// not indexed at all).
+    partial_to: u32,
+    /// Where the next growth starts (just after the generation's last `;`, or inside line
+    /// `covered`, just after a `,`).
     end: usize,
+}
+
+impl Generation {
+    /// Whether the generation answers a look-up at `col` of `line`.
+    #[inline]
+    fn answers(&self, line: u32, col: u32) -> bool {
+        line < self.covered || (line == self.covered && col < self.partial_to)
+    }
 }
 
 /// What a growth continues from.
@@ -46,6 +63,9 @@ struct Growth {
     /// `chunks` is not the newest generation's (a growth failed part-way): the next growth
     /// indexes from byte 0 again.
     stale: bool,
+    /// The last chunk's pass stopped inside a line: where the chunk starts and the
+    /// accumulators entering it, to go on with it (see [`resume_chunk`]).
+    paused: Option<(usize, [i64; 4])>,
 }
 
 /// A source map's index: whole from the start, or grown as look-ups ask.
@@ -100,14 +120,16 @@ impl GrownIndex {
         self.generations.get(made.checked_sub(1)?)?.get()
     }
 
-    /// The whole index, or the newest generation if it answers for `line`: a look-up's
-    /// path, with no lock.
+    /// The whole index, or the newest generation if it answers for column `col` of `line`
+    /// (`u32::MAX`: for the whole line): a look-up's path, with no lock.
     #[inline]
-    pub(super) fn ready_for(&self, line: u32) -> Option<&LineIndex> {
+    pub(super) fn ready_for(&self, line: u32, col: u32) -> Option<&LineIndex> {
         if let Some(whole) = self.whole.get() {
             return Some(whole);
         }
-        self.newest().filter(|g| line < g.covered).map(|g| &g.index)
+        self.newest()
+            .filter(|g| g.answers(line, col))
+            .map(|g| &g.index)
     }
 
     /// Whether the index is whole (a map parsed eagerly, or grown to its end).
@@ -115,12 +137,13 @@ impl GrownIndex {
         self.whole.get().is_some()
     }
 
-    /// An index that answers for `line` (grown to it if need be).
-    pub(super) fn for_line(&self, mappings: &[u8], line: u32) -> Result<&LineIndex> {
-        if let Some(index) = self.ready_for(line) {
+    /// An index that answers for column `col` of `line` (`u32::MAX`: for the whole line),
+    /// grown to it if need be.
+    pub(super) fn for_position(&self, mappings: &[u8], line: u32, col: u32) -> Result<&LineIndex> {
+        if let Some(index) = self.ready_for(line, col) {
             return Ok(index);
         }
-        self.grow(mappings, Some(line))
+        self.grow(mappings, Some((line, col)))
     }
 
     /// The whole index (grown to the end if need be).
@@ -131,19 +154,22 @@ impl GrownIndex {
         }
     }
 
-    /// Grows the index to answer for `line` (`None`: to the end).
-    fn grow(&self, mappings: &[u8], line: Option<u32>) -> Result<&LineIndex> {
+    /// Grows the index to answer for a column of a line (`None`: to the end).
+    fn grow(&self, mappings: &[u8], at: Option<(u32, u32)>) -> Result<&LineIndex> {
+        let line = at.map(|(line, _)| line);
         let mut growth = self.growth.lock().unwrap_or_else(|e| e.into_inner());
         // Another thread may have grown it while this one waited.
         if let Some(whole) = self.whole.get() {
             return Ok(whole);
         }
         let newest = self.newest();
-        if let Some(g) = newest.filter(|g| line.is_some_and(|l| l < g.covered)) {
+        if let Some(g) = newest.filter(|g| at.is_some_and(|(l, c)| g.answers(l, c))) {
             return Ok(&g.index);
         }
         let made = self.made.load(Ordering::Acquire);
         let (start, covered) = newest.map_or((0, 0), |g| (g.end, g.covered));
+        // The newest generation ends inside a line (the next growth continues it).
+        let inside = newest.is_some_and(|g| g.partial_to > 0);
         // The accumulators entering the line the growth starts (the empty line the last `;`
         // opened).
         let entering = newest.map_or([0; 4], |g| {
@@ -201,7 +227,56 @@ impl GrownIndex {
         } else {
             (start, entering)
         };
-        let fresh = self.index_range(mappings, start..end, entering);
+        // A growth to the line asked for, from a line start, may end inside that line if the
+        // line is long (its last `STOP_MIN` bytes have no `;`).
+        let line_end = if mappings.get(needed.wrapping_sub(1)) == Some(&b';') {
+            needed - 1
+        } else {
+            needed
+        };
+        let long = line_end >= start + STOP_MIN
+            && memchr::memrchr(b';', &mappings[line_end - STOP_MIN..line_end]).is_none();
+        let stop = match at {
+            Some((line, col))
+                if long
+                    && end == needed
+                    && col != u32::MAX
+                    && made < GENERATIONS
+                    && (start == 0 || !inside) =>
+            {
+                let first = if start == 0 { 0 } else { covered };
+                Some(Stop {
+                    line: line - first,
+                    col,
+                    min_rest: STOP_MIN,
+                })
+            }
+            _ => None,
+        };
+        // A chunk stopped inside the line this growth continues goes on from there, unless
+        // the rest is worth spreading over cores.
+        let paused = match growth.paused.take() {
+            Some(p) if start > 0 && inside => Some(p),
+            _ => None,
+        };
+        let serial = end - start < PARALLEL_MIN || self.runner.chunks_for(end - start) <= 1;
+        let (sources, names) = (self.sources, self.names);
+        let resumed = paused.filter(|_| serial).and_then(|(from, entering)| {
+            let chunk = growth.chunks.pop()?;
+            Some(resume_chunk(
+                mappings, chunk, from, entering, end, sources, names,
+            ))
+        });
+        let fresh = match resumed {
+            Some(chunk) => vec![chunk],
+            None => self.index_range(mappings, start..end, entering, stop),
+        };
+        // Where the pass ended (before `end` if it stopped inside the line).
+        let planned = end;
+        let end = fresh.last().map_or(end, |c| c.end().min(end));
+        let stopped = end < planned;
+        growth.paused = stopped.then_some((start, entering));
+        let whole = end == len;
         growth.chunks.extend(fresh);
         growth.stale = true;
         // The last growth needs the chunks no more: they move into the index.
@@ -219,7 +294,7 @@ impl GrownIndex {
                 if end > needed && e.offset.is_some_and(|at| at >= needed) {
                     // Met past the line asked for (a growth takes more than it is asked):
                     // grown again only as far as that line.
-                    return self.grow(mappings, line);
+                    return self.grow(mappings, at);
                 }
                 return Err(e);
             }
@@ -237,9 +312,19 @@ impl GrownIndex {
                 .get()
                 .ok_or_else(|| Error::new(super::super::error::ErrorKind::TooLarge));
         };
+        // The last `;` opened an empty line the next growth starts, or the growth ended
+        // inside its last line.
+        let covered = index.line_count().saturating_sub(1) as u32;
+        let partial_to = if stopped {
+            // The pass ended at a checkpoint: the line's last block starts there.
+            let last = index.block_count(covered).saturating_sub(1);
+            index.block_columns(covered, last).0
+        } else {
+            0
+        };
         let _ = slot.set(Generation {
-            // The last `;` opened an empty line the next growth starts.
-            covered: index.line_count().saturating_sub(1) as u32,
+            covered,
+            partial_to,
             index,
             end,
         });
@@ -249,22 +334,25 @@ impl GrownIndex {
             .ok_or_else(|| Error::new(super::super::error::ErrorKind::TooLarge))
     }
 
-    /// Indexes `range` of `mappings` (a run of whole lines, the accumulators `entering` it),
-    /// in chunks on the runner's cores when it is big enough.
+    /// Indexes `range` of `mappings` (a run of lines, the accumulators `entering` it), in
+    /// chunks on the runner's cores when it is big enough; on one core where it may `stop`
+    /// inside its last line (a long line, where stopping saves more than the cores would).
     fn index_range(
         &self,
         mappings: &[u8],
         range: Range<usize>,
         entering: [i64; 4],
+        stop: Option<Stop>,
     ) -> Vec<ChunkIndex> {
-        let n = if range.len() >= PARALLEL_MIN {
+        let n = if range.len() >= PARALLEL_MIN && stop.is_none() {
             self.runner.chunks_for(range.len())
         } else {
             1
         };
         let (sources, names) = (self.sources, self.names);
         // The first chunk knows the accumulators entering it (see `split_chunks_with_head`).
-        let first = |r: Range<usize>| index_chunk_entering(mappings, r, sources, names, entering);
+        let first =
+            |r: Range<usize>| index_chunk_until(mappings, r, sources, names, entering, stop);
         if n <= 1 {
             return vec![first(range)];
         }
@@ -395,6 +483,105 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The answer at `col` of `line`, as plain values.
+    fn answer(map: &SourceMap, line: u32, col: u32) -> Option<(u32, Option<u32>, Option<u32>)> {
+        let token = map.lookup(line, col).unwrap()?;
+        Some((token.gen_col(), token.src_line(), token.src_col()))
+    }
+
+    /// On three.min.js's first line (352 KB of `mappings`), a map read lazily indexes only a
+    /// little past the column asked first, and answers every column, in any order, as the map
+    /// read whole does.
+    #[test]
+    fn a_long_line_is_indexed_only_a_little_past_the_column_asked_for() {
+        let path = format!(
+            "{}/tests/fixtures/js/three-esbuild/three.min.js.map",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let whole = SourceMap::parse(bytes.clone()).unwrap();
+        let SourceMap::Regular(w) = &whole else {
+            panic!("a regular map")
+        };
+        let last = w.line_segments(0).last().unwrap().gen_col;
+        let cols: Vec<u32> = (0..400).map(|k| last / 380 * k).collect();
+        for first in [0, last / 10, last / 2] {
+            let lazy = SourceMap::parse_lazy(bytes.clone(), &Serial).unwrap();
+            let SourceMap::Regular(m) = &lazy else {
+                panic!("a regular map")
+            };
+            assert_eq!(answer(&lazy, 0, first), answer(&whole, 0, first));
+            // The line's index ends at a checkpoint a little past the column: its last block
+            // is empty, and its blocks before it decode less than the line.
+            let index = m.index_at(0, first).unwrap();
+            let blocks = index.block_count(0);
+            let tail = index.block(0, blocks - 1).unwrap();
+            assert_eq!(tail.start, tail.end, "{first}");
+            assert!(tail.gen_col > first);
+            assert!(!m.is_indexed());
+            for &col in cols.iter().rev().step_by(7).chain(&cols) {
+                assert_eq!(
+                    answer(&lazy, 0, col),
+                    answer(&whole, 0, col),
+                    "{first} {col}"
+                );
+            }
+        }
+    }
+
+    /// One long line of 20,000 segments, one column apart, original column following; the
+    /// segment at `at` replaced by `odd`.
+    fn long_line(at: usize, odd: &str) -> Vec<u8> {
+        let segments: Vec<&str> = (0..20_000)
+            .map(|k| match k {
+                0 => "AAAA",
+                k if k == at => odd,
+                _ => "CAAC",
+            })
+            .collect();
+        format!(
+            r#"{{"version":3,"sources":["a"],"names":[],"mappings":"{}"}}"#,
+            segments.join(",")
+        )
+        .into_bytes()
+    }
+
+    /// A long line whose rest moves back one column after the column asked for is indexed
+    /// whole at once (its segments out of order can answer a column before it), and answers
+    /// as the map read whole.
+    #[test]
+    fn a_long_line_out_of_order_after_the_column_is_indexed_whole() {
+        let bytes = long_line(19_000, "DAAC");
+        let whole = SourceMap::parse(bytes.clone()).unwrap();
+        let lazy = SourceMap::parse_lazy(bytes, &Serial).unwrap();
+        let SourceMap::Regular(m) = &lazy else {
+            panic!("a regular map")
+        };
+        assert_eq!(answer(&lazy, 0, 100), answer(&whole, 0, 100));
+        assert!(m.is_indexed());
+        for col in (0..20_000).step_by(13).chain(18_990..19_010) {
+            assert_eq!(answer(&lazy, 0, col), answer(&whole, 0, col), "{col}");
+        }
+    }
+
+    /// A fault late in a long line does not fail a look-up before it, which the index does
+    /// not reach; one that needs the bytes past it fails as the map read whole fails.
+    #[test]
+    fn a_fault_late_in_a_long_line_fails_only_the_columns_that_reach_it() {
+        let bytes = long_line(19_000, "CA!C");
+        let whole = SourceMap::parse(bytes.clone()).unwrap_err();
+        let lazy = SourceMap::parse_lazy(bytes, &Serial).unwrap();
+        assert_eq!(answer(&lazy, 0, 100).map(|a| a.2), Some(Some(100)));
+        assert_eq!(answer(&lazy, 0, 5_000).map(|a| a.2), Some(Some(5_000)));
+        for col in [18_999, 19_500] {
+            let e = lazy.lookup(0, col).map(|_| ()).unwrap_err();
+            assert_eq!((e.kind, e.offset), (whole.kind, whole.offset), "{col}");
+        }
+        // The columns indexed before still answer.
+        assert_eq!(answer(&lazy, 0, 0).map(|a| a.2), Some(Some(0)));
+        assert_eq!(answer(&lazy, 0, 4_000).map(|a| a.2), Some(Some(4_000)));
     }
 
     #[test]

@@ -158,9 +158,9 @@ impl RegularMap {
     /// decoded and cached.
     #[inline(never)]
     fn lookup_missed(&self, line: u32, col: u32, slot: usize) -> Result<Option<Token<'_>>> {
-        let index = match self.index.ready_for(line) {
+        let index = match self.index.ready_for(line, col) {
             Some(index) => index,
-            None => self.index_for(line)?,
+            None => self.index_at(line, col)?,
         };
         Ok(self.lookup_in(index, line, col, slot))
     }

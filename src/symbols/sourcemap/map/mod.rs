@@ -660,7 +660,14 @@ impl RegularMap {
     /// A line index that answers for generated `line` (for a map read lazily, `mappings` is
     /// indexed as far as that line first). A line past the end is answered by the whole index.
     pub fn index_for(&self, line: u32) -> Result<&LineIndex> {
-        self.index.for_line(self.mappings_bytes(), line)
+        self.index_at(line, u32::MAX)
+    }
+
+    /// A line index that answers a look-up at column `col` of generated `line`: as
+    /// [`Self::index_for`], but on a long line a map read lazily may be indexed only a little
+    /// past `col` (the index's blocks of that line end there).
+    pub fn index_at(&self, line: u32, col: u32) -> Result<&LineIndex> {
+        self.index.for_position(self.mappings_bytes(), line, col)
     }
 
     /// Whether `mappings` is indexed (and validated) to its end.
