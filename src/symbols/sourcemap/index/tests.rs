@@ -420,6 +420,12 @@ fn generated_mappings(seed: u64) -> Vec<u8> {
     m
 }
 
+/// A vendored corpus map (under `tests/fixtures/js`), as JSON.
+fn corpus_json(path: &str) -> serde_json::Value {
+    let path = format!("{}/tests/fixtures/js/{path}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
 /// The lean pass finds what the general pass finds, for the whole string and for chunks
 /// cut at `;` and inside lines, with the counts known or learned: on the corpus's largest
 /// maps and on 3,000 generated mappings.
@@ -431,9 +437,7 @@ fn lean_pass_equals_the_general_one() {
         "three-esbuild/three.min.js.map",
         "index-map-rxjs-lodash/vendor.min.js.map",
     ] {
-        let path = format!("{}/tests/fixtures/js/{path}", env!("CARGO_MANIFEST_DIR"));
-        let json: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let json = corpus_json(path);
         let mut add = |v: &serde_json::Value| {
             if let Some(m) = v["mappings"].as_str() {
                 inputs.push(m.as_bytes().to_vec());
@@ -693,9 +697,7 @@ fn a_pass_stopped_inside_a_line_resumes_to_the_whole() {
         "lodash-terser/lodash.min.js.map",
         "react-dom-server-esbuild/react-dom-server.min.js.map",
     ] {
-        let path = format!("{}/tests/fixtures/js/{path}", env!("CARGO_MANIFEST_DIR"));
-        let json: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let json = corpus_json(path);
         let m = json["mappings"].as_str().unwrap().as_bytes().to_vec();
         let (line, len) = m
             .split(|&b| b == b';')
