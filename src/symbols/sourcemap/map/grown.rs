@@ -254,11 +254,7 @@ impl GrownIndex {
         // A growth to a long line asked for, from a line start, may end inside that line.
         let stop = match at {
             Some((line, col))
-                if long
-                    && end == needed
-                    && col != u32::MAX
-                    && made < GENERATIONS
-                    && (start == 0 || !inside) =>
+                if long && end == needed && made < GENERATIONS && (start == 0 || !inside) =>
             {
                 let first = if start == 0 { 0 } else { covered };
                 Some(Stop {
