@@ -43,13 +43,59 @@ struct CachedBlock {
 /// A map's short lines decoded for every thread: a slot per generated line of `mappings`,
 /// made when a short line is first looked up twice.
 #[derive(Debug, Default)]
-pub(super) struct ShortLines(OnceLock<Box<[OnceLock<Box<ShortLine>>]>>);
+pub(super) struct ShortLines(OnceLock<Box<[OnceLock<ShortLine>]>>);
 
-/// One short line's segments and their generated columns (see [`greatest_lower_bound`]).
+/// One short line decoded, held in its slot (a hit follows one pointer from the slot): the
+/// generated columns, padded to a multiple of 8 with `u32::MAX` so that the count has no
+/// scalar tail, then each segment's five fields, in one allocation.
 #[derive(Debug)]
 struct ShortLine {
-    segments: Box<[RawSegment]>,
-    cols: Box<[u32]>,
+    /// How many segments the line has (kept in the slot: where the segments start is then
+    /// known without a load from `data`).
+    len: u32,
+    /// The padded columns, then the segments.
+    data: Box<[u32]>,
+}
+
+impl ShortLine {
+    fn new(segments: &[RawSegment]) -> Self {
+        let padded = segments.len().next_multiple_of(8);
+        let mut data = Vec::with_capacity(padded + 5 * segments.len());
+        data.extend(segments.iter().map(|s| s.gen_col));
+        data.resize(padded, u32::MAX);
+        for s in segments {
+            data.extend([s.gen_col, s.source, s.src_line, s.src_col, s.name]);
+        }
+        Self {
+            len: segments.len() as u32,
+            data: data.into_boxed_slice(),
+        }
+    }
+
+    /// The segment a look-up at `col` answers with (as [`greatest_lower_bound`]).
+    #[inline(always)]
+    fn lookup(&self, col: u32) -> Option<RawSegment> {
+        let len = self.len as usize;
+        let (cols, segs) = self.data.split_at_checked(len.next_multiple_of(8))?;
+        let idx = if let Ok(eight) = <&[u32; 8]>::try_from(cols) {
+            // Most short lines: one count of 8, no loop.
+            eight.iter().map(|&c| u32::from(c < col)).sum::<u32>() as usize
+        } else {
+            cols.iter().map(|&c| u32::from(c < col)).sum::<u32>() as usize
+        };
+        let at = match cols.get(idx) {
+            Some(&c) if c == col && idx < len => idx,
+            _ => idx.checked_sub(1)?,
+        };
+        let f: &[u32; 5] = segs.get(5 * at..5 * at + 5)?.try_into().ok()?;
+        Some(RawSegment {
+            gen_col: f[0],
+            source: f[1],
+            src_line: f[2],
+            src_col: f[3],
+            name: f[4],
+        })
+    }
 }
 
 // Each thread keeps its own decoded blocks, so a warm look-up takes no lock. The cache is
@@ -67,8 +113,7 @@ impl RegularMap {
     #[inline]
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         if let Some(short) = self.short_line(line) {
-            let seg = greatest_lower_bound(&short.segments, &short.cols, col);
-            return Ok(seg.map(|segment| self.token(line, segment)));
+            return Ok(short.lookup(col).map(|segment| self.token(line, segment)));
         }
         self.lookup_cached(line, col)
     }
@@ -90,14 +135,9 @@ impl RegularMap {
     }
 
     /// `line`, if it is a short line already in the map's shared table.
-    #[inline]
+    #[inline(always)]
     fn short_line(&self, line: u32) -> Option<&ShortLine> {
-        self.short_lines
-            .0
-            .get()?
-            .get(line as usize)?
-            .get()
-            .map(|l| &**l)
+        self.short_lines.0.get()?.get(line as usize)?.get()
     }
 
     /// Puts short line `line` (indexed, one block) into the map's shared table, made with a
@@ -113,17 +153,7 @@ impl RegularMap {
         let Some(slot) = table.get(line as usize) else {
             return;
         };
-        slot.get_or_init(|| {
-            let segments = self.line_segments(line).into_boxed_slice();
-            // Padded to a multiple of 8 with columns never before a look-up's: the count
-            // then has no scalar tail.
-            let padded = segments.len().next_multiple_of(8);
-            let pad = std::iter::repeat_n(u32::MAX, padded - segments.len());
-            Box::new(ShortLine {
-                cols: segments.iter().map(|s| s.gen_col).chain(pad).collect(),
-                segments,
-            })
-        });
+        slot.get_or_init(|| ShortLine::new(&self.line_segments(line)));
     }
 
     /// The answer of a block this thread decoded before, without the index (map ids are never
@@ -298,6 +328,39 @@ mod tests {
             None,
             "no line 1"
         );
+    }
+
+    /// A short line's slot answers as a binary search over its segments does, for lines of
+    /// every length around the padding of 8 (runs of equal columns, and the column
+    /// `u32::MAX` that the padding holds, too).
+    #[test]
+    fn short_line_lookup_equals_binary_search() {
+        for len in [0usize, 1, 2, 7, 8, 9, 15, 16, 17, 64, 65, 300] {
+            let segs: Vec<RawSegment> = (0..len as u32)
+                .map(|k| RawSegment {
+                    gen_col: if k + 1 == len as u32 && len > 2 {
+                        u32::MAX
+                    } else {
+                        3 * (k / 2) + 1
+                    },
+                    source: k,
+                    src_line: k + 7,
+                    src_col: 2 * k,
+                    name: if k % 3 == 0 { NONE } else { k },
+                })
+                .collect();
+            let short = ShortLine::new(&segs);
+            let mut cols: Vec<u32> = (0..=3 * len as u32 / 2 + 3).collect();
+            cols.extend([u32::MAX - 1, u32::MAX]);
+            for col in cols {
+                let idx = segs.partition_point(|s| s.gen_col < col);
+                let expected = match segs.get(idx) {
+                    Some(s) if s.gen_col == col => Some(*s),
+                    _ => idx.checked_sub(1).map(|i| segs[i]),
+                };
+                assert_eq!(short.lookup(col), expected, "{len} {col}");
+            }
+        }
     }
 
     /// Counting the columns before a look-up's column answers as a binary search does, in
