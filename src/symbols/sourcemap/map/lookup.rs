@@ -10,8 +10,8 @@
 //!
 //! A short line (one block) looked up a second time is decoded once more into the map's own
 //! table of short lines, shared by every thread and kept while the map lives: a warm look-up
-//! there is two loads and the count, with no thread-local to reach, and only that hit is
-//! inlined into the caller. A trace of distinct lines never fills the table (nor makes it),
+//! there reads the line's slot and the one allocation it points to (columns, then segments),
+//! with no thread-local to reach, and only that hit is inlined into the caller. A trace of distinct lines never fills the table (nor makes it),
 //! so a cold look-up pays one load for it.
 
 use super::super::error::Result;
@@ -80,8 +80,11 @@ impl ShortLine {
         let idx = if let Ok(eight) = <&[u32; 8]>::try_from(cols) {
             // Most short lines: one count of 8, no loop.
             eight.iter().map(|&c| u32::from(c < col)).sum::<u32>() as usize
-        } else {
+        } else if cols.len() <= COUNT_MAX {
             cols.iter().map(|&c| u32::from(c < col)).sum::<u32>() as usize
+        } else {
+            // A whole unsorted line (it has no checkpoints), sorted when decoded.
+            cols.partition_point(|&c| c < col)
         };
         let at = match cols.get(idx) {
             Some(&c) if c == col && idx < len => idx,
