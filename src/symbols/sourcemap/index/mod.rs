@@ -504,13 +504,20 @@ impl LineIndex {
     /// The ordinal of the block [`Self::block_for`] returns, found without building it.
     #[inline]
     pub fn ordinal_for(&self, line: u32, col: u32) -> Option<u32> {
+        let cols = self.checkpoint_columns(line)?;
+        Some(count_at_most(cols, col) as u32)
+    }
+
+    /// The first generated column of each of `line`'s checkpoints, in order (block `k + 1`
+    /// starts at the `k`-th); `None` when the line does not exist.
+    #[inline]
+    pub fn checkpoint_columns(&self, line: u32) -> Option<&[u32]> {
         let entry = self.lines.get(line as usize)?;
         let end = self
             .lines
             .get(line as usize + 1)
             .map_or(self.cp_cols.len(), |n| n.first_cp as usize);
-        let cols = self.cp_cols.get(entry.first_cp as usize..end)?;
-        Some(count_at_most(cols, col) as u32)
+        self.cp_cols.get(entry.first_cp as usize..end)
     }
 
     /// The generated columns `[from, to)` whose look-ups [`Self::ordinal_for`] sends to block

@@ -9,10 +9,13 @@
 //! path (index, decode, insert) is a call of its own.
 //!
 //! A short line (one block) looked up a second time is decoded once more into the map's own
-//! table of short lines, shared by every thread and kept while the map lives: a warm look-up
+//! table of shared lines, shared by every thread and kept while the map lives: a warm look-up
 //! there reads the line's slot and the one allocation it points to (columns, then segments),
-//! with no thread-local to reach, and only that hit is inlined into the caller. A trace of distinct lines never fills the table (nor makes it),
-//! so a cold look-up pays one load for it.
+//! with no thread-local to reach, and only that hit is inlined into the caller. A block of a
+//! long line indexed whole is shared the same way once looked up twice: the line's slot then
+//! holds its checkpoints' columns, a table from a column's bucket to the block that starts at
+//! or before the bucket, and a slot per block. A trace of distinct blocks never fills the
+//! table (nor makes it), so a cold look-up pays one load for it.
 
 use super::super::error::Result;
 use super::super::index::{CHECKPOINT_EVERY, LineIndex, RawSegment};
@@ -32,6 +35,8 @@ const COLUMN_BUCKET_BITS: u32 = 8;
 struct CachedBlock {
     map: u64,
     line: u32,
+    /// The block's ordinal in its line (see [`LineIndex::block`]).
+    ordinal: u32,
     /// The columns `[from, to)` whose look-ups this block answers.
     from: u32,
     to: u32,
@@ -40,10 +45,78 @@ struct CachedBlock {
     cols: Box<[u32]>,
 }
 
-/// A map's short lines decoded for every thread: a slot per generated line of `mappings`,
-/// made when a short line is first looked up twice.
+/// A map's lines decoded for every thread: a slot per generated line of `mappings`, made when
+/// a short line or a long line's block is first looked up twice.
 #[derive(Debug, Default)]
-pub(super) struct ShortLines(OnceLock<Box<[OnceLock<ShortLine>]>>);
+pub(super) struct SharedLines(OnceLock<Box<[OnceLock<SharedLine>]>>);
+
+/// One line's slot in [`SharedLines`].
+#[derive(Debug)]
+enum SharedLine {
+    /// A line of one block, decoded whole.
+    Short(ShortLine),
+    /// A line of several blocks, each decoded when first looked up twice.
+    Long(Box<LongLine>),
+}
+
+/// A long line's blocks shared by every thread (the line indexed whole).
+#[derive(Debug)]
+struct LongLine {
+    /// A look-up's bucket is its column shifted right by this.
+    shift: u32,
+    /// Per bucket, the block a look-up at the bucket's first column goes to; a look-up further
+    /// in the bucket goes on past the checkpoints at or before its column.
+    first: Box<[u32]>,
+    /// The first generated column of each checkpoint (block `k + 1` starts at the `k`-th).
+    cp_cols: Box<[u32]>,
+    /// The blocks, decoded as [`ShortLine`]s.
+    blocks: Box<[OnceLock<ShortLine>]>,
+}
+
+impl LongLine {
+    fn new(cp_cols: &[u32]) -> Self {
+        // About two buckets a block: most look-ups find their block at once, the rest after
+        // one or two compares.
+        let last = cp_cols.last().copied().unwrap_or(0);
+        let span = (last / (2 * (cp_cols.len() as u32 + 1))).max(1);
+        let shift = 31 - span.leading_zeros();
+        let first = (0..=last >> shift)
+            .map(|b| cp_cols.partition_point(|&c| c <= b << shift) as u32)
+            .collect();
+        Self {
+            shift,
+            first,
+            cp_cols: cp_cols.into(),
+            blocks: (0..=cp_cols.len()).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The block a look-up at `col` goes to (as [`LineIndex::ordinal_for`]).
+    #[inline(always)]
+    fn ordinal(&self, col: u32) -> usize {
+        let bucket = ((col >> self.shift) as usize).min(self.first.len().saturating_sub(1));
+        let mut k = self.first.get(bucket).map_or(0, |&k| k as usize);
+        // A few steps on a line whose checkpoints are spread evenly; a bunch of them in one
+        // bucket is binary-searched.
+        for _ in 0..8 {
+            if self.cp_cols.get(k).is_none_or(|&c| c > col) {
+                return k;
+            }
+            k += 1;
+        }
+        k + self
+            .cp_cols
+            .get(k..)
+            .map_or(0, |rest| rest.partition_point(|&c| c <= col))
+    }
+
+    /// The segment a look-up at `col` answers with, if its block is shared (`None` if not).
+    #[inline(always)]
+    fn lookup(&self, col: u32) -> Option<Option<RawSegment>> {
+        let block = self.blocks.get(self.ordinal(col))?.get()?;
+        Some(block.lookup(col))
+    }
+}
 
 /// One short line decoded, held in its slot (a hit follows one pointer from the slot): the
 /// generated columns, padded to a multiple of 8 with `u32::MAX` so that the count has no
@@ -115,21 +188,37 @@ impl RegularMap {
     /// Fails only on a map read lazily whose `mappings` is broken before the end of `line`.
     #[inline]
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
-        if let Some(short) = self.short_line(line) {
-            return Ok(short.lookup(col).map(|segment| self.token(line, segment)));
+        match self.shared_line(line) {
+            Some(SharedLine::Short(short)) => {
+                Ok(short.lookup(col).map(|segment| self.token(line, segment)))
+            }
+            Some(SharedLine::Long(long)) => self.lookup_long(long, line, col),
+            None => self.lookup_cached(line, col),
         }
-        self.lookup_cached(line, col)
     }
 
-    /// A look-up that the map's table of short lines does not answer: the thread's cached
+    /// A look-up on a long line in the map's shared table: its shared block, else
+    /// [`Self::lookup_cached`]. A call of its own, so that the short line's hit stays small
+    /// where it is inlined.
+    #[inline(never)]
+    fn lookup_long(&self, long: &LongLine, line: u32, col: u32) -> Result<Option<Token<'_>>> {
+        match long.lookup(col) {
+            Some(found) => Ok(found.map(|segment| self.token(line, segment))),
+            None => self.lookup_cached(line, col),
+        }
+    }
+
+    /// A look-up that the map's table of shared lines does not answer: the thread's cached
     /// block, else [`Self::lookup_missed`].
     #[inline(never)]
     fn lookup_cached(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         let slot = self.slot(line, col);
         match self.cached(line, col, slot) {
-            Some((seg, whole_line)) => {
+            Some((seg, ordinal, whole_line)) => {
                 if whole_line {
                     self.share_line(line);
+                } else {
+                    self.share_block(line, ordinal);
                 }
                 Ok(seg.map(|segment| self.token(line, segment)))
             }
@@ -137,34 +226,69 @@ impl RegularMap {
         }
     }
 
-    /// `line`, if it is a short line already in the map's shared table.
+    /// `line`'s slot in the map's shared table, if it is filled.
     #[inline(always)]
-    fn short_line(&self, line: u32) -> Option<&ShortLine> {
-        self.short_lines.0.get()?.get(line as usize)?.get()
+    fn shared_line(&self, line: u32) -> Option<&SharedLine> {
+        self.shared_lines.0.get()?.get(line as usize)?.get()
     }
 
-    /// Puts short line `line` (indexed, one block) into the map's shared table, made with a
-    /// slot per line of `mappings` on the first call.
-    #[cold]
-    #[inline(never)]
-    fn share_line(&self, line: u32) {
+    /// `line`'s slot in the map's shared table, the table made with a slot per line of
+    /// `mappings` on the first call.
+    fn shared_slot(&self, line: u32) -> Option<&OnceLock<SharedLine>> {
         let bytes = self.mappings_bytes();
-        let table = self.short_lines.0.get_or_init(|| {
+        let table = self.shared_lines.0.get_or_init(|| {
             let lines = memchr::memchr_iter(b';', bytes).count() + 1;
             (0..lines).map(|_| OnceLock::new()).collect()
         });
-        let Some(slot) = table.get(line as usize) else {
+        table.get(line as usize)
+    }
+
+    /// Puts short line `line` (indexed, one block) into the map's shared table.
+    #[cold]
+    #[inline(never)]
+    fn share_line(&self, line: u32) {
+        if let Some(slot) = self.shared_slot(line) {
+            slot.get_or_init(|| SharedLine::Short(ShortLine::new(&self.line_segments(line))));
+        }
+    }
+
+    /// Puts block `ordinal` of long line `line` into the map's shared table, if the line is
+    /// indexed whole (a line indexed only part of the way does not know all its blocks yet).
+    #[cold]
+    #[inline(never)]
+    fn share_block(&self, line: u32, ordinal: u32) {
+        let Some(index) = self.index.ready_for(line, u32::MAX) else {
             return;
         };
-        slot.get_or_init(|| ShortLine::new(&self.line_segments(line)));
+        let Some(cp_cols) = index.checkpoint_columns(line) else {
+            return;
+        };
+        let Some(slot) = self.shared_slot(line) else {
+            return;
+        };
+        let shared = slot.get_or_init(|| SharedLine::Long(Box::new(LongLine::new(cp_cols))));
+        let SharedLine::Long(long) = shared else {
+            return;
+        };
+        let (Some(shared_block), Some(block)) = (
+            long.blocks.get(ordinal as usize),
+            index.block(line, ordinal),
+        ) else {
+            return;
+        };
+        shared_block.get_or_init(|| {
+            let mut segs = Vec::new();
+            LineIndex::decode_block(self.mappings_bytes(), &block, &mut segs);
+            ShortLine::new(&segs)
+        });
     }
 
     /// The answer of a block this thread decoded before, without the index (map ids are never
     /// reused, `mappings` never changes, and a line once indexed stays so); `None` when no
-    /// cached block answers for the position. With the answer, whether the block is its
-    /// whole line.
+    /// cached block answers for the position. With the answer, the block's ordinal and
+    /// whether the block is its whole line.
     #[inline]
-    fn cached(&self, line: u32, col: u32, slot: usize) -> Option<(Option<RawSegment>, bool)> {
+    fn cached(&self, line: u32, col: u32, slot: usize) -> Option<(Option<RawSegment>, u32, bool)> {
         BLOCKS.with_borrow_mut(|cache| {
             let answers = |k: usize| {
                 cache.get(k).and_then(Option::as_ref).is_some_and(|b| {
@@ -182,6 +306,7 @@ impl RegularMap {
             let whole_line = block.from == 0 && block.to == u32::MAX;
             Some((
                 greatest_lower_bound(&block.segments, &block.cols, col),
+                block.ordinal,
                 whole_line,
             ))
         })
@@ -228,6 +353,7 @@ impl RegularMap {
             let cached = cache.get_mut(slot)?.insert(CachedBlock {
                 map: self.id,
                 line,
+                ordinal,
                 from,
                 to,
                 cols: segs.iter().map(|s| s.gen_col).collect(),
@@ -362,6 +488,42 @@ mod tests {
                     _ => idx.checked_sub(1).map(|i| segs[i]),
                 };
                 assert_eq!(short.lookup(col), expected, "{len} {col}");
+            }
+        }
+    }
+
+    /// A long line's table of buckets sends a look-up to the block the line's index does (the
+    /// checkpoints at or before its column, counted), for lines of 0 to 300 checkpoints whose
+    /// columns are dense, sparse, bunched at the start, tied, or up to `u32::MAX`.
+    #[test]
+    fn long_line_buckets_find_the_block_the_index_does() {
+        let shapes: [fn(u32) -> u32; 5] = [
+            |k| k + 1,
+            |k| 700 * k + 3,
+            |k| if k < 40 { k } else { 100_000 + 9 * k },
+            |k| 5 * (k / 3) + 1,
+            |k| u32::MAX - 300 + k,
+        ];
+        for (s, shape) in shapes.iter().enumerate() {
+            for n in [0u32, 1, 2, 3, 17, 64, 300] {
+                let cp_cols: Vec<u32> = (0..n).map(shape).collect();
+                let long = LongLine::new(&cp_cols);
+                assert_eq!(long.blocks.len(), n as usize + 1);
+                let last = cp_cols.last().copied().unwrap_or(0);
+                let mut cols: Vec<u32> = cp_cols
+                    .iter()
+                    .flat_map(|&c| [c.saturating_sub(1), c, c.saturating_add(1)])
+                    .collect();
+                cols.extend((0..2_000u32).map(|k| k.saturating_mul((last / 1_000).max(1))));
+                cols.extend([0, u32::MAX - 1, u32::MAX]);
+                for col in cols {
+                    let expected = cp_cols.iter().filter(|&&c| c <= col).count();
+                    assert_eq!(
+                        long.ordinal(col),
+                        expected,
+                        "shape {s}, {n} checkpoints, {col}"
+                    );
+                }
             }
         }
     }

@@ -132,8 +132,9 @@ pub struct RegularMap {
     /// `sourcesContent` entries decoded with their line starts, each when first asked for
     /// (every log symbolicated against the map reads the same few).
     source_texts: Vec<OnceLock<Option<Arc<SourceText>>>>,
-    /// Short lines (one block) decoded for every thread once looked up twice (see `lookup`).
-    short_lines: lookup::ShortLines,
+    /// Short lines and long lines' blocks decoded for every thread once looked up twice (see
+    /// `lookup`).
+    shared_lines: lookup::SharedLines,
     id: u64,
 }
 
@@ -407,7 +408,7 @@ impl SourceMap {
             facebook_parsed: OnceLock::new(),
             hermes_offsets: raw.hermes_offsets,
             hermes_parsed: OnceLock::new(),
-            short_lines: lookup::ShortLines::default(),
+            shared_lines: lookup::SharedLines::default(),
             id: NEXT_MAP_ID.fetch_add(1, Ordering::Relaxed),
         }))
     }
