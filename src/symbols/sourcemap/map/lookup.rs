@@ -186,7 +186,7 @@ impl RegularMap {
     /// Looks up a generated position (0-based line, 0-based UTF-16 column).
     ///
     /// Fails only on a map read lazily whose `mappings` is broken before the end of `line`.
-    #[inline]
+    #[inline(always)]
     pub fn lookup(&self, line: u32, col: u32) -> Result<Option<Token<'_>>> {
         match self.shared_line(line) {
             Some(SharedLine::Short(short)) => {
