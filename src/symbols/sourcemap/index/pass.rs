@@ -651,11 +651,13 @@ fn state_of(acc: [i64; 4]) -> State {
 /// registers (the general loop spilled them to the stack on every segment).
 ///
 /// It keeps no previous column (a negative column delta is what makes a line unsorted; the
-/// first segment of a line is never behind another) and no pending checkpoint state (the
-/// state entering a segment is the accumulators before it), and it handles whatever is rare
-/// (a column delta that is not positive, a checkpoint, the first segment of a continued line)
-/// behind one branch. It returns `Err(())` on any error: the caller then runs the general
-/// pass, which names the error exactly.
+/// first segment of a line is never behind another), no pending checkpoint (one is due when
+/// the block's count is full; the state entering a segment is the accumulators before it)
+/// and no separate segment count, and it handles whatever is rare (a column delta that is
+/// not positive, a checkpoint, the first segment of a continued line) behind one branch.
+/// Each of the fast path's shapes adds its values on its own (`segment!`), with the original
+/// line and column in one register. It returns `Err(())` on any error: the caller then runs
+/// the general pass, which names the error exactly.
 /// With `ABSOLUTE`, `entering` are the accumulators entering the chunk (zero at byte 0): the
 /// values are checked with them added, and kept without them.
 fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
@@ -667,24 +669,37 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     resume: Option<Resume>,
     ix: &mut ChunkIndex,
 ) -> std::result::Result<(), ()> {
-    /// `pending` for the first segment of a continued line (a checkpoint offset is never it).
-    const FIRST_OF_PARTIAL: u32 = u32::MAX;
+    /// The sign bits of the two halves of `lc`.
+    const HALF_SIGNS: u64 = 0x8000_0000_8000_0000;
     let n = bytes.len();
     let mut pos = 0usize;
     let mut gen_col = 0i64;
     let [mut a0, mut a1, mut a2, mut a3] = entering;
     let [e0, e1, e2, e3] = entering;
+    // With ABSOLUTE, the original line and column are one register: the line in the high
+    // half, the column in the low. While both are in `0..2^31` a delta added as
+    // `(d2 << 32) + d3` lands in each half exactly, and a value out of that range (a column
+    // gone negative borrows from the line) sets one of the halves' sign bits.
+    let pack = |line: i64, col: i64| ((line as u64) << 32).wrapping_add(col as u64);
+    let mut lc = pack(a1, a2);
     // Ranges of the relative values (chunks that do not start at byte 0).
     let (mut min, mut max) = ([0i64; 4], [-1i64; 4]);
     let mut seen = [false; 2];
     let mut in_block = 0u32;
-    let mut segments = 0u64;
+    // Segments before the current block (the count is `block_base + in_block`).
+    let mut block_base = 0u64;
     let mut line_start_segments = 0u64;
     let mut line = 0u32;
     let mut unsorted = false;
-    // Offset of a checkpoint waiting for its segment (0: none; a checkpoint follows a comma).
-    let mut pending = 0u32;
+    // A checkpoint is due at a segment when the block before it is full (`in_block` reaches
+    // [`CHECKPOINT_EVERY`] only past a comma: a `;` clears it). It starts after that comma, or
+    // at the first of empty segments between (`empty_from`, 0 for none: a checkpoint offset
+    // follows a comma).
+    let mut empty_from = 0u32;
     let mut partial = !ABSOLUTE && ix.mid_line;
+    // The first segment of a continued line takes the rare path too (`in_block` is full until
+    // then), where its column, relative to one this chunk does not know, starts the line's.
+    let mut first_of_partial = false;
     let (mut partial_min, mut partial_first) = (i64::MAX, None);
     if let Some(r) = resume {
         // As the pass left it at a stop: no checkpoint pending, the line in order so far.
@@ -697,14 +712,16 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             e2 + ix.total[2],
             e3 + ix.total[3],
         ];
-        segments = ix.segments;
+        lc = pack(a1, a2);
+        block_base = ix.segments;
         line_start_segments = if ix.last_line_has_segment {
             0
         } else {
-            segments
+            block_base
         };
     } else if partial {
-        pending = FIRST_OF_PARTIAL;
+        first_of_partial = true;
+        in_block = CHECKPOINT_EVERY;
     } else {
         ix.lines.push(LineEntry {
             start: base as u32,
@@ -712,130 +729,213 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             state: State::default(),
         });
     }
-    while pos < n {
-        let (d0, d1, d2, d3, d4, fields) = match fast_segment(bytes, pos) {
-            Some((d0, d1, d2, d3, d4, f, len)) => {
-                pos += len;
-                (d0, d1, d2, d3, d4, f)
-            }
-            None => {
-                let b = bytes[pos];
-                if b == b';' {
-                    if partial {
-                        (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
-                    }
-                    close_line(ix, unsorted, line, partial);
-                    partial = false;
-                    ix.has_semi = true;
-                    pos += 1;
-                    line += 1;
-                    gen_col = 0;
-                    in_block = 0;
-                    unsorted = false;
-                    pending = 0;
-                    line_start_segments = segments;
-                    ix.lines.push(LineEntry {
-                        start: (base + pos) as u32,
-                        first_cp: ix.checkpoints.len() as u32,
-                        state: state_of([a0 - e0, a1 - e1, a2 - e2, a3 - e3]),
-                    });
-                    continue;
-                }
-                if b == b',' {
-                    pos += 1;
-                    continue;
-                }
-                let (d, fields, p) = segment_by_terms(bytes, pos).map_err(|_| ())?;
-                pos = p;
-                (d[0], d[1], d[2], d[3], d[4], fields)
+    // The accumulators, entering values included (with ABSOLUTE, from `lc`: read only where
+    // its halves passed the check).
+    macro_rules! acc {
+        () => {
+            if ABSOLUTE {
+                [a0, (lc >> 32) as i64, (lc & 0xffff_ffff) as i64, a3]
+            } else {
+                [a0, a1, a2, a3]
             }
         };
-        let before = gen_col;
-        gen_col += d0;
-        if d0 <= 0 || pending != 0 {
-            if partial {
-                // Relative to a column this chunk does not know: `stitch` checks these.
-                partial_min = partial_min.min(gen_col);
-                partial_first.get_or_insert(gen_col);
-            } else if gen_col < 0 {
-                return Err(());
-            }
-            if pending == FIRST_OF_PARTIAL {
-                pending = 0;
-            } else {
-                unsorted |= d0 < 0;
-                if pending != 0 {
-                    // A checkpoint must start its run of equal columns, so that the first of
-                    // several segments with the same column is never behind it.
-                    if d0 > 0 {
-                        ix.checkpoints.push(Checkpoint {
-                            offset: pending,
-                            prev_gen_col: before as u32,
-                            first_gen_col: gen_col as u32,
-                            state: state_of([a0 - e0, a1 - e1, a2 - e2, a3 - e3]),
-                        });
-                        in_block = 0;
-                        if let Some(s) = stop
-                            && s.line == line
-                            && gen_col > i64::from(s.col)
-                        {
-                            stop = None;
-                            let from = pending as usize - base;
-                            if !unsorted && stops_here(&bytes[from..], s.min_rest) {
-                                // The chunk ends before this segment, which the checkpoint
-                                // just made starts.
-                                ix.end = pending;
-                                gen_col = before;
-                                break;
+    }
+    macro_rules! state_now {
+        () => {{
+            let [x0, x1, x2, x3] = acc!();
+            state_of([x0 - e0, x1 - e1, x2 - e2, x3 - e3])
+        }};
+    }
+    // Each shape of segment goes through `segment!` on its own, so that its values flow
+    // straight into the accumulators (a shared tail kept them all live across one join).
+    macro_rules! segment {
+        ($len:expr, $sep:expr, $d0:expr, $d1:expr, $d2:expr, $d3:expr, $d4:expr, $fields:expr) => {{
+            let (d0, d1, d2, d3, d4, fields): (i64, i64, i64, i64, i64, u8) =
+                ($d0, $d1, $d2, $d3, $d4, $fields);
+            let len: usize = $len;
+            pos += len;
+            gen_col += d0;
+            if d0 <= 0 || in_block >= CHECKPOINT_EVERY {
+                if partial {
+                    // Relative to a column this chunk does not know: `stitch` checks these.
+                    partial_min = partial_min.min(gen_col);
+                    partial_first.get_or_insert(gen_col);
+                } else if gen_col < 0 {
+                    return Err(());
+                }
+                if first_of_partial {
+                    first_of_partial = false;
+                    in_block = 0;
+                } else {
+                    unsorted |= d0 < 0;
+                    if in_block >= CHECKPOINT_EVERY {
+                        let at = if empty_from != 0 {
+                            empty_from
+                        } else {
+                            (base + pos - len) as u32
+                        };
+                        empty_from = 0;
+                        // A checkpoint must start its run of equal columns, so that the first
+                        // of several segments with the same column is never behind it.
+                        if d0 > 0 {
+                            let before = gen_col - d0;
+                            ix.checkpoints.push(Checkpoint {
+                                offset: at,
+                                prev_gen_col: before as u32,
+                                first_gen_col: gen_col as u32,
+                                state: state_now!(),
+                            });
+                            block_base += u64::from(in_block);
+                            in_block = 0;
+                            if let Some(s) = stop
+                                && s.line == line
+                                && gen_col > i64::from(s.col)
+                            {
+                                stop = None;
+                                let from = at as usize - base;
+                                if !unsorted && stops_here(&bytes[from..], s.min_rest) {
+                                    // The chunk ends before this segment, which the checkpoint
+                                    // just made starts.
+                                    ix.end = at;
+                                    gen_col = before;
+                                    break;
+                                }
                             }
                         }
                     }
-                    pending = 0;
+                }
+            }
+            if fields >= 4 {
+                a0 += d1;
+                if fields == 5 {
+                    a3 += d4;
+                }
+                if ABSOLUTE {
+                    lc = lc.wrapping_add(((d2 << 32) + d3) as u64);
+                    let bad = (a0 as u64 >= limits.0)
+                        | (lc & HALF_SIGNS != 0)
+                        | ((fields == 5) & (a3 as u64 >= limits.1));
+                    if bad && !(LEARN && learn(&mut limits, &acc!(), fields)) {
+                        return Err(());
+                    }
+                } else {
+                    a1 += d2;
+                    a2 += d3;
+                    // As in `index_chunk_into`: one branch, taken when a value leaves its range.
+                    let out = !seen[0]
+                        | ((a0 - min[0]) as u64 > (max[0] - min[0]) as u64)
+                        | ((a1 - min[1]) as u64 > (max[1] - min[1]) as u64)
+                        | ((a2 - min[2]) as u64 > (max[2] - min[2]) as u64)
+                        | ((fields == 5)
+                            & (!seen[1] | ((a3 - min[3]) as u64 > (max[3] - min[3]) as u64)));
+                    if out {
+                        start_ranges(&mut min, &mut max, &mut seen, [a0, a1, a2, a3], fields);
+                        widen(&mut min, &mut max, [a0, a1, a2, a3], fields);
+                    }
+                }
+            }
+            in_block += 1;
+            if $sep == Some(&b',') {
+                pos += 1;
+            }
+            continue;
+        }};
+    }
+    let v = |b: u8| i64::from(ONE_DIGIT[b as usize]);
+    let sep = |b: u8| b == b',' || b == b';';
+    while pos < n {
+        // The shapes of most segments of real maps (see `fast_segment`).
+        if let Some(w) = bytes.get(pos..pos + 6) {
+            let w: &[u8; 6] = w.try_into().unwrap_or(&[0; 6]);
+            if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize]) < 32 {
+                let c3 = CLASS[w[3] as usize];
+                if c3 < 32 {
+                    if sep(w[4]) {
+                        segment!(4, Some(&w[4]), v(w[0]), v(w[1]), v(w[2]), v(w[3]), 0, 4);
+                    }
+                    if CLASS[w[4] as usize] < 32 && sep(w[5]) {
+                        segment!(
+                            5,
+                            Some(&w[5]),
+                            v(w[0]),
+                            v(w[1]),
+                            v(w[2]),
+                            v(w[3]),
+                            v(w[4]),
+                            5
+                        );
+                    }
+                    if let Some((d4, len)) = long_name(bytes, pos) {
+                        // `$sep` is read after `pos` moved past the segment.
+                        segment!(
+                            len,
+                            bytes.get(pos),
+                            v(w[0]),
+                            v(w[1]),
+                            v(w[2]),
+                            v(w[3]),
+                            d4,
+                            5
+                        );
+                    }
+                } else if c3 < 64 {
+                    let c4 = CLASS[w[4] as usize];
+                    if c4 < 32 && sep(w[5]) {
+                        let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
+                        segment!(5, Some(&w[5]), v(w[0]), v(w[1]), v(w[2]), d3, 0, 4);
+                    }
                 }
             }
         }
-        if fields >= 4 {
-            a0 += d1;
-            a1 += d2;
-            a2 += d3;
-            a3 += d4;
-            if ABSOLUTE {
-                let bad = (a0 as u64 >= limits.0)
-                    | ((a1 as u64 | a2 as u64) > i32::MAX as u64)
-                    | ((fields == 5) & (a3 as u64 >= limits.1));
-                if bad && !(LEARN && learn(&mut limits, &[a0, a1, a2, a3], fields)) {
-                    return Err(());
-                }
-            } else {
-                // As in `index_chunk_into`: one branch, taken when a value leaves its range.
-                let out = !seen[0]
-                    | ((a0 - min[0]) as u64 > (max[0] - min[0]) as u64)
-                    | ((a1 - min[1]) as u64 > (max[1] - min[1]) as u64)
-                    | ((a2 - min[2]) as u64 > (max[2] - min[2]) as u64)
-                    | ((fields == 5)
-                        & (!seen[1] | ((a3 - min[3]) as u64 > (max[3] - min[3]) as u64)));
-                if out {
-                    start_ranges(&mut min, &mut max, &mut seen, [a0, a1, a2, a3], fields);
-                    widen(&mut min, &mut max, [a0, a1, a2, a3], fields);
-                }
+        let b = bytes[pos];
+        if b == b';' {
+            if partial {
+                (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
             }
-        }
-        segments += 1;
-        in_block += 1;
-        if bytes.get(pos) == Some(&b',') {
+            close_line(ix, unsorted, line, partial);
+            partial = false;
+            ix.has_semi = true;
             pos += 1;
-            if in_block >= CHECKPOINT_EVERY {
-                pending = (base + pos) as u32;
+            line += 1;
+            gen_col = 0;
+            if first_of_partial {
+                first_of_partial = false;
+                in_block = 0;
             }
+            block_base += u64::from(in_block);
+            in_block = 0;
+            unsorted = false;
+            empty_from = 0;
+            line_start_segments = block_base;
+            ix.lines.push(LineEntry {
+                start: (base + pos) as u32,
+                first_cp: ix.checkpoints.len() as u32,
+                state: state_now!(),
+            });
+            continue;
         }
+        if b == b',' {
+            if in_block >= CHECKPOINT_EVERY && empty_from == 0 && !first_of_partial {
+                empty_from = (base + pos) as u32;
+            }
+            pos += 1;
+            continue;
+        }
+        let (d, fields, p) = segment_by_terms(bytes, pos).map_err(|_| ())?;
+        segment!(p - pos, bytes.get(p), d[0], d[1], d[2], d[3], d[4], fields);
     }
     if partial {
         (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
     }
     close_line(ix, unsorted, line, partial);
+    if first_of_partial {
+        in_block = 0;
+    }
+    let segments = block_base + u64::from(in_block);
+    let [x0, x1, x2, x3] = acc!();
     ix.last_gen = gen_col;
     ix.last_line_has_segment = segments > line_start_segments;
-    ix.total = [a0 - e0, a1 - e1, a2 - e2, a3 - e3];
+    ix.total = [x0 - e0, x1 - e1, x2 - e2, x3 - e3];
     ix.segments = segments;
     set_ranges::<LEARN>(ix, (min, max), seen, limits);
     Ok(())
