@@ -578,32 +578,38 @@ fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8
 /// moved far): its value and the segment's length.
 #[inline(always)]
 fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
+    // Plain `if`s, not `bool::then` closures: a closure here was left a call of its own.
     let w: &[u8; 5] = bytes.get(pos + 4..pos + 9)?.try_into().ok()?;
+    let sep = |b: u8| b == b',' || b == b';';
     let (e0, e1) = (CLASS[w[0] as usize], CLASS[w[1] as usize]);
     // `e0` must continue (a one-digit fifth term followed by more is not a segment).
     if !(32..64).contains(&e0) || e1 >= 64 {
         return None;
     }
     if e1 < 32 {
-        return (w[2] == b',' || w[2] == b';')
-            .then(|| (unsign(u64::from(e0 & 31) | (u64::from(e1) << 5)), 6));
+        if !sep(w[2]) {
+            return None;
+        }
+        return Some((unsign(u64::from(e0 & 31) | (u64::from(e1) << 5)), 6));
     }
     let e2 = CLASS[w[2] as usize];
     if e2 < 32 {
-        return (w[3] == b',' || w[3] == b';').then(|| {
-            let value = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5) | (u64::from(e2) << 10);
-            (unsign(value), 7)
-        });
+        if !sep(w[3]) {
+            return None;
+        }
+        let value = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5) | (u64::from(e2) << 10);
+        return Some((unsign(value), 7));
     }
     // Four digits (maps with tens of thousands of names).
     let e3 = CLASS[w[3] as usize];
-    (e2 < 64 && e3 < 32 && (w[4] == b',' || w[4] == b';')).then(|| {
-        let value = u64::from(e0 & 31)
-            | (u64::from(e1 & 31) << 5)
-            | (u64::from(e2 & 31) << 10)
-            | (u64::from(e3) << 15);
-        (unsign(value), 8)
-    })
+    if e2 >= 64 || e3 >= 32 || !sep(w[4]) {
+        return None;
+    }
+    let value = u64::from(e0 & 31)
+        | (u64::from(e1 & 31) << 5)
+        | (u64::from(e2 & 31) << 10)
+        | (u64::from(e3) << 15);
+    Some((unsign(value), 8))
 }
 
 /// A segment at `pos` decoded term by term (any the fast path does not take): its values,
