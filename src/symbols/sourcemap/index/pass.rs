@@ -697,10 +697,10 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     let mut line_start_segments = 0u64;
     let mut line = 0u32;
     let mut unsorted = false;
-    // A checkpoint is due at a segment when the block before it is full (`in_block` reaches
-    // [`CHECKPOINT_EVERY`] only past a comma: a `;` clears it). It starts after that comma, or
-    // at the first of empty segments between (`empty_from`, 0 for none: a checkpoint offset
-    // follows a comma).
+    // A checkpoint is due at a segment when the block before it is full (`in_block` at
+    // [`CHECKPOINT_EVERY`]; a `;` empties it, so the full block and the segment are on one
+    // line). It starts after the comma before the segment, or at the first of empty segments
+    // between (`empty_from`, 0 for none: a checkpoint offset follows a comma).
     let mut empty_from = 0u32;
     let mut partial = !ABSOLUTE && ix.mid_line;
     // The first segment of a continued line takes the rare path too (`in_block` is full until
