@@ -547,6 +547,10 @@ fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
 /// values `(d0, d1, d2, d3, d4, fields, length)`, `d4` 0 for four. `None` for any other
 /// segment, and near the end. Each shape is a branch: the CPU runs ahead on the predicted
 /// length of a segment (a decoder without branches was slower, see `benches/README.md`).
+///
+/// The general pass uses it; [`index_lean`] takes the same shapes inline, each followed by
+/// its own copy of the loop's tail (returning the values to one tail cost it registers), and
+/// the tests hold the two passes to each other.
 #[inline(always)]
 fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8, usize)> {
     let w: &[u8; 6] = bytes.get(pos..pos + 6)?.try_into().ok()?;
