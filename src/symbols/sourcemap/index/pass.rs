@@ -739,12 +739,28 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             state: State::default(),
         });
     }
+    // With ABSOLUTE, the source and name indices are packed as `lc` is, each with its count:
+    // the index in the low half, the count less one less the index in the high, so that an
+    // index out of `0..count` sets one of the halves' sign bits. A delta `d` is added as
+    // `d - (d << 32)`. (Counts are capped at 2^31: no larger value passes `state_of`.)
+    let bound = |v: i64, count: u64| {
+        let high = count.min(1 << 31) as i64 - 1 - v;
+        ((high as u64) << 32).wrapping_add(v as u64)
+    };
+    let step = |d: i64| d.wrapping_sub(d << 32) as u64;
+    let mut sa = bound(a0, limits.0);
+    let mut na = bound(a3, limits.1);
     // The accumulators, entering values included (with ABSOLUTE, from `lc`: read only where
     // its halves passed the check).
     macro_rules! acc {
         () => {
             if ABSOLUTE {
-                [a0, (lc >> 32) as i64, (lc & 0xffff_ffff) as i64, a3]
+                [
+                    (sa & 0xffff_ffff) as i64,
+                    (lc >> 32) as i64,
+                    (lc & 0xffff_ffff) as i64,
+                    (na & 0xffff_ffff) as i64,
+                ]
             } else {
                 [a0, a1, a2, a3]
             }
@@ -816,19 +832,26 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                 }
             }
             if fields >= 4 {
-                a0 += d1;
-                if fields == 5 {
-                    a3 += d4;
-                }
                 if ABSOLUTE {
+                    sa = sa.wrapping_add(step(d1));
                     lc = lc.wrapping_add(((d2 << 32) + d3) as u64);
-                    let bad = (a0 as u64 >= limits.0)
-                        | (lc & HALF_SIGNS != 0)
-                        | ((fields == 5) & (a3 as u64 >= limits.1));
-                    if bad && !(LEARN && learn(&mut limits, &acc!(), fields)) {
-                        return Err(());
+                    let mut signs = sa | lc;
+                    if fields == 5 {
+                        na = na.wrapping_add(step(d4));
+                        signs |= na;
+                    }
+                    if signs & HALF_SIGNS != 0 {
+                        if !(LEARN && learn(&mut limits, &acc!(), fields)) {
+                            return Err(());
+                        }
+                        let [x0, _, _, x3] = acc!();
+                        (sa, na) = (bound(x0, limits.0), bound(x3, limits.1));
                     }
                 } else {
+                    a0 += d1;
+                    if fields == 5 {
+                        a3 += d4;
+                    }
                     a1 += d2;
                     a2 += d3;
                     // As in `index_chunk_into`: one branch, taken when a value leaves its range.

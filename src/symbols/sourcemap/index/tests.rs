@@ -456,6 +456,7 @@ fn lean_pass_equals_the_general_one() {
         for counts in [
             None,
             Some((6, 4)),
+            Some((6, 0)),
             Some((400, 40)),
             Some((1 << 20, 1 << 20)),
         ] {
