@@ -558,6 +558,45 @@ mod tests {
         assert_eq!(v[3], None);
     }
 
+    /// Strings of every length up to 52 bytes, with an escaped quote, backslash or line end
+    /// (or none) at every position, read as serde_json reads them: in an array, and each alone
+    /// at the very end of the input.
+    #[test]
+    fn strings_of_every_length_end_where_serde_json_says() {
+        let mut items = Vec::new();
+        for len in 0..52 {
+            items.push("x".repeat(len));
+            for at in 0..=len {
+                for escape in ["\\\"", "\\\\", "\\n"] {
+                    let mut item = "x".repeat(len);
+                    item.insert_str(at, escape);
+                    items.push(item);
+                }
+            }
+        }
+        let doc = format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| format!("\"{i}\""))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let theirs: Vec<String> = serde_json::from_str(&doc).unwrap();
+        let ours = Scanner::new(doc.as_bytes(), 0).string_array().unwrap();
+        assert_eq!(ours.len(), theirs.len());
+        for (ours, theirs) in ours.iter().zip(&theirs) {
+            assert_eq!(ours.unwrap().decode(doc.as_bytes()), *theirs);
+        }
+        for item in &items {
+            let alone = format!("\"{item}\"");
+            let theirs: String = serde_json::from_str(&alone).unwrap();
+            let ours = Scanner::new(alone.as_bytes(), 0).string().unwrap();
+            assert_eq!(ours.decode(alone.as_bytes()), theirs, "{alone}");
+            assert_eq!(ours.end as usize, alone.len() - 1);
+        }
+    }
+
     /// Line lengths read from the escaped form equal those of the decoded text, for escapes,
     /// `\r\n` pairs across word boundaries, multi-byte characters and strings of every
     /// length around a word; raw line ends (not valid JSON, read as line ends all the same)
