@@ -548,9 +548,9 @@ fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
 /// segment, and near the end. Each shape is a branch: the CPU runs ahead on the predicted
 /// length of a segment (a decoder without branches was slower, see `benches/README.md`).
 ///
-/// The general pass uses it; [`index_lean`] takes the same shapes inline, each followed by
-/// its own copy of the loop's tail (returning the values to one tail cost it registers), and
-/// the tests hold the two passes to each other.
+/// The general pass uses it; [`index_lean`] takes the same shapes inline, and a name after
+/// a two-digit fourth term too, each followed by its own copy of the loop's tail (returning
+/// the values to one tail cost it registers), and the tests hold the two passes to each other.
 #[inline(always)]
 fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8, usize)> {
     let w: &[u8; 6] = bytes.get(pos..pos + 6)?.try_into().ok()?;
@@ -913,9 +913,31 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                     }
                 } else if c3 < 64 {
                     let c4 = CLASS[w[4] as usize];
-                    if c4 < 32 && sep(w[5]) {
+                    if c4 < 32 {
                         let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
-                        segment!(5, Some(&w[5]), v(w[0]), v(w[1]), v(w[2]), d3, 0, 4);
+                        if sep(w[5]) {
+                            segment!(5, Some(&w[5]), v(w[0]), v(w[1]), v(w[2]), d3, 0, 4);
+                        }
+                        // A name after it: one digit, or two to four (`long_name` reads a
+                        // name at its `pos + 4`).
+                        if CLASS[w[5] as usize] < 32
+                            && let Some(s) = bytes.get(pos + 6)
+                            && sep(*s)
+                        {
+                            segment!(6, Some(s), v(w[0]), v(w[1]), v(w[2]), d3, v(w[5]), 5);
+                        }
+                        if let Some((d4, len)) = long_name(bytes, pos + 1) {
+                            segment!(
+                                len + 1,
+                                bytes.get(pos),
+                                v(w[0]),
+                                v(w[1]),
+                                v(w[2]),
+                                d3,
+                                d4,
+                                5
+                            );
+                        }
                     }
                 }
             }
