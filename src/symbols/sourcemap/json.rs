@@ -146,6 +146,27 @@ impl StrRef {
         }
         unescape(raw).map(Cow::Owned)
     }
+
+    /// [`Self::decode_strict`]'s bytes, for `mappings`: a string whose only escapes are `\/`
+    /// (hermesc's) and whose bytes are all printable ASCII, as any valid `mappings`, is copied
+    /// and checked in one pass, without building a `str` (the UTF-8 check was a pass of its
+    /// own); any other is decoded by `decode_strict`.
+    pub fn decode_strict_bytes(self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let raw = bytes.get(self.range())?;
+        if self.escaped
+            && let Some(out) = copy_slashes(raw)
+        {
+            // The smallest and largest byte (computed in vector registers).
+            let (lo, hi) = out
+                .iter()
+                .fold((u8::MAX, 0), |(lo, hi), &b| (lo.min(b), hi.max(b)));
+            if lo >= 0x20 && hi < 0x80 {
+                return Some(out);
+            }
+        }
+        self.decode_strict(bytes)
+            .map(|s| s.into_owned().into_bytes())
+    }
 }
 
 /// Decodes JSON string contents (between the quotes) with its escapes.
@@ -199,6 +220,18 @@ fn unescape_lenient(raw: &[u8]) -> String {
 /// `mappings` so): the runs between them copied, not parsed. `None` when it has another
 /// escape; `Some(None)` when it is not a valid JSON string.
 fn unescape_slashes(raw: &[u8]) -> Option<Option<String>> {
+    let out = copy_slashes(raw)?;
+    // A control character must be escaped in JSON. (The smallest byte, not `any`: a minimum
+    // is computed in vector registers, an early-exit search a byte at a time.)
+    if out.iter().copied().min().is_some_and(|b| b < 0x20) {
+        return Some(None);
+    }
+    Some(String::from_utf8(out).ok())
+}
+
+/// String contents whose only escapes are `\/`, with each copied as `/` (the runs between
+/// them copied whole); `None` when there is another escape.
+fn copy_slashes(raw: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(raw.len());
     let mut from = 0;
     for at in memchr::memchr_iter(b'\\', raw) {
@@ -210,12 +243,7 @@ fn unescape_slashes(raw: &[u8]) -> Option<Option<String>> {
         from = at + 2;
     }
     out.extend_from_slice(&raw[from..]);
-    // A control character must be escaped in JSON. (The smallest byte, not `any`: a minimum
-    // is computed in vector registers, an early-exit search a byte at a time.)
-    if out.iter().copied().min().is_some_and(|b| b < 0x20) {
-        return Some(None);
-    }
-    Some(String::from_utf8(out).ok())
+    Some(out)
 }
 
 /// The bytes [`Scanner::skip_value`] stops at inside a container: `"`, brackets and braces.
@@ -517,10 +545,14 @@ impl<'a> Scanner<'a> {
 mod tests {
 
     /// Strings whose only escapes are `\/` are copied, every other one parsed by serde_json:
-    /// both decode as serde_json does, invalid strings included.
+    /// both decode as serde_json does, invalid strings included, as text and as `mappings`'
+    /// bytes.
     #[test]
     fn slash_escapes_decode_as_serde_json_does() {
-        let cases: [&[u8]; 12] = [
+        let cases: [&[u8]; 15] = [
+            b"",
+            b"\\/\x7f",
+            b"\\/\x80",
             br"AAAA,IAA\/D",
             br"\/\/\/",
             br"a\/",
@@ -540,6 +572,17 @@ mod tests {
             quoted.push(b'"');
             let theirs = serde_json::from_slice::<String>(&quoted).ok();
             assert_eq!(unescape(raw), theirs, "{:?}", String::from_utf8_lossy(raw));
+            let whole = StrRef {
+                start: 1,
+                end: quoted.len() as u32 - 1,
+                escaped: true,
+            };
+            assert_eq!(
+                whole.decode_strict_bytes(&quoted),
+                theirs.map(String::into_bytes),
+                "{:?}",
+                String::from_utf8_lossy(raw)
+            );
         }
         assert!(unescape_slashes(br"\/\/").is_some());
         assert!(unescape_slashes(br"\n").is_none());

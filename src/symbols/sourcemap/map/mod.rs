@@ -364,9 +364,9 @@ impl SourceMap {
         let names = raw.names.unwrap_or_default();
         let mappings = if mappings_ref.escaped {
             let decoded = mappings_ref
-                .decode_strict(bytes)
+                .decode_strict_bytes(bytes)
                 .ok_or_else(|| Error::at(ErrorKind::BadJson, mappings_ref.start as usize))?;
-            Mappings::Owned(decoded.into_owned().into_bytes())
+            Mappings::Owned(decoded)
         } else {
             Mappings::InBlob(mappings_ref.range())
         };
