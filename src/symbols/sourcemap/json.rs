@@ -148,9 +148,9 @@ impl StrRef {
     }
 
     /// [`Self::decode_strict`]'s bytes, for `mappings`: a string whose only escapes are `\/`
-    /// (hermesc's) and whose bytes are all printable ASCII, as any valid `mappings`, is copied
-    /// and checked in one pass, without building a `str` (the UTF-8 check was a pass of its
-    /// own); any other is decoded by `decode_strict`.
+    /// (hermesc's) and whose bytes are all ASCII from the space up, as any valid `mappings`,
+    /// is copied and checked in one pass, without building a `str` (the UTF-8 check was a
+    /// pass of its own); any other is decoded by `decode_strict`.
     pub fn decode_strict_bytes(self, bytes: &[u8]) -> Option<Vec<u8>> {
         let raw = bytes.get(self.range())?;
         if self.escaped
@@ -601,9 +601,9 @@ mod tests {
         assert_eq!(v[3], None);
     }
 
-    /// Strings of every length up to 52 bytes, with an escaped quote, backslash or line end
-    /// (or none) at every position, read as serde_json reads them: in an array, and each alone
-    /// at the very end of the input.
+    /// Short strings of every length (up to 51 characters), with an escaped quote, backslash
+    /// or line end (or none) at every position, read as serde_json reads them: in an array,
+    /// and each alone at the very end of the input.
     #[test]
     fn strings_of_every_length_end_where_serde_json_says() {
         let mut items = Vec::new();
