@@ -750,8 +750,8 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     let step = |d: i64| d.wrapping_sub(d << 32) as u64;
     let mut sa = bound(a0, limits.0);
     let mut na = bound(a3, limits.1);
-    // The accumulators, entering values included (with ABSOLUTE, from `lc`: read only where
-    // its halves passed the check).
+    // The accumulators, entering values included (with ABSOLUTE, from `sa`, `lc` and `na`:
+    // read only where their halves passed the check).
     macro_rules! acc {
         () => {
             if ABSOLUTE {
