@@ -541,6 +541,39 @@ fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
     }
 }
 
+/// The tables of [`index_lean`]'s plain-segment loop, in one static so that one register
+/// addresses them all: [`CLASS`] and [`ONE_DIGIT`] again, and a one-digit term's value as
+/// the loop adds it to a packed register (see there): a source or name index's step
+/// `d - (d << 32)` (`steps[0]`), an original line's `d << 32` (`steps[1]`) and a generated
+/// column's `d` with one more segment in the block (`cols`), by byte (0 in `steps` for a byte
+/// that is not a one-digit term).
+struct LeanTables {
+    steps: [[u64; 256]; 2],
+    cols: [i64; 256],
+    class: [u8; 256],
+    one: [i8; 256],
+}
+
+static LEAN: LeanTables = build_lean();
+
+const fn build_lean() -> LeanTables {
+    let mut t = LeanTables {
+        steps: [[0; 256]; 2],
+        cols: [0; 256],
+        class: CLASS,
+        one: ONE_DIGIT,
+    };
+    let mut b = 0;
+    while b < 256 {
+        let d = ONE_DIGIT[b] as i64;
+        t.steps[0][b] = d.wrapping_sub(d << 32) as u64;
+        t.steps[1][b] = (d << 32) as u64;
+        t.cols[b] = d + (1 << 40);
+        b += 1;
+    }
+    t
+}
+
 /// A segment at `pos` of the shapes most segments of real maps have, followed by a separator:
 /// four or five terms of one digit, the fourth of two digits in a four-term segment (Hermes
 /// maps' original columns), or the fifth of two to four (a name far from the last). Its
@@ -582,10 +615,16 @@ fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8
 /// moved far): its value and the segment's length.
 #[inline(always)]
 fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
+    long_name_in(&CLASS, bytes, pos)
+}
+
+/// [`long_name`] with the class table given (the copy in [`LEAN`], in the plain loop).
+#[inline(always)]
+fn long_name_in(class: &[u8; 256], bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
     // Plain `if`s, not `bool::then` closures: a closure here was left a call of its own.
     let w: &[u8; 5] = bytes.get(pos + 4..pos + 9)?.try_into().ok()?;
     let sep = |b: u8| b == b',' || b == b';';
-    let (e0, e1) = (CLASS[w[0] as usize], CLASS[w[1] as usize]);
+    let (e0, e1) = (class[w[0] as usize], class[w[1] as usize]);
     // `e0` must continue (a one-digit fifth term followed by more is not a segment).
     if !(32..64).contains(&e0) || e1 >= 64 {
         return None;
@@ -596,7 +635,7 @@ fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
         }
         return Some((unsign(u64::from(e0 & 31) | (u64::from(e1) << 5)), 6));
     }
-    let e2 = CLASS[w[2] as usize];
+    let e2 = class[w[2] as usize];
     if e2 < 32 {
         if !sep(w[3]) {
             return None;
@@ -605,7 +644,7 @@ fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
         return Some((unsign(value), 7));
     }
     // Four digits (maps with tens of thousands of names).
-    let e3 = CLASS[w[3] as usize];
+    let e3 = class[w[3] as usize];
     if e2 >= 64 || e3 >= 32 || !sep(w[4]) {
         return None;
     }
@@ -876,9 +915,94 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
     }
     let v = |b: u8| i64::from(ONE_DIGIT[b as usize]);
     let sep = |b: u8| b == b',' || b == b';';
-    while pos < n {
+    loop {
+        if ABSOLUTE {
+            // Plain segments: a common shape (see `fast_segment`), a column after the last,
+            // no checkpoint due, every value in range. Anything else leaves this loop for the
+            // code below, which takes the separator or the segment at `pos` again. In the loop
+            // the generated column and the block's count are one register `g`, the count from
+            // bit 40: a run adds at most `CHECKPOINT_EVERY` columns of one digit, so the column
+            // stays below 2^40 from below 2^39.
+            if n >= 8 && gen_col < 1 << 39 {
+                let t = &LEAN;
+                let limit = n - 8;
+                let mut g = gen_col + (i64::from(in_block) << 40);
+                macro_rules! plain {
+                    ($len:expr, $next:expr, $w0:expr, $src:expr, $lc:expr, $name:expr) => {{
+                        if t.one[$w0 as usize] <= 0 || g >= i64::from(CHECKPOINT_EVERY) << 40 {
+                            break;
+                        }
+                        let (src, lcd, name): (u64, u64, u64) = ($src, $lc, $name);
+                        sa = sa.wrapping_add(src);
+                        lc = lc.wrapping_add(lcd);
+                        na = na.wrapping_add(name);
+                        if (sa | lc | na) & HALF_SIGNS != 0 {
+                            sa = sa.wrapping_sub(src);
+                            lc = lc.wrapping_sub(lcd);
+                            na = na.wrapping_sub(name);
+                            break;
+                        }
+                        g += t.cols[$w0 as usize];
+                        let len: usize = $len;
+                        pos += len + usize::from($next == Some(&b','));
+                        continue;
+                    }};
+                }
+                while pos <= limit {
+                    let w: &[u8; 8] = bytes[pos..pos + 8].try_into().unwrap_or(&[0; 8]);
+                    let class = |k: usize| t.class[w[k] as usize];
+                    if (class(0) | class(1) | class(2)) >= 32 {
+                        break;
+                    }
+                    let (src, ln) = (t.steps[0][w[1] as usize], t.steps[1][w[2] as usize]);
+                    let c3 = class(3);
+                    if c3 < 32 {
+                        let lc3 = ln.wrapping_add(t.one[w[3] as usize] as u64);
+                        if sep(w[4]) {
+                            plain!(4, Some(&w[4]), w[0], src, lc3, 0);
+                        }
+                        if class(4) < 32 && sep(w[5]) {
+                            plain!(5, Some(&w[5]), w[0], src, lc3, t.steps[0][w[4] as usize]);
+                        }
+                        if let Some((d4, len)) = long_name_in(&t.class, bytes, pos) {
+                            plain!(len, bytes.get(pos + len), w[0], src, lc3, step(d4));
+                        }
+                    } else if c3 < 64 {
+                        let c4 = class(4);
+                        if c4 < 32 {
+                            let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
+                            let lc3 = ln.wrapping_add(d3 as u64);
+                            if sep(w[5]) {
+                                plain!(5, Some(&w[5]), w[0], src, lc3, 0);
+                            }
+                            if class(5) < 32 && sep(w[6]) {
+                                plain!(6, Some(&w[6]), w[0], src, lc3, t.steps[0][w[5] as usize]);
+                            }
+                            if let Some((d4, len)) = long_name_in(&t.class, bytes, pos + 1) {
+                                plain!(len + 1, bytes.get(pos + len + 1), w[0], src, lc3, step(d4));
+                            }
+                        }
+                    }
+                    break;
+                }
+                (gen_col, in_block) = (g & ((1 << 40) - 1), (g >> 40) as u32);
+            }
+            if pos >= n {
+                break;
+            }
+            // A separator, or a segment the loop above did not take.
+            let b = bytes[pos];
+            if b != b';'
+                && b != b','
+                && let Some((d0, d1, d2, d3, d4, fields, len)) = fast_segment(bytes, pos)
+            {
+                segment!(len, bytes.get(pos), d0, d1, d2, d3, d4, fields);
+            }
+        } else if pos >= n {
+            break;
+        }
         // The shapes of most segments of real maps (see `fast_segment`).
-        if let Some(w) = bytes.get(pos..pos + 6) {
+        if !ABSOLUTE && let Some(w) = bytes.get(pos..pos + 6) {
             let w: &[u8; 6] = w.try_into().unwrap_or(&[0; 6]);
             if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize]) < 32 {
                 let c3 = CLASS[w[3] as usize];
