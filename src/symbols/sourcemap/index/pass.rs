@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::symbols::sourcemap::vlq::{BAD, ONE_DIGIT};
+use std::hint::black_box;
 
 /// Indexes one chunk of `mappings` (a range from [`split_chunks`], or the whole string);
 /// `sources` and `names` are the map's counts, used to check a chunk that starts at byte 0.
@@ -921,66 +922,147 @@ fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             // no checkpoint due, every value in range. Anything else leaves this loop for the
             // code below, which takes the separator or the segment at `pos` again. In the loop
             // the generated column and the block's count are one register `g`, the count from
-            // bit 40: a run adds at most `CHECKPOINT_EVERY` columns of one digit, so the column
-            // stays below 2^40 from below 2^39.
-            if n >= 8 && gen_col < 1 << 39 {
+            // bit 40: a run adds at most `CHECKPOINT_EVERY` columns of one or two digits (each
+            // below 2^9), so the column stays below 2^40 from below 2^39.
+            if n >= 12 && gen_col < 1 << 39 {
                 let t = &LEAN;
-                let limit = n - 8;
+                let limit = n - 12;
                 let mut g = gen_col + (i64::from(in_block) << 40);
+                // Ends a plain segment of `$len` bytes followed by `$next` (a separator): its
+                // source and original steps `$src` and `$lcd` are added, `$name` is added (a
+                // segment of four terms has none, and its name index is not checked: a map
+                // without names has one out of range from the start), every value checked,
+                // and `g` steps by `$cols`.
                 macro_rules! plain {
-                    ($len:expr, $next:expr, $w0:expr, $src:expr, $lc:expr, $name:expr) => {{
-                        if t.one[$w0 as usize] <= 0 || g >= i64::from(CHECKPOINT_EVERY) << 40 {
+                    ($len:expr, $next:expr, $cols:expr, $src:ident, $lcd:ident, $name:expr) => {{
+                        let name: Option<u64> = $name;
+                        let mut signs = sa | lc;
+                        if let Some(name) = name {
+                            na = na.wrapping_add(name);
+                            signs |= na;
+                        }
+                        if signs & HALF_SIGNS != 0 {
+                            if !LEARN {
+                                return Err(());
+                            }
+                            // The code below learns the larger count.
+                            sa = sa.wrapping_sub($src);
+                            lc = lc.wrapping_sub($lcd);
+                            na = na.wrapping_sub(name.unwrap_or(0));
                             break;
                         }
-                        let (src, lcd, name): (u64, u64, u64) = ($src, $lc, $name);
-                        sa = sa.wrapping_add(src);
-                        lc = lc.wrapping_add(lcd);
-                        na = na.wrapping_add(name);
-                        if (sa | lc | na) & HALF_SIGNS != 0 {
-                            sa = sa.wrapping_sub(src);
-                            lc = lc.wrapping_sub(lcd);
-                            na = na.wrapping_sub(name);
-                            break;
-                        }
-                        g += t.cols[$w0 as usize];
-                        let len: usize = $len;
-                        pos += len + usize::from($next == Some(&b','));
+                        g += $cols;
+                        pos += $len + usize::from($next == b',');
                         continue;
                     }};
                 }
                 while pos <= limit {
-                    let w: &[u8; 8] = bytes[pos..pos + 8].try_into().unwrap_or(&[0; 8]);
+                    let w: &[u8; 12] = bytes[pos..pos + 12].try_into().unwrap_or(&[0; 12]);
                     let class = |k: usize| t.class[w[k] as usize];
-                    if (class(0) | class(1) | class(2)) >= 32 {
-                        break;
+                    // The segment's end at `w[$k]`, or a name there.
+                    macro_rules! name {
+                        ($k:expr, $cols:expr, $src:ident, $lcd:ident) => {{
+                            if sep(w[$k]) {
+                                plain!($k, w[$k], $cols, $src, $lcd, None);
+                            }
+                            let e0 = class($k);
+                            if e0 < 32 {
+                                if sep(w[$k + 1]) {
+                                    let d4 = t.steps[0][w[$k] as usize];
+                                    plain!($k + 1, w[$k + 1], $cols, $src, $lcd, Some(d4));
+                                }
+                            } else if e0 < 64 {
+                                let e1 = class($k + 1);
+                                if e1 < 32 {
+                                    if sep(w[$k + 2]) {
+                                        let d4 = unsign(u64::from(e0 & 31) | (u64::from(e1) << 5));
+                                        plain!(
+                                            $k + 2,
+                                            w[$k + 2],
+                                            $cols,
+                                            $src,
+                                            $lcd,
+                                            Some(step(d4))
+                                        );
+                                    }
+                                } else if e1 < 64 {
+                                    let e2 = class($k + 2);
+                                    let low = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5);
+                                    if e2 < 32 {
+                                        if sep(w[$k + 3]) {
+                                            let d4 = unsign(low | (u64::from(e2) << 10));
+                                            plain!(
+                                                $k + 3,
+                                                w[$k + 3],
+                                                $cols,
+                                                $src,
+                                                $lcd,
+                                                Some(step(d4))
+                                            );
+                                        }
+                                    } else if e2 < 64 {
+                                        let e3 = class($k + 3);
+                                        if e3 < 32 && sep(w[$k + 4]) {
+                                            let high =
+                                                (u64::from(e2 & 31) << 10) | (u64::from(e3) << 15);
+                                            let d4 = unsign(low | high);
+                                            plain!(
+                                                $k + 4,
+                                                w[$k + 4],
+                                                $cols,
+                                                $src,
+                                                $lcd,
+                                                Some(step(d4))
+                                            );
+                                        }
+                                    }
+                                }
+                            }
+                        }};
                     }
-                    let (src, ln) = (t.steps[0][w[1] as usize], t.steps[1][w[2] as usize]);
-                    let c3 = class(3);
-                    if c3 < 32 {
-                        let lc3 = ln.wrapping_add(t.one[w[3] as usize] as u64);
-                        if sep(w[4]) {
-                            plain!(4, Some(&w[4]), w[0], src, lc3, 0);
-                        }
-                        if class(4) < 32 && sep(w[5]) {
-                            plain!(5, Some(&w[5]), w[0], src, lc3, t.steps[0][w[4] as usize]);
-                        }
-                        if let Some((d4, len)) = long_name_in(&t.class, bytes, pos) {
-                            plain!(len, bytes.get(pos + len), w[0], src, lc3, step(d4));
-                        }
-                    } else if c3 < 64 {
-                        let c4 = class(4);
-                        if c4 < 32 {
-                            let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
-                            let lc3 = ln.wrapping_add(d3 as u64);
-                            if sep(w[5]) {
-                                plain!(5, Some(&w[5]), w[0], src, lc3, 0);
+                    // The terms after the first, which ends before `w[$o]` with column delta
+                    // `$d0`: three of one digit, the third of two; then no name, or a name of
+                    // one to four digits. The source and original steps are added first and
+                    // taken back if the segment is not plain (through `black_box`: folded to
+                    // the values before, the sums took registers of their own).
+                    macro_rules! rest {
+                        ($o:literal, $d0:expr, $cols:expr) => {{
+                            if (class($o) | class($o + 1)) >= 32
+                                || $d0 <= 0
+                                || g >= i64::from(CHECKPOINT_EVERY) << 40
+                            {
+                                break;
                             }
-                            if class(5) < 32 && sep(w[6]) {
-                                plain!(6, Some(&w[6]), w[0], src, lc3, t.steps[0][w[5] as usize]);
+                            let src = t.steps[0][w[$o] as usize];
+                            sa = sa.wrapping_add(src);
+                            let c3 = class($o + 2);
+                            if c3 < 32 {
+                                let one = t.one[w[$o + 2] as usize] as u64;
+                                let lcd = t.steps[1][w[$o + 1] as usize].wrapping_add(one);
+                                lc = lc.wrapping_add(lcd);
+                                name!($o + 3, $cols, src, lcd);
+                                lc = black_box(lc).wrapping_sub(lcd);
+                            } else if c3 < 64 && class($o + 3) < 32 {
+                                let c4 = class($o + 3);
+                                let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
+                                let lcd = t.steps[1][w[$o + 1] as usize].wrapping_add(d3 as u64);
+                                lc = lc.wrapping_add(lcd);
+                                name!($o + 4, $cols, src, lcd);
+                                lc = black_box(lc).wrapping_sub(lcd);
                             }
-                            if let Some((d4, len)) = long_name_in(&t.class, bytes, pos + 1) {
-                                plain!(len + 1, bytes.get(pos + len + 1), w[0], src, lc3, step(d4));
-                            }
+                            sa = black_box(sa).wrapping_sub(src);
+                            break;
+                        }};
+                    }
+                    let c0 = class(0);
+                    if c0 < 32 {
+                        let b0 = w[0] as usize;
+                        rest!(1, t.one[b0], t.cols[b0]);
+                    } else if c0 < 64 {
+                        let c1 = class(1);
+                        if c1 < 32 {
+                            let d0 = unsign(u64::from(c0 & 31) | (u64::from(c1) << 5));
+                            rest!(2, d0, d0 + (1 << 40));
                         }
                     }
                     break;
