@@ -371,6 +371,8 @@ fn generated_mappings(seed: u64) -> Vec<u8> {
             let col = match next(100) {
                 0 => -(next(30) as i64) - 1,
                 1 => 0,
+                // Two digits.
+                2..=4 => next(495) as i64 + 16,
                 _ => next(15) as i64 + 1,
             };
             encode(&mut m, col);
@@ -392,7 +394,12 @@ fn generated_mappings(seed: u64) -> Vec<u8> {
                 } else {
                     (acc[2] + next(9) as i64 - 4).max(0)
                 },
-                next(4) as i64,
+                // Now and then far (a name of two to four digits).
+                if next(400) == 0 {
+                    next(500_000) as i64
+                } else {
+                    next(4) as i64
+                },
             ];
             for (f, target) in targets.into_iter().enumerate().take(fields - 1) {
                 // Now and then past the counts or negative.
@@ -424,6 +431,45 @@ fn generated_mappings(seed: u64) -> Vec<u8> {
 fn corpus_json(path: &str) -> serde_json::Value {
     let path = format!("{}/tests/fixtures/js/{path}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The lean pass takes every corpus map, with its own source and name counts, without handing
+/// it to the general pass (which finds the same, only slower), and its plain loop takes
+/// nearly every segment: the rest go term by term. The Hermes map has no names (a check of
+/// its name index on segments without one left every segment to the slow path).
+#[test]
+fn the_plain_loop_takes_nearly_every_segment_of_the_corpus_maps() {
+    use super::pass::{LEFT_BY_PLAIN, empty_chunk, index_lean};
+    for path in [
+        "pdfjs-dist-worker/pdf.worker.mjs.map",
+        "three-esbuild/three.min.js.map",
+        "metro-hermes/index.android.bundle.hbc.map",
+        "react-dom-server-esbuild/react-dom-server.min.js.map",
+    ] {
+        let json = corpus_json(path);
+        let m = json["mappings"].as_str().unwrap().as_bytes();
+        let count = |key: &str| json[key].as_array().map_or(0, |a| a.len() as u64);
+        let (sources, names) = (count("sources"), count("names"));
+        let segments = m
+            .split(|&b| b == b',' || b == b';')
+            .filter(|s| !s.is_empty());
+        let segments = segments.count() as u64;
+        for learn in [false, true] {
+            let mut ix = empty_chunk(m, 0..m.len());
+            LEFT_BY_PLAIN.with(|c| c.set(0));
+            let done = if learn {
+                index_lean::<true, true>(m, 0, (0, 0), [0; 4], None, None, &mut ix)
+            } else {
+                index_lean::<true, false>(m, 0, (sources, names), [0; 4], None, None, &mut ix)
+            };
+            assert!(done.is_ok(), "{path} {learn}");
+            let left = LEFT_BY_PLAIN.with(|c| c.get());
+            assert!(
+                left * 10 < segments,
+                "{path} {learn}: {left} of {segments} segments left by the plain loop"
+            );
+        }
+    }
 }
 
 /// The lean pass finds what the general pass finds, for the whole string and for chunks
@@ -764,7 +810,7 @@ fn a_pass_stopped_inside_a_line_resumes_to_the_whole() {
     }
     // Every outcome is reached.
     assert!(
-        stopped > 150 && out_of_order > 100 && short > 30,
+        stopped > 100 && out_of_order > 100 && short > 30,
         "{stopped} {out_of_order} {short}"
     );
 }
