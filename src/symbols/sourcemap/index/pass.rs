@@ -582,9 +582,10 @@ const fn build_lean() -> LeanTables {
 /// segment, and near the end. Each shape is a branch: the CPU runs ahead on the predicted
 /// length of a segment (a decoder without branches was slower, see `benches/README.md`).
 ///
-/// The general pass uses it; [`index_lean`] takes the same shapes inline, and a name after
-/// a two-digit fourth term too, each followed by its own copy of the loop's tail (returning
-/// the values to one tail cost it registers), and the tests hold the two passes to each other.
+/// The general pass uses it, and [`index_lean`] for a segment its plain loop left (chunks at
+/// byte 0). For other chunks `index_lean` takes the same shapes inline, and a name after a
+/// two-digit fourth term too, each followed by its own copy of the loop's tail (returning
+/// the values to one tail cost it registers), and the tests hold the passes to each other.
 #[inline(always)]
 fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8, usize)> {
     let w: &[u8; 6] = bytes.get(pos..pos + 6)?.try_into().ok()?;
@@ -708,6 +709,18 @@ fn state_of(acc: [i64; 4]) -> State {
 /// Each of the fast path's shapes adds its values on its own (`segment!`), with the original
 /// line and column in one register. It returns `Err(())` on any error: the caller then runs
 /// the general pass, which names the error exactly.
+///
+/// With `ABSOLUTE`, a plain loop takes most segments first: a common shape (a first term of
+/// one or two digits, then two of one, the fourth of one or two, and no name or one of up to
+/// four digits), a column after the last, no checkpoint due, every value in range. Its
+/// segments are decoded from one 12-byte window with the tables of [`LEAN`], each shape and
+/// each separator after it on a path of its own with its length a constant; the generated
+/// column and the block's count are one register; the source and original steps are added
+/// before the shape is known (and taken back through `black_box` when it is not plain, so
+/// that LLVM does not keep the values before in registers of their own). Whatever it leaves
+/// (a separator, a rare shape, a checkpoint, a column not after the last) the code after it
+/// takes, one at a time. Small changes to that loop move LLVM's register allocation (what
+/// was tried is in `benches/README.md`): measure each with callgrind.
 /// With `ABSOLUTE`, `entering` are the accumulators entering the chunk (zero at byte 0): the
 /// values are checked with them added, and kept without them.
 pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
@@ -928,7 +941,8 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                 let t = &LEAN;
                 let limit = n - 12;
                 let mut g = gen_col + (i64::from(in_block) << 40);
-                // Ends a plain segment of `$len` bytes followed by `$next` (a separator): its
+                // Ends a plain segment of `$len` bytes (a comma after it counted, a semicolon
+                // not; or, where `$next` is the separator, a comma taken as well): its
                 // source and original steps `$src` and `$lcd` are added, `$name` is added (a
                 // segment of four terms has none, and its name index is not checked: a map
                 // without names has one out of range from the start), every value checked,
@@ -962,43 +976,41 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                     // The segment's end at `w[$k]`, or a name there.
                     macro_rules! name {
                         ($k:expr, $cols:expr, $src:ident, $lcd:ident) => {{
-                            if sep(w[$k]) {
-                                plain!($k, w[$k], $cols, $src, $lcd, None);
+                            if w[$k] == b',' {
+                                plain!($k + 1, 0, $cols, $src, $lcd, None);
+                            }
+                            if w[$k] == b';' {
+                                plain!($k, 0, $cols, $src, $lcd, None);
                             }
                             let e0 = class($k);
                             if e0 < 32 {
-                                if sep(w[$k + 1]) {
-                                    let d4 = t.steps[0][w[$k] as usize];
-                                    plain!($k + 1, w[$k + 1], $cols, $src, $lcd, Some(d4));
+                                let d4 = t.steps[0][w[$k] as usize];
+                                if w[$k + 1] == b',' {
+                                    plain!($k + 2, 0, $cols, $src, $lcd, Some(d4));
+                                }
+                                if w[$k + 1] == b';' {
+                                    plain!($k + 1, 0, $cols, $src, $lcd, Some(d4));
                                 }
                             } else if e0 < 64 {
                                 let e1 = class($k + 1);
                                 if e1 < 32 {
-                                    if sep(w[$k + 2]) {
-                                        let d4 = unsign(u64::from(e0 & 31) | (u64::from(e1) << 5));
-                                        plain!(
-                                            $k + 2,
-                                            w[$k + 2],
-                                            $cols,
-                                            $src,
-                                            $lcd,
-                                            Some(step(d4))
-                                        );
+                                    let d4 = unsign(u64::from(e0 & 31) | (u64::from(e1) << 5));
+                                    if w[$k + 2] == b',' {
+                                        plain!($k + 3, 0, $cols, $src, $lcd, Some(step(d4)));
+                                    }
+                                    if w[$k + 2] == b';' {
+                                        plain!($k + 2, 0, $cols, $src, $lcd, Some(step(d4)));
                                     }
                                 } else if e1 < 64 {
                                     let e2 = class($k + 2);
                                     let low = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5);
                                     if e2 < 32 {
-                                        if sep(w[$k + 3]) {
-                                            let d4 = unsign(low | (u64::from(e2) << 10));
-                                            plain!(
-                                                $k + 3,
-                                                w[$k + 3],
-                                                $cols,
-                                                $src,
-                                                $lcd,
-                                                Some(step(d4))
-                                            );
+                                        let d4 = unsign(low | (u64::from(e2) << 10));
+                                        if w[$k + 3] == b',' {
+                                            plain!($k + 4, 0, $cols, $src, $lcd, Some(step(d4)));
+                                        }
+                                        if w[$k + 3] == b';' {
+                                            plain!($k + 3, 0, $cols, $src, $lcd, Some(step(d4)));
                                         }
                                     } else if e2 < 64 {
                                         let e3 = class($k + 3);
