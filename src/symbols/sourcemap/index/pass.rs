@@ -617,16 +617,10 @@ fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8
 /// moved far): its value and the segment's length.
 #[inline(always)]
 fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
-    long_name_in(&CLASS, bytes, pos)
-}
-
-/// [`long_name`] with the class table given (the copy in [`LEAN`], in the plain loop).
-#[inline(always)]
-fn long_name_in(class: &[u8; 256], bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
     // Plain `if`s, not `bool::then` closures: a closure here was left a call of its own.
     let w: &[u8; 5] = bytes.get(pos + 4..pos + 9)?.try_into().ok()?;
     let sep = |b: u8| b == b',' || b == b';';
-    let (e0, e1) = (class[w[0] as usize], class[w[1] as usize]);
+    let (e0, e1) = (CLASS[w[0] as usize], CLASS[w[1] as usize]);
     // `e0` must continue (a one-digit fifth term followed by more is not a segment).
     if !(32..64).contains(&e0) || e1 >= 64 {
         return None;
@@ -637,7 +631,7 @@ fn long_name_in(class: &[u8; 256], bytes: &[u8], pos: usize) -> Option<(i64, usi
         }
         return Some((unsign(u64::from(e0 & 31) | (u64::from(e1) << 5)), 6));
     }
-    let e2 = class[w[2] as usize];
+    let e2 = CLASS[w[2] as usize];
     if e2 < 32 {
         if !sep(w[3]) {
             return None;
@@ -646,7 +640,7 @@ fn long_name_in(class: &[u8; 256], bytes: &[u8], pos: usize) -> Option<(i64, usi
         return Some((unsign(value), 7));
     }
     // Four digits (maps with tens of thousands of names).
-    let e3 = class[w[3] as usize];
+    let e3 = CLASS[w[3] as usize];
     if e2 >= 64 || e3 >= 32 || !sep(w[4]) {
         return None;
     }
