@@ -968,44 +968,37 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                     let w: &[u8; 12] = bytes[pos..pos + 12].try_into().unwrap_or(&[0; 12]);
                     let class = |k: usize| t.class[w[k] as usize];
                     // The segment's end at `w[$k]`, or a name there.
+                    // A plain segment whose last term ends before `w[$at]`, if a separator is
+                    // there: each on a path of its own, the segment's length a constant.
+                    macro_rules! end {
+                        ($at:expr, $cols:expr, $src:ident, $lcd:ident, $name:expr) => {{
+                            if w[$at] == b',' {
+                                plain!($at + 1, 0, $cols, $src, $lcd, $name);
+                            }
+                            if w[$at] == b';' {
+                                plain!($at, 0, $cols, $src, $lcd, $name);
+                            }
+                        }};
+                    }
+                    // The segment's end at `w[$k]`, or a name there.
                     macro_rules! name {
                         ($k:expr, $cols:expr, $src:ident, $lcd:ident) => {{
-                            if w[$k] == b',' {
-                                plain!($k + 1, 0, $cols, $src, $lcd, None);
-                            }
-                            if w[$k] == b';' {
-                                plain!($k, 0, $cols, $src, $lcd, None);
-                            }
+                            end!($k, $cols, $src, $lcd, None);
                             let e0 = class($k);
                             if e0 < 32 {
                                 let d4 = t.steps[0][w[$k] as usize];
-                                if w[$k + 1] == b',' {
-                                    plain!($k + 2, 0, $cols, $src, $lcd, Some(d4));
-                                }
-                                if w[$k + 1] == b';' {
-                                    plain!($k + 1, 0, $cols, $src, $lcd, Some(d4));
-                                }
+                                end!($k + 1, $cols, $src, $lcd, Some(d4));
                             } else if e0 < 64 {
                                 let e1 = class($k + 1);
                                 if e1 < 32 {
                                     let d4 = unsign(u64::from(e0 & 31) | (u64::from(e1) << 5));
-                                    if w[$k + 2] == b',' {
-                                        plain!($k + 3, 0, $cols, $src, $lcd, Some(step(d4)));
-                                    }
-                                    if w[$k + 2] == b';' {
-                                        plain!($k + 2, 0, $cols, $src, $lcd, Some(step(d4)));
-                                    }
+                                    end!($k + 2, $cols, $src, $lcd, Some(step(d4)));
                                 } else if e1 < 64 {
                                     let e2 = class($k + 2);
                                     let low = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5);
                                     if e2 < 32 {
                                         let d4 = unsign(low | (u64::from(e2) << 10));
-                                        if w[$k + 3] == b',' {
-                                            plain!($k + 4, 0, $cols, $src, $lcd, Some(step(d4)));
-                                        }
-                                        if w[$k + 3] == b';' {
-                                            plain!($k + 3, 0, $cols, $src, $lcd, Some(step(d4)));
-                                        }
+                                        end!($k + 3, $cols, $src, $lcd, Some(step(d4)));
                                     } else if e2 < 64 {
                                         let e3 = class($k + 3);
                                         if e3 < 32 && sep(w[$k + 4]) {
