@@ -542,12 +542,27 @@ fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
     }
 }
 
+/// A line's end after a segment of [`index_lean`]'s plain loop: the line closed, the next
+/// one's entry made (out of the loop's code, to keep its registers).
+#[inline(never)]
+fn plain_line_end(ix: &mut ChunkIndex, unsorted: bool, line: u32, start: u32, state: State) {
+    close_line(ix, unsorted, line, false);
+    ix.has_semi = true;
+    let first_cp = ix.checkpoints.len() as u32;
+    ix.lines.push(LineEntry {
+        start,
+        first_cp,
+        state,
+    });
+}
+
 /// The tables of [`index_lean`]'s plain-segment loop, in one static so that one register
 /// addresses them all: [`CLASS`] and [`ONE_DIGIT`] again, and a one-digit term's value as
 /// the loop adds it to a packed register (see there): a source or name index's step
 /// `d - (d << 32)` (`steps[0]`), an original line's `d << 32` (`steps[1]`) and a generated
-/// column's `d` with one more segment in the block (`cols`), by byte (0 in `steps` for a byte
-/// that is not a one-digit term).
+/// column's `d` with one more segment in the block (`cols`; `i64::MIN` where `d` is not
+/// positive, which sets the sign bit), by byte (0 in `steps` for a byte that is not a
+/// one-digit term).
 struct LeanTables {
     steps: [[u64; 256]; 2],
     cols: [i64; 256],
@@ -556,6 +571,13 @@ struct LeanTables {
 }
 
 static LEAN: LeanTables = build_lean();
+
+/// The bit of [`index_lean`]'s plain loop's packed column where the block's count starts.
+const COUNT_AT: u32 = 56;
+
+/// Added to the count there, so that the sign bit is set once the count passes
+/// [`CHECKPOINT_EVERY`] (a block holds at most that many segments before its checkpoint).
+const COUNT_BIAS: i64 = 127 - CHECKPOINT_EVERY as i64;
 
 const fn build_lean() -> LeanTables {
     let mut t = LeanTables {
@@ -569,7 +591,8 @@ const fn build_lean() -> LeanTables {
         let d = ONE_DIGIT[b] as i64;
         t.steps[0][b] = d.wrapping_sub(d << 32) as u64;
         t.steps[1][b] = (d << 32) as u64;
-        t.cols[b] = d + (1 << 40);
+        // A column that does not move forward leaves the loop (see there).
+        t.cols[b] = if d > 0 { d + (1 << COUNT_AT) } else { i64::MIN };
         b += 1;
     }
     t
@@ -929,20 +952,26 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             // no checkpoint due, every value in range. Anything else leaves this loop for the
             // code below, which takes the separator or the segment at `pos` again. In the loop
             // the generated column and the block's count are one register `g`, the count from
-            // bit 40: a run adds at most `CHECKPOINT_EVERY` columns of one or two digits (each
-            // below 2^9), so the column stays below 2^40 from below 2^39.
-            if n >= 12 && gen_col < 1 << 39 {
+            // bit `COUNT_AT` with `COUNT_BIAS` added, so that the segment that would overfill
+            // the block sets the sign bit (as a column that does not move forward does, adding
+            // `i64::MIN`): a run adds at most `CHECKPOINT_EVERY` columns of one or two digits
+            // (each below 2^9), so the column stays below 2^40 from below 2^39. (A block
+            // grows past `CHECKPOINT_EVERY` only in a run of equal columns, which the loop
+            // leaves to the code below.)
+            if n >= 12 && gen_col < 1 << 39 && in_block <= CHECKPOINT_EVERY {
                 let t = &LEAN;
                 let limit = n - 12;
-                let mut g = gen_col + (i64::from(in_block) << 40);
+                let mut g = gen_col + ((COUNT_BIAS + i64::from(in_block)) << COUNT_AT);
                 // Ends a plain segment of `$len` bytes (a comma after it counted, a semicolon
                 // not; or, where `$next` is the separator, a comma taken as well): its
                 // source and original steps `$src` and `$lcd` are added, `$name` is added (a
                 // segment of four terms has none, and its name index is not checked: a map
                 // without names has one out of range from the start), every value checked,
                 // and `g` steps by `$cols`.
+                // The plain loop ended a segment at a `;`.
+                let mut at_semi;
                 macro_rules! plain {
-                    ($len:expr, $next:expr, $cols:expr, $src:ident, $lcd:ident, $name:expr) => {{
+                    ($len:expr, $next:expr, $semi:literal, $cols:expr, $src:ident, $lcd:ident, $name:expr) => {{
                         let name: Option<u64> = $name;
                         let mut signs = sa | lc;
                         if let Some(name) = name {
@@ -957,116 +986,140 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                             sa = sa.wrapping_sub($src);
                             lc = lc.wrapping_sub($lcd);
                             na = na.wrapping_sub(name.unwrap_or(0));
+                            g = g.wrapping_sub($cols);
                             break;
                         }
-                        g += $cols;
                         pos += $len + usize::from($next == b',');
+                        if $semi {
+                            at_semi = true;
+                            break;
+                        }
                         continue;
                     }};
                 }
-                while pos <= limit {
-                    let w: &[u8; 12] = bytes[pos..pos + 12].try_into().unwrap_or(&[0; 12]);
-                    let class = |k: usize| t.class[w[k] as usize];
-                    // The segment's end at `w[$k]`, or a name there.
-                    // A plain segment whose last term ends before `w[$at]`, if a separator is
-                    // there: each on a path of its own, the segment's length a constant.
-                    macro_rules! end {
-                        ($at:expr, $cols:expr, $src:ident, $lcd:ident, $name:expr) => {{
-                            if w[$at] == b',' {
-                                plain!($at + 1, 0, $cols, $src, $lcd, $name);
-                            }
-                            if w[$at] == b';' {
-                                plain!($at, 0, $cols, $src, $lcd, $name);
-                            }
-                        }};
-                    }
-                    // The segment's end at `w[$k]`, or a name there.
-                    macro_rules! name {
-                        ($k:expr, $cols:expr, $src:ident, $lcd:ident) => {{
-                            end!($k, $cols, $src, $lcd, None);
-                            let e0 = class($k);
-                            if e0 < 32 {
-                                let d4 = t.steps[0][w[$k] as usize];
-                                end!($k + 1, $cols, $src, $lcd, Some(d4));
-                            } else if e0 < 64 {
-                                let e1 = class($k + 1);
-                                if e1 < 32 {
-                                    let d4 = unsign(u64::from(e0 & 31) | (u64::from(e1) << 5));
-                                    end!($k + 2, $cols, $src, $lcd, Some(step(d4)));
-                                } else if e1 < 64 {
-                                    let e2 = class($k + 2);
-                                    let low = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5);
-                                    if e2 < 32 {
-                                        let d4 = unsign(low | (u64::from(e2) << 10));
-                                        end!($k + 3, $cols, $src, $lcd, Some(step(d4)));
-                                    } else if e2 < 64 {
-                                        let e3 = class($k + 3);
-                                        if e3 < 32 && sep(w[$k + 4]) {
-                                            let high =
-                                                (u64::from(e2 & 31) << 10) | (u64::from(e3) << 15);
-                                            let d4 = unsign(low | high);
-                                            plain!(
-                                                $k + 4,
-                                                w[$k + 4],
-                                                $cols,
-                                                $src,
-                                                $lcd,
-                                                Some(step(d4))
-                                            );
+                loop {
+                    at_semi = false;
+                    while pos <= limit {
+                        let w: &[u8; 12] = bytes[pos..pos + 12].try_into().unwrap_or(&[0; 12]);
+                        let class = |k: usize| t.class[w[k] as usize];
+                        // The segment's end at `w[$k]`, or a name there.
+                        // A plain segment whose last term ends before `w[$at]`, if a separator is
+                        // there: each on a path of its own, the segment's length a constant.
+                        macro_rules! end {
+                            ($at:expr, $cols:expr, $src:ident, $lcd:ident, $name:expr) => {{
+                                if w[$at] == b',' {
+                                    plain!($at + 1, 0, false, $cols, $src, $lcd, $name);
+                                }
+                                if w[$at] == b';' {
+                                    plain!($at, 0, true, $cols, $src, $lcd, $name);
+                                }
+                            }};
+                        }
+                        // The segment's end at `w[$k]`, or a name there.
+                        macro_rules! name {
+                            ($k:expr, $cols:expr, $src:ident, $lcd:ident) => {{
+                                end!($k, $cols, $src, $lcd, None);
+                                let e0 = class($k);
+                                if e0 < 32 {
+                                    let d4 = t.steps[0][w[$k] as usize];
+                                    end!($k + 1, $cols, $src, $lcd, Some(d4));
+                                } else if e0 < 64 {
+                                    let e1 = class($k + 1);
+                                    if e1 < 32 {
+                                        let d4 = unsign(u64::from(e0 & 31) | (u64::from(e1) << 5));
+                                        end!($k + 2, $cols, $src, $lcd, Some(step(d4)));
+                                    } else if e1 < 64 {
+                                        let e2 = class($k + 2);
+                                        let low = u64::from(e0 & 31) | (u64::from(e1 & 31) << 5);
+                                        if e2 < 32 {
+                                            let d4 = unsign(low | (u64::from(e2) << 10));
+                                            end!($k + 3, $cols, $src, $lcd, Some(step(d4)));
+                                        } else if e2 < 64 {
+                                            let e3 = class($k + 3);
+                                            if e3 < 32 && sep(w[$k + 4]) {
+                                                let high = (u64::from(e2 & 31) << 10)
+                                                    | (u64::from(e3) << 15);
+                                                let d4 = unsign(low | high);
+                                                plain!(
+                                                    $k + 4,
+                                                    w[$k + 4],
+                                                    false,
+                                                    $cols,
+                                                    $src,
+                                                    $lcd,
+                                                    Some(step(d4))
+                                                );
+                                            }
                                         }
                                     }
                                 }
-                            }
-                        }};
-                    }
-                    // The terms after the first, which ends before `w[$o]` with column delta
-                    // `$d0`: three of one digit, the third of two; then no name, or a name of
-                    // one to four digits. The source and original steps are added first and
-                    // taken back if the segment is not plain (through `black_box`: folded to
-                    // the values before, the sums took registers of their own).
-                    macro_rules! rest {
-                        ($o:literal, $d0:expr, $cols:expr) => {{
-                            if (class($o) | class($o + 1)) >= 32
-                                || $d0 <= 0
-                                || g >= i64::from(CHECKPOINT_EVERY) << 40
-                            {
-                                break;
-                            }
-                            let src = t.steps[0][w[$o] as usize];
-                            sa = sa.wrapping_add(src);
-                            let c3 = class($o + 2);
-                            if c3 < 32 {
-                                let one = t.one[w[$o + 2] as usize] as u64;
-                                let lcd = t.steps[1][w[$o + 1] as usize].wrapping_add(one);
-                                lc = lc.wrapping_add(lcd);
-                                name!($o + 3, $cols, src, lcd);
-                                lc = black_box(lc).wrapping_sub(lcd);
-                            } else if c3 < 64 && class($o + 3) < 32 {
-                                let c4 = class($o + 3);
-                                let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
-                                let lcd = t.steps[1][w[$o + 1] as usize].wrapping_add(d3 as u64);
-                                lc = lc.wrapping_add(lcd);
-                                name!($o + 4, $cols, src, lcd);
-                                lc = black_box(lc).wrapping_sub(lcd);
-                            }
-                            sa = black_box(sa).wrapping_sub(src);
-                            break;
-                        }};
-                    }
-                    let c0 = class(0);
-                    if c0 < 32 {
-                        let b0 = w[0] as usize;
-                        rest!(1, t.one[b0], t.cols[b0]);
-                    } else if c0 < 64 {
-                        let c1 = class(1);
-                        if c1 < 32 {
-                            let d0 = unsign(u64::from(c0 & 31) | (u64::from(c1) << 5));
-                            rest!(2, d0, d0 + (1 << 40));
+                            }};
                         }
+                        // The terms after the first, which ends before `w[$o]` with column delta
+                        // `$d0`: three of one digit, the third of two; then no name, or a name of
+                        // one to four digits. The source and original steps are added first and
+                        // taken back if the segment is not plain (through `black_box`: folded to
+                        // the values before, the sums took registers of their own).
+                        macro_rules! rest {
+                            ($o:literal, $forward:expr, $cols:expr) => {{
+                                let cols: i64 = $cols;
+                                g = g.wrapping_add(cols);
+                                if (class($o) | class($o + 1)) >= 32 || !$forward || g < 0 {
+                                    g = black_box(g).wrapping_sub(cols);
+                                    break;
+                                }
+                                let src = t.steps[0][w[$o] as usize];
+                                sa = sa.wrapping_add(src);
+                                let c3 = class($o + 2);
+                                if c3 < 32 {
+                                    let one = t.one[w[$o + 2] as usize] as u64;
+                                    let lcd = t.steps[1][w[$o + 1] as usize].wrapping_add(one);
+                                    lc = lc.wrapping_add(lcd);
+                                    name!($o + 3, cols, src, lcd);
+                                    lc = black_box(lc).wrapping_sub(lcd);
+                                } else if c3 < 64 && class($o + 3) < 32 {
+                                    let c4 = class($o + 3);
+                                    let d3 = unsign(u64::from(c3 & 31) | (u64::from(c4) << 5));
+                                    let lcd =
+                                        t.steps[1][w[$o + 1] as usize].wrapping_add(d3 as u64);
+                                    lc = lc.wrapping_add(lcd);
+                                    name!($o + 4, cols, src, lcd);
+                                    lc = black_box(lc).wrapping_sub(lcd);
+                                }
+                                sa = black_box(sa).wrapping_sub(src);
+                                g = black_box(g).wrapping_sub(cols);
+                                break;
+                            }};
+                        }
+                        let c0 = class(0);
+                        if c0 < 32 {
+                            let b0 = w[0] as usize;
+                            rest!(1, true, t.cols[b0]);
+                        } else if c0 < 64 {
+                            let c1 = class(1);
+                            if c1 < 32 {
+                                let d0 = unsign(u64::from(c0 & 31) | (u64::from(c1) << 5));
+                                rest!(2, d0 > 0, d0 + (1 << COUNT_AT));
+                            }
+                        }
+                        break;
                     }
-                    break;
+                    if !at_semi {
+                        break;
+                    }
+                    // A plain segment ended the line: the next starts here.
+                    pos += 1;
+                    block_base += ((g >> COUNT_AT) - COUNT_BIAS) as u64;
+                    line_start_segments = block_base;
+                    plain_line_end(ix, unsorted, line, (base + pos) as u32, state_now!());
+                    line += 1;
+                    unsorted = false;
+                    g = COUNT_BIAS << COUNT_AT;
                 }
-                (gen_col, in_block) = (g & ((1 << 40) - 1), (g >> 40) as u32);
+                (gen_col, in_block) = (
+                    g & ((1 << COUNT_AT) - 1),
+                    ((g >> COUNT_AT) - COUNT_BIAS) as u32,
+                );
             }
             if pos >= n {
                 break;
