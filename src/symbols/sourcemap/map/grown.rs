@@ -68,6 +68,10 @@ struct Growth {
     /// The last chunk's pass stopped inside a line: where the chunk starts and the
     /// accumulators entering it, to go on with it (see [`resume_chunk`]).
     paused: Option<(usize, [i64; 4])>,
+    /// The `;` in the whole of `mappings`, once a search for a line reached its end: a line
+    /// at or past this one is the last, and ends at the end (not searched for again: on a
+    /// long last line, every growth would scan the rest of it).
+    semicolons: Option<u32>,
 }
 
 /// A source map's index: whole from the start, or grown as look-ups ask.
@@ -184,9 +188,17 @@ impl GrownIndex {
         let len = mappings.len();
         // Just after the line asked for (the end for the whole index).
         let needed = match line {
+            Some(line) if growth.semicolons.is_some_and(|all| line >= all) => len,
             Some(line) => {
                 let wanted = line.saturating_sub(covered) as usize;
-                nth_semicolon(&mappings[start..], wanted).map_or(len, |at| start + at + 1)
+                match nth_semicolon(&mappings[start..], wanted) {
+                    Ok(at) => start + at + 1,
+                    Err(count) => {
+                        // `covered` is the count before `start`.
+                        growth.semicolons = Some(covered + count as u32);
+                        len
+                    }
+                }
             }
             None => len,
         };
@@ -399,19 +411,22 @@ impl GrownIndex {
 }
 
 /// Where the `n`-th `;` of `bytes` is (0-based), counted a block at a time (memchr's count;
-/// a search stopping at every `;` is several times slower on maps of short lines).
-fn nth_semicolon(bytes: &[u8], mut n: usize) -> Option<usize> {
+/// a search stopping at every `;` is several times slower on maps of short lines); if there
+/// are not that many, how many there are.
+fn nth_semicolon(bytes: &[u8], mut n: usize) -> std::result::Result<usize, usize> {
     const BLOCK: usize = 8192;
+    let mut seen = 0;
     for (k, block) in bytes.chunks(BLOCK).enumerate() {
         let count = memchr::memchr_iter(b';', block).count();
-        if count > n {
-            return memchr::memchr_iter(b';', block)
-                .nth(n)
-                .map(|at| k * BLOCK + at);
+        if count > n
+            && let Some(at) = memchr::memchr_iter(b';', block).nth(n)
+        {
+            return Ok(k * BLOCK + at);
         }
         n -= count;
+        seen += count;
     }
-    None
+    Err(seen)
 }
 
 #[cfg(test)]
@@ -642,9 +657,10 @@ mod tests {
             .collect();
         let all: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] == b';').collect();
         for n in (0..all.len()).step_by(37).chain([all.len() - 1]) {
-            assert_eq!(nth_semicolon(&bytes, n), Some(all[n]), "{n}");
+            assert_eq!(nth_semicolon(&bytes, n), Ok(all[n]), "{n}");
         }
-        assert_eq!(nth_semicolon(&bytes, all.len()), None);
-        assert_eq!(nth_semicolon(b"", 0), None);
+        assert_eq!(nth_semicolon(&bytes, all.len()), Err(all.len()));
+        assert_eq!(nth_semicolon(&bytes, all.len() + 5), Err(all.len()));
+        assert_eq!(nth_semicolon(b"", 0), Err(0));
     }
 }
