@@ -186,13 +186,31 @@ impl GrownIndex {
             })
         });
         let len = mappings.len();
+        let fault = self.fault.get();
+        // A growth from a head to a line past the middle of the rest goes to the end (see
+        // `end` below). Where that line ends then matters only for a fault, or if it is the
+        // last line and long (the growth may stop inside it): with no fault known and a `;`
+        // among the map's last `STOP_MIN` bytes, the search for it stops at the middle.
+        let half = start + (len - start) / 2;
+        let bounded = start > 0
+            && fault.is_none()
+            && made < GENERATIONS
+            && len - start >= 2 * STOP_MIN
+            && memchr::memchr(b';', &mappings[len - STOP_MIN..len - 1]).is_some();
+        // The line asked for ends past the middle (with `bounded`; `needed` is then `len`).
+        let mut past_half = false;
         // Just after the line asked for (the end for the whole index).
         let needed = match line {
             Some(line) if growth.semicolons.is_some_and(|all| line >= all) => len,
             Some(line) => {
                 let wanted = line.saturating_sub(covered) as usize;
-                match nth_semicolon(&mappings[start..], wanted) {
+                let to = if bounded { half } else { len };
+                match nth_semicolon(&mappings[start..to], wanted) {
                     Ok(at) => start + at + 1,
+                    Err(_) if bounded => {
+                        past_half = true;
+                        len
+                    }
                     Err(count) => {
                         // `covered` is the count before `start`.
                         growth.semicolons = Some(covered + count as u32);
@@ -220,7 +238,6 @@ impl GrownIndex {
                 at >= memchr::memrchr(b';', &mappings[..line_end]).map_or(0, |p| p + 1)
             })
         };
-        let fault = self.fault.get();
         let mut from_zero = false;
         // (A value out of range is placed after its segment: at the end, for the last line.)
         if let Some(fault) = fault
@@ -315,12 +332,14 @@ impl GrownIndex {
             Err(e) => {
                 let _ = self.fault.set(e.clone());
                 drop(growth);
-                if end > needed && e.offset.is_some_and(|at| at >= needed)
+                if past_half
+                    || end > needed && e.offset.is_some_and(|at| at >= needed)
                     || stop.is_none_or(|s| s.min_rest != 0) && in_line(&e)
                 {
                     // Met past the line asked for (a growth takes more than it is asked), or
                     // on it by a growth that could not stop: grown again only as far as that
-                    // line, or that column.
+                    // line, or that column. (Where the line ends was not searched for past the
+                    // middle: the growth again, the fault known, searches for it.)
                     return self.grow(mappings, at);
                 }
                 return Err(e);
@@ -478,38 +497,57 @@ mod tests {
     /// look-ups, and every line from it on fails with it, as the map read whole does.
     #[test]
     fn a_fault_past_the_line_asked_for_fails_only_the_lines_that_reach_it() {
-        // 200 lines of one segment each (original line k on generated line k); line 100 has
-        // a byte that is no base64.
-        let lines: Vec<&str> = (0..200)
-            .map(|k| match k {
-                0 => "AAAA",
-                100 => "AA!A",
-                _ => "AACA",
-            })
-            .collect();
-        let json = format!(
-            r#"{{"version":3,"sources":["a"],"names":[],"mappings":"{}"}}"#,
-            lines.join(";")
-        );
-        let whole = SourceMap::parse(json.clone().into_bytes()).unwrap_err();
-        for order in [
-            vec![5, 60, 61, 99, 100, 150, 98, 0],
-            vec![99, 150, 98, 1, 100],
-            vec![150, 99, 0],
-        ] {
-            let lazy = SourceMap::parse_lazy(json.clone().into_bytes(), &Serial).unwrap();
-            for line in order {
-                let found = lazy.lookup(line, 0);
-                if line < 100 {
-                    let src_line = found.unwrap().and_then(|t| t.src_line());
-                    assert_eq!(src_line, Some(line), "line {line}");
-                } else {
-                    let e = found.map(|_| ()).unwrap_err();
-                    assert_eq!(
-                        (e.kind, e.offset),
-                        (whole.kind, whole.offset),
-                        "line {line}"
-                    );
+        // Lines of one segment each (original line k on generated line k); one line has a
+        // byte that is no base64. The larger map is long enough for a growth past the middle
+        // of the rest not to search for the end of the line asked for (`bounded`).
+        let cases = [
+            (
+                200,
+                100,
+                [
+                    vec![5, 60, 61, 99, 100, 150, 98, 0],
+                    vec![99, 150, 98, 1, 100],
+                    vec![150, 99, 0],
+                ],
+            ),
+            (
+                60_000,
+                54_000,
+                [
+                    vec![5, 48_000, 53_999, 54_000, 59_000, 0],
+                    vec![5, 59_999, 53_999, 1],
+                    vec![30_000, 53_999, 54_000, 29_999],
+                ],
+            ),
+        ];
+        for (n, bad, orders) in cases {
+            let lines: Vec<&str> = (0..n)
+                .map(|k| match k {
+                    0 => "AAAA",
+                    k if k == bad => "AA!A",
+                    _ => "AACA",
+                })
+                .collect();
+            let json = format!(
+                r#"{{"version":3,"sources":["a"],"names":[],"mappings":"{}"}}"#,
+                lines.join(";")
+            );
+            let whole = SourceMap::parse(json.clone().into_bytes()).unwrap_err();
+            for order in orders {
+                let lazy = SourceMap::parse_lazy(json.clone().into_bytes(), &Serial).unwrap();
+                for line in order {
+                    let found = lazy.lookup(line, 0);
+                    if line < bad {
+                        let src_line = found.unwrap().and_then(|t| t.src_line());
+                        assert_eq!(src_line, Some(line), "line {line}");
+                    } else {
+                        let e = found.map(|_| ()).unwrap_err();
+                        assert_eq!(
+                            (e.kind, e.offset),
+                            (whole.kind, whole.offset),
+                            "line {line}"
+                        );
+                    }
                 }
             }
         }
