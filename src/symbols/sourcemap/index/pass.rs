@@ -732,10 +732,13 @@ fn state_of(acc: [i64; 4]) -> State {
 /// four digits), a column after the last, no checkpoint due, every value in range. Its
 /// segments are decoded from one 12-byte window with the tables of [`LEAN`], each shape and
 /// each separator after it on a path of its own with its length a constant; the generated
-/// column and the block's count are one register; the source and original steps are added
-/// before the shape is known (and taken back through `black_box` when it is not plain, so
-/// that LLVM does not keep the values before in registers of their own). Whatever it leaves
-/// (a separator, a rare shape, a checkpoint, a column not after the last) the code after it
+/// column and the block's count are one register, whose sign bit a full block or a column
+/// not moving forward sets (one add and one branch, the add taken back when the segment is
+/// not plain); the source and original steps are added before the shape is known (and taken
+/// back through `black_box` when it is not plain, so that LLVM does not keep the values
+/// before in registers of their own); a `;` after a plain segment starts the next line there
+/// (its entry made by a call out of the loop's code). Whatever it leaves (a separator
+/// after another, a rare shape, a checkpoint, a column not after the last) the code after it
 /// takes, one at a time. Small changes to that loop move LLVM's register allocation (what
 /// was tried is in `benches/README.md`): measure each with callgrind.
 /// With `ABSOLUTE`, `entering` are the accumulators entering the chunk (zero at byte 0): the
