@@ -965,14 +965,15 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
                 let t = &LEAN;
                 let limit = n - 12;
                 let mut g = gen_col + ((COUNT_BIAS + i64::from(in_block)) << COUNT_AT);
+                // The plain loop ended a segment at a `;`.
+                let mut at_semi;
                 // Ends a plain segment of `$len` bytes (a comma after it counted, a semicolon
                 // not; or, where `$next` is the separator, a comma taken as well): its
                 // source and original steps `$src` and `$lcd` are added, `$name` is added (a
                 // segment of four terms has none, and its name index is not checked: a map
-                // without names has one out of range from the start), every value checked,
-                // and `g` steps by `$cols`.
-                // The plain loop ended a segment at a `;`.
-                let mut at_semi;
+                // without names has one out of range from the start), every value checked
+                // (out of range, `g`'s step `$cols` is taken back with the others). With
+                // `$semi`, a semicolon follows: the loop leaves to start the next line.
                 macro_rules! plain {
                     ($len:expr, $next:expr, $semi:literal, $cols:expr, $src:ident, $lcd:ident, $name:expr) => {{
                         let name: Option<u64> = $name;
