@@ -368,22 +368,23 @@ fn index_chunk_into<const ABSOLUTE: bool, const LEARN: bool>(
             if partial {
                 (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
             }
-            close_line(ix, line_unsorted, line, partial);
+            pos += 1;
+            next_line(
+                ix,
+                line_unsorted,
+                line,
+                partial,
+                (base + pos) as u32,
+                state(&acc),
+            );
             partial = false;
             line_has_segment = false;
-            ix.has_semi = true;
-            pos += 1;
             line += 1;
             gen_col = 0;
             prev_gen = i64::MIN;
             in_block = 0;
             line_unsorted = false;
             pending = None;
-            ix.lines.push(LineEntry {
-                start: (base + pos) as u32,
-                first_cp: ix.checkpoints.len() as u32,
-                state: state(&acc),
-            });
             continue;
         }
         if b == b',' {
@@ -542,11 +543,18 @@ fn close_line(ix: &mut ChunkIndex, unsorted: bool, line: u32, partial: bool) {
     }
 }
 
-/// A line's end after a segment of [`index_lean`]'s plain loop: the line closed, the next
-/// one's entry made (out of the loop's code, to keep its registers).
-#[inline(never)]
-fn plain_line_end(ix: &mut ChunkIndex, unsorted: bool, line: u32, start: u32, state: State) {
-    close_line(ix, unsorted, line, false);
+/// A `;`: the chunk's line closed (see [`close_line`]), the next one's entry made at `start`
+/// with the accumulators entering it.
+#[inline(always)]
+fn next_line(
+    ix: &mut ChunkIndex,
+    unsorted: bool,
+    line: u32,
+    partial: bool,
+    start: u32,
+    state: State,
+) {
+    close_line(ix, unsorted, line, partial);
     ix.has_semi = true;
     let first_cp = ix.checkpoints.len() as u32;
     ix.lines.push(LineEntry {
@@ -554,6 +562,13 @@ fn plain_line_end(ix: &mut ChunkIndex, unsorted: bool, line: u32, start: u32, st
         first_cp,
         state,
     });
+}
+
+/// [`next_line`] after a segment of [`index_lean`]'s plain loop, out of the loop's code (to
+/// keep its registers).
+#[inline(never)]
+fn plain_line_end(ix: &mut ChunkIndex, unsorted: bool, line: u32, start: u32, state: State) {
+    next_line(ix, unsorted, line, false, start, state);
 }
 
 /// The tables of [`index_lean`]'s plain-segment loop, in one static so that one register
@@ -1213,10 +1228,16 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             if partial {
                 (ix.partial_min_gen, ix.partial_first_gen) = (partial_min, partial_first);
             }
-            close_line(ix, unsorted, line, partial);
-            partial = false;
-            ix.has_semi = true;
             pos += 1;
+            next_line(
+                ix,
+                unsorted,
+                line,
+                partial,
+                (base + pos) as u32,
+                state_now!(),
+            );
+            partial = false;
             line += 1;
             gen_col = 0;
             if first_of_partial {
@@ -1228,11 +1249,6 @@ pub(super) fn index_lean<const ABSOLUTE: bool, const LEARN: bool>(
             unsorted = false;
             empty_from = 0;
             line_start_segments = block_base;
-            ix.lines.push(LineEntry {
-                start: (base + pos) as u32,
-                first_cp: ix.checkpoints.len() as u32,
-                state: state_now!(),
-            });
             continue;
         }
         if b == b',' {
