@@ -323,12 +323,14 @@ pub(super) fn build_from_dwarf<'d>(
                 if failed {
                     stop.store(true, Ordering::Relaxed);
                 }
-                // Progress and cancelling go on while the other thread reads.
+                // Progress and cancelling go on while the other thread reads (no report once
+                // the build is stopping: a cancelled job hears nothing after its `Break`).
                 while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
                     done_rx.recv_timeout(std::time::Duration::from_millis(20))
                 {
                     let n = read_count.load(Ordering::Relaxed);
-                    if progress.step(BUILD_PHASE, n, 0).is_break() {
+                    if !stop.load(Ordering::Relaxed) && progress.step(BUILD_PHASE, n, 0).is_break()
+                    {
                         cancelled = true;
                         stop.store(true, Ordering::Relaxed);
                     }
