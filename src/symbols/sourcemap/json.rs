@@ -254,16 +254,21 @@ fn copy_slashes(raw: &[u8]) -> Option<Vec<u8>> {
 /// search after every `\"` of a `sourcesContent` written in JavaScript.
 #[cfg(target_arch = "x86_64")]
 fn escaped_string_end(bytes: &[u8], from: usize) -> Option<usize> {
-    use safe_arch::{cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i};
+    use safe_arch::{bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i};
     let quote = safe_arch::set_splat_i8_m128i(b'"' as i8);
     let quotes = |block: &[u8; 64]| {
-        let mut q = 0u64;
-        for k in 0..4 {
+        let eq = |k: usize| {
             let part: &[u8; 16] = block[16 * k..16 * k + 16].try_into().unwrap_or(&[0; 16]);
-            let eq = cmp_eq_mask_i8_m128i(load_unaligned_m128i(part), quote);
-            q |= u64::from(move_mask_i8_m128i(eq) as u16) << (16 * k);
+            cmp_eq_mask_i8_m128i(load_unaligned_m128i(part), quote)
+        };
+        let (e0, e1, e2, e3) = (eq(0), eq(1), eq(2), eq(3));
+        // Most blocks have no quote: one mask for the four tells.
+        let any = bitor_m128i(bitor_m128i(e0, e1), bitor_m128i(e2, e3));
+        if move_mask_i8_m128i(any) == 0 {
+            return 0;
         }
-        q
+        let bits = |e| u64::from(move_mask_i8_m128i(e) as u16);
+        bits(e0) | (bits(e1) << 16) | (bits(e2) << 32) | (bits(e3) << 48)
     };
     let mut at = from;
     loop {
