@@ -161,6 +161,11 @@ impl ChunkIndex {
     pub fn end(&self) -> usize {
         self.end as usize
     }
+
+    /// Whether the chunk starts at byte 0 of `mappings` (its values are absolute).
+    pub fn starts_at_zero(&self) -> bool {
+        !self.mid_line && self.lines.first().is_some_and(|l| l.start == 0)
+    }
 }
 
 /// Cuts `mappings` into about `n` chunks, each starting just after a `;` or, where no line

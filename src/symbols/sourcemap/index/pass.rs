@@ -134,9 +134,10 @@ pub fn index_chunk_until(
     index_chunk_by(mappings, start..end, Some((sources, names)), false)
 }
 
-/// Goes on with a chunk whose pass [`index_chunk_until`] stopped inside a line, as far as
-/// `end`: the chunk then is what that pass would have made of `start..end` without the stop.
-/// `start` and `entering` are what it was first given.
+/// Goes on with a chunk of [`index_chunk_until`] as far as `end`: one whose pass stopped
+/// inside a line, or one whose range ended just after a `;`. The chunk then is what that
+/// pass would have made of `start..end` (without the stop). `start` and `entering` are what
+/// it was first given.
 pub fn resume_chunk(
     mappings: &[u8],
     mut ix: ChunkIndex,

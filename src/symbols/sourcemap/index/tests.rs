@@ -546,7 +546,8 @@ fn lean_pass_equals_the_general_one() {
 /// A map indexed as far as a line, then grown from there with the accumulators entering the
 /// next line (the lazy reader's growth), stitches to the index of the whole string, or to its
 /// error: on 3,000 generated mappings (faults included) cut after every few `;`, and on the
-/// corpus's largest map.
+/// corpus's largest map. The head chunk gone on with to the end (the growth on one core,
+/// [`resume_chunk`]) is the chunk of the whole string, field for field.
 #[test]
 fn a_chunk_entering_known_accumulators_stitches_as_the_whole() {
     let mut inputs: Vec<Vec<u8>> = (0..3_000).map(generated_mappings).collect();
@@ -557,7 +558,7 @@ fn a_chunk_entering_known_accumulators_stitches_as_the_whole() {
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     inputs.push(json["mappings"].as_str().unwrap().as_bytes().to_vec());
     let (sources, names) = (6, 4);
-    let (mut grown, mut faults) = (0, 0);
+    let (mut grown, mut faults, mut resumed_heads) = (0, 0, 0);
     for (k, m) in inputs.iter().enumerate() {
         let (sources, names) = if k == 3_000 {
             (1 << 20, 1 << 20)
@@ -565,9 +566,13 @@ fn a_chunk_entering_known_accumulators_stitches_as_the_whole() {
             (sources, names)
         };
         let whole = LineIndex::build(m, sources, names);
+        let whole_chunk = index_chunk(m, 0..m.len(), sources, names);
         let semis: Vec<usize> = memchr::memchr_iter(b';', m).map(|i| i + 1).collect();
         for &cut in semis.iter().step_by(semis.len() / 5 + 1) {
             let head = index_chunk(m, 0..cut, sources, names);
+            let resumed = resume_chunk(m, head.clone(), 0, [0; 4], m.len(), sources, names);
+            assert_eq!(resumed, whole_chunk, "resumed at {cut}");
+            resumed_heads += 1;
             let Ok(head_index) = LineIndex::stitch(vec![head.clone()], &m[..cut], sources, names)
             else {
                 continue; // The fault is in the head: the growth never starts.
@@ -601,8 +606,8 @@ fn a_chunk_entering_known_accumulators_stitches_as_the_whole() {
         }
     }
     assert!(
-        grown > 1_000 && faults > 100,
-        "{grown} grown, {faults} faults"
+        grown > 1_000 && faults > 100 && resumed_heads > grown + faults,
+        "{grown} grown, {faults} faults, {resumed_heads} resumed"
     );
 }
 

@@ -271,10 +271,23 @@ impl GrownIndex {
             }
         };
         let whole = end == len;
-        let (start, entering) = if growth.stale || from_zero || whole && start < len / 8 {
+        let serial_from =
+            |start: usize| end - start < PARALLEL_MIN || self.runner.chunks_for(end - start) <= 1;
+        // A growth on one core from a line start after a head indexed as one chunk from byte
+        // 0 goes on with that chunk (see `resume_chunk`): the head is not indexed again, and
+        // the index moves out of the one chunk without a copy. (Not where it may stop inside
+        // its last line: the chunk then goes on without a stop.)
+        let may_stop = long && end == needed && made < GENERATIONS;
+        let go_on = start > 0
+            && !(growth.stale || from_zero || inside || may_stop)
+            && growth.chunks.len() == 1
+            && growth.chunks.first().is_some_and(|c| c.starts_at_zero())
+            && serial_from(start);
+        let (start, entering) = if !go_on && (growth.stale || from_zero || whole && start < len / 8)
+        {
             // Indexed again from byte 0: after a failed growth, whose chunks are gone; or to
-            // the end from a small head, where the whole index then moves out of one chunk
-            // without a copy (cheaper than joining the head to the rest).
+            // the end from a small head on several cores (not `go_on`), where the whole index
+            // then moves out of chunks of the whole (cheaper than joining the head to them).
             growth.chunks.clear();
             (0, [0; 4])
         } else {
@@ -282,9 +295,7 @@ impl GrownIndex {
         };
         // A growth to a long line asked for, from a line start, may end inside that line.
         let stop = match at {
-            Some((line, col))
-                if long && end == needed && made < GENERATIONS && (start == 0 || !inside) =>
-            {
+            Some((line, col)) if may_stop && (start == 0 || !inside) => {
                 let first = if start == 0 { 0 } else { covered };
                 Some(Stop {
                     line: line - first,
@@ -300,14 +311,21 @@ impl GrownIndex {
             Some(p) if start > 0 && inside => Some(p),
             _ => None,
         };
-        let serial = end - start < PARALLEL_MIN || self.runner.chunks_for(end - start) <= 1;
+        let serial = serial_from(start);
         let (sources, names) = (self.sources, self.names);
-        let resumed = paused.filter(|_| serial).and_then(|(from, entering)| {
-            let chunk = growth.chunks.pop()?;
-            Some(resume_chunk(
-                mappings, chunk, from, entering, end, sources, names,
-            ))
-        });
+        let resumed = if go_on {
+            growth
+                .chunks
+                .pop()
+                .map(|head| resume_chunk(mappings, head, 0, [0; 4], end, sources, names))
+        } else {
+            paused.filter(|_| serial).and_then(|(from, entering)| {
+                let chunk = growth.chunks.pop()?;
+                Some(resume_chunk(
+                    mappings, chunk, from, entering, end, sources, names,
+                ))
+            })
+        };
         let fresh = match resumed {
             Some(chunk) => vec![chunk],
             None => self.index_range(mappings, start..end, entering, stop),
