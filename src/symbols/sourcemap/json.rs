@@ -419,6 +419,12 @@ impl<'a> Scanner<'a> {
     /// Reads a string (after white space) and returns where its contents are.
     pub fn string(&mut self) -> Result<StrRef> {
         self.expect(b'"')?;
+        self.string_body()
+    }
+
+    /// [`Self::string`] after its opening quote.
+    #[inline(always)]
+    fn string_body(&mut self) -> Result<StrRef> {
         let start = self.pos;
         // Until the first backslash, one pass finds either it or the closing quote (a string
         // without escapes, such as most `mappings`, is read once, not once per byte sought).
@@ -595,15 +601,35 @@ impl<'a> Scanner<'a> {
     /// Reads an array of strings-or-null.
     pub fn string_array(&mut self) -> Result<Vec<Option<StrRef>>> {
         let mut out = Vec::new();
-        self.array(|s| {
-            if s.null()? {
+        self.expect(b'[')?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(out);
+        }
+        loop {
+            // Most items (`names` has thousands): a string right after the `[` or `,`, then
+            // a `,` or `]` right after it, read without looking for white space.
+            if self.bytes.get(self.pos) == Some(&b'"') {
+                self.pos += 1;
+                out.push(Some(self.string_body()?));
+            } else if self.null()? {
                 out.push(None);
             } else {
-                out.push(Some(s.string()?));
+                out.push(Some(self.string()?));
             }
-            Ok(())
-        })?;
-        Ok(out)
+            let next = match self.bytes.get(self.pos) {
+                Some(&b) if b == b',' || b == b']' => Some(b),
+                _ => self.peek(),
+            };
+            match next {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                _ => return Err(self.err("expected `,` or `]` in array")),
+            }
+        }
     }
 
     /// Reads an array of non-negative integers.
@@ -680,6 +706,55 @@ mod tests {
     }
 
     use super::*;
+
+    /// Arrays of strings and nulls with white space (or none) around every item, and broken
+    /// ones (a missing or doubled comma, a number, no `]`): read as serde_json reads them,
+    /// refused where it refuses them.
+    #[test]
+    fn string_arrays_with_white_space_anywhere_read_as_serde_json_does() {
+        let items = ["\"a\"", "null", "\"\"", "\"b\\\"c\"", "\"longer name\""];
+        let spaces = ["", " ", "\n\t", "\r\n  "];
+        let mut checked = (0, 0);
+        for n in 0..4usize {
+            for seed in 0..200usize {
+                let pick = |k: usize| (seed * 31 + k * 7) % 97;
+                let mut doc = format!("{}[", spaces[pick(100) % 4]);
+                for k in 0..n {
+                    if k > 0 {
+                        doc.push_str(spaces[pick(k + 50) % 4]);
+                        doc.push_str(match pick(k + 70) % 23 {
+                            0 => "",
+                            1 => ",,",
+                            2 => ", 7,",
+                            _ => ",",
+                        });
+                    }
+                    doc.push_str(spaces[pick(k) % 4]);
+                    doc.push_str(items[pick(k + 20) % items.len()]);
+                }
+                doc.push_str(spaces[pick(101) % 4]);
+                if pick(102) % 19 != 0 {
+                    doc.push(']');
+                }
+                let theirs: std::result::Result<Vec<Option<String>>, _> =
+                    serde_json::from_str(&doc);
+                let ours = Scanner::new(doc.as_bytes(), 0).string_array();
+                match (ours, theirs) {
+                    (Ok(ours), Ok(theirs)) => {
+                        let ours: Vec<Option<String>> = ours
+                            .iter()
+                            .map(|s| s.map(|s| s.decode(doc.as_bytes()).into_owned()))
+                            .collect();
+                        assert_eq!(ours, theirs, "{doc:?}");
+                        checked.0 += 1;
+                    }
+                    (Err(_), Err(_)) => checked.1 += 1,
+                    (ours, theirs) => panic!("{doc:?}: ours {ours:?}, serde_json {theirs:?}"),
+                }
+            }
+        }
+        assert!(checked.0 > 300 && checked.1 > 50, "{checked:?}");
+    }
 
     #[test]
     fn strings_with_escaped_quotes() {
