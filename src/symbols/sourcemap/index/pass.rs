@@ -213,7 +213,9 @@ pub(super) fn empty_chunk(mappings: &[u8], range: Range<usize>) -> ChunkIndex {
         // Real maps average 30+ bytes of `mappings` per generated line; a map with shorter
         // lines only makes the vector grow a few times.
         lines: Vec::with_capacity(range.len() / 32 + 1),
-        checkpoints: Vec::new(),
+        // A checkpoint every 64 segments of a long line, of 4 to 8 bytes each in real maps:
+        // room for those of a chunk of long lines (one of short lines leaves it untouched).
+        checkpoints: Vec::with_capacity(range.len() / 256),
         unsorted: Vec::new(),
         total: [0; 4],
         min: [i64::MAX; 4],
