@@ -13,7 +13,7 @@
 //! see [`split_chunks`], [`index_chunk`] and [`LineIndex::stitch`].
 
 use super::error::{Error, ErrorKind, Result};
-use super::vlq::{CLASS, COMMA, unsign};
+use super::vlq::{CLASS, unsign};
 use std::ops::Range;
 
 /// Segments between two checkpoints inside one line.
@@ -592,43 +592,44 @@ impl LineIndex {
             i64::from(block.state.src_col),
             i64::from(block.state.name),
         ];
-        let mut field = 0usize;
-        let mut value: u64 = 0;
-        let mut shift: u32 = 0;
-        let push = |out: &mut Vec<RawSegment>, acc: &[i64; 5], field: usize| {
-            if field == 0 {
-                return;
+        // Room for every segment (most take five bytes or more with their comma).
+        out.reserve(bytes.len() / 4 + 1);
+        let mut pos = 0;
+        while let Some(&b) = bytes.get(pos) {
+            if b == b',' {
+                pos += 1;
+                continue;
             }
-            let has_src = field >= 4;
+            // The index pass's common shapes first, then term by term (a `;` or a fault
+            // ends the block).
+            let (d, fields) =
+                if let Some((d0, d1, d2, d3, d4, fields, len)) = pass::fast_segment(bytes, pos) {
+                    pos += len;
+                    ([d0, d1, d2, d3, d4], fields)
+                } else if let Ok((d, fields, after)) = pass::segment_by_terms(bytes, pos) {
+                    pos = after;
+                    (d, fields)
+                } else {
+                    break;
+                };
+            acc[0] += d[0];
+            let has_src = fields >= 4;
+            if has_src {
+                acc[1] += d[1];
+                acc[2] += d[2];
+                acc[3] += d[3];
+            }
+            if fields == 5 {
+                acc[4] += d[4];
+            }
             out.push(RawSegment {
                 gen_col: acc[0] as u32,
                 source: if has_src { acc[1] as u32 } else { NONE },
                 src_line: if has_src { acc[2] as u32 } else { 0 },
                 src_col: if has_src { acc[3] as u32 } else { 0 },
-                name: if field == 5 { acc[4] as u32 } else { NONE },
+                name: if fields == 5 { acc[4] as u32 } else { NONE },
             });
-        };
-        for &b in bytes {
-            let c = CLASS[b as usize];
-            if c < 32 {
-                let v = value | (u64::from(c) << shift);
-                if let Some(slot) = acc.get_mut(field) {
-                    *slot += unsign(v);
-                }
-                field += 1;
-                value = 0;
-                shift = 0;
-            } else if c < 64 {
-                value |= u64::from(c & 31) << shift;
-                shift = (shift + 5).min(35);
-            } else if c == COMMA {
-                push(out, &acc, field);
-                field = 0;
-            } else {
-                break;
-            }
         }
-        push(out, &acc, field);
         if block.unsorted {
             // Stable, as in trace-mapping: equal columns keep their order.
             out.sort_by_key(|s| s.gen_col);

@@ -634,7 +634,10 @@ const fn build_lean() -> LeanTables {
 /// two-digit fourth term too, each followed by its own copy of the loop's tail (returning
 /// the values to one tail cost it registers), and the tests hold the passes to each other.
 #[inline(always)]
-fn fast_segment(bytes: &[u8], pos: usize) -> Option<(i64, i64, i64, i64, i64, u8, usize)> {
+pub(super) fn fast_segment(
+    bytes: &[u8],
+    pos: usize,
+) -> Option<(i64, i64, i64, i64, i64, u8, usize)> {
     let w: &[u8; 6] = bytes.get(pos..pos + 6)?.try_into().ok()?;
     if (CLASS[w[0] as usize] | CLASS[w[1] as usize] | CLASS[w[2] as usize]) >= 32 {
         return None;
@@ -701,7 +704,7 @@ fn long_name(bytes: &[u8], pos: usize) -> Option<(i64, usize)> {
 /// A segment at `pos` decoded term by term (any the fast path does not take): its values,
 /// its field count and the position after it; or the error and the offset where it is.
 #[inline(always)]
-fn segment_by_terms(
+pub(super) fn segment_by_terms(
     bytes: &[u8],
     mut pos: usize,
 ) -> std::result::Result<([i64; 5], u8, usize), (ErrorKind, usize)> {

@@ -138,6 +138,11 @@ impl GrownIndex {
             .map(|g| &g.index)
     }
 
+    /// The number of lines of `mappings` (`;` and one), if the index is whole.
+    pub(super) fn whole_line_count(&self) -> Option<usize> {
+        self.whole.get().map(LineIndex::line_count)
+    }
+
     /// Whether the index is whole (a map parsed eagerly, or grown to its end).
     pub(super) fn is_whole(&self) -> bool {
         self.whole.get().is_some()

@@ -80,8 +80,15 @@ impl LongLine {
         let last = cp_cols.last().copied().unwrap_or(0);
         let span = (last / (2 * (cp_cols.len() as u32 + 1))).max(1);
         let shift = 31 - span.leading_zeros();
+        // The checkpoints' columns rise: one walk along them finds every bucket's block.
+        let mut k = 0;
         let first = (0..=last >> shift)
-            .map(|b| cp_cols.partition_point(|&c| c <= b << shift) as u32)
+            .map(|b| {
+                while cp_cols.get(k).is_some_and(|&c| c <= b << shift) {
+                    k += 1;
+                }
+                k as u32
+            })
             .collect();
         Self {
             shift,
@@ -237,7 +244,10 @@ impl RegularMap {
     fn shared_slot(&self, line: u32) -> Option<&OnceLock<SharedLine>> {
         let bytes = self.mappings_bytes();
         let table = self.shared_lines.0.get_or_init(|| {
-            let lines = memchr::memchr_iter(b';', bytes).count() + 1;
+            let lines = self
+                .index
+                .whole_line_count()
+                .unwrap_or_else(|| memchr::memchr_iter(b';', bytes).count() + 1);
             (0..lines).map(|_| OnceLock::new()).collect()
         });
         table.get(line as usize)
