@@ -5,8 +5,9 @@
 //!
 //! Each growth indexes the bytes after the last one, checked as it goes with the accumulators
 //! entering them (on the map's runner's cores when there are enough bytes), and stitches
-//! every chunk indexed so far into a new generation of the index. A generation, once made,
-//! never changes, so a look-up reads the newest one without a lock. A growth at least doubles
+//! every chunk indexed so far into a new generation of the index (on one core a growth goes
+//! on with the one chunk before it: nothing is indexed twice or joined). A generation, once
+//! made, never changes, so a look-up reads the newest one without a lock. A growth at least doubles
 //! the bytes indexed, and one that would leave less than it takes goes to the end, so a map
 //! has a handful of generations before its whole index. The line asked for is found by
 //! counting `;`, far faster than indexing up to it. Only the bytes indexed are validated: a
