@@ -7,9 +7,9 @@
 //! entering them (on the map's runner's cores when there are enough bytes), and stitches
 //! every chunk indexed so far into a new generation of the index (on one core a growth goes
 //! on with the one chunk before it: nothing is indexed twice or joined). A generation, once
-//! made, never changes, so a look-up reads the newest one without a lock. A growth at least doubles
-//! the bytes indexed, and one that would leave less than it takes goes to the end, so a map
-//! has a handful of generations before its whole index. The line asked for is found by
+//! made, never changes, so a look-up reads the newest one without a lock. A growth at least
+//! doubles the bytes indexed, and one that would leave less than it takes goes to the end, so
+//! a map has a handful of generations before its whole index. The line asked for is found by
 //! counting `;`, far faster than indexing up to it. Only the bytes indexed are validated: a
 //! fault after the last position asked for is never seen, one before it is the look-up's
 //! error, as in a reader that decodes each line when first asked (trace-mapping, srcmap's
@@ -281,8 +281,8 @@ impl GrownIndex {
             |start: usize| end - start < PARALLEL_MIN || self.runner.chunks_for(end - start) <= 1;
         // A growth on one core from a line start after a head indexed as one chunk from byte
         // 0 goes on with that chunk (see `resume_chunk`): the head is not indexed again, and
-        // the index moves out of the one chunk without a copy. (Not where it may stop inside
-        // its last line: the chunk then goes on without a stop.)
+        // the index moves out of the one chunk without a copy. (Not where the growth may stop
+        // inside its last line: a chunk goes on without a stop.)
         let may_stop = long && end == needed && made < GENERATIONS;
         let go_on = start > 0
             && !(growth.stale || from_zero || inside || may_stop)
