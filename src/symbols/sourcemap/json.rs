@@ -388,7 +388,16 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips JSON white space.
+    #[inline]
     pub fn skip_ws(&mut self) {
+        // Most tokens of a map follow the one before with no white space between.
+        if self
+            .bytes
+            .get(self.pos)
+            .is_none_or(|b| !matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+        {
+            return;
+        }
         while let Some(&b) = self.bytes.get(self.pos) {
             if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
                 self.pos += 1;
@@ -557,6 +566,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Iterates an array: calls `item` once per element (positioned at the element).
+    #[inline(always)]
     pub fn array(&mut self, mut item: impl FnMut(&mut Self) -> Result<()>) -> Result<()> {
         self.expect(b'[')?;
         if self.peek() == Some(b']') {
@@ -601,35 +611,19 @@ impl<'a> Scanner<'a> {
     /// Reads an array of strings-or-null.
     pub fn string_array(&mut self) -> Result<Vec<Option<StrRef>>> {
         let mut out = Vec::new();
-        self.expect(b'[')?;
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Ok(out);
-        }
-        loop {
-            // Most items (`names` has thousands): a string right after the `[` or `,`, then
-            // a `,` or `]` right after it, read without looking for white space.
-            if self.bytes.get(self.pos) == Some(&b'"') {
-                self.pos += 1;
-                out.push(Some(self.string_body()?));
-            } else if self.null()? {
+        self.array(|s| {
+            // Most items (`names` has thousands): a string right after the `[` or `,`.
+            if s.bytes.get(s.pos) == Some(&b'"') {
+                s.pos += 1;
+                out.push(Some(s.string_body()?));
+            } else if s.null()? {
                 out.push(None);
             } else {
-                out.push(Some(self.string()?));
+                out.push(Some(s.string()?));
             }
-            let next = match self.bytes.get(self.pos) {
-                Some(&b) if b == b',' || b == b']' => Some(b),
-                _ => self.peek(),
-            };
-            match next {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(out);
-                }
-                _ => return Err(self.err("expected `,` or `]` in array")),
-            }
-        }
+            Ok(())
+        })?;
+        Ok(out)
     }
 
     /// Reads an array of non-negative integers.
